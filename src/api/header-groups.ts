@@ -1,0 +1,51 @@
+// src/api/header-groups.ts
+// The API's response headers by site path: one small list that path-matching hosts (serve.json, _headers,
+// .htaccess) can carry. The build checks that every answer file gets exactly the headers of its answer.
+
+import type { Answer } from "./answers.js";
+import { answerHeaders } from "./answers.js";
+
+export interface HeaderGroup {
+  /** Exact file paths, or folder prefixes ending in "/" (every file below). */
+  paths: string[];
+  headers: Record<string, string>;
+}
+
+const cache = (seconds: number): Record<string, string> => ({ "Cache-Control": `public, max-age=${seconds}` });
+
+/** Every group whose paths cover a file applies, in this order. Error answers live in /api/errors/, uncached. */
+export const HEADER_GROUPS: readonly HeaderGroup[] = [
+  { paths: ["/api/"], headers: { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" } },
+  { paths: ["/api/config.json"], headers: cache(3600) },
+  { paths: ["/api/versionCheck.json", "/api/versionCheck/"], headers: cache(900) },
+  {
+    paths: [
+      "/api/icons.json", "/api/iconMappings.json", "/api/configReference.json",
+      "/api/findIcon/", "/api/extensionMappings/", "/api/getExtensionSetting/",
+    ],
+    headers: cache(86400),
+  },
+];
+
+const covers = (groupPath: string, path: string): boolean =>
+  groupPath.endsWith("/") ? path.startsWith(groupPath) : path === groupPath;
+
+/** The headers the groups give a site path. */
+export function pathHeaders(path: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const group of HEADER_GROUPS) {
+    if (group.paths.some((p) => covers(p, path))) Object.assign(headers, group.headers);
+  }
+  return headers;
+}
+
+/** Throws when a file's path would get other headers than its answer needs (a layout bug, never a content one). */
+export function checkHeaderGroups(files: ReadonlyMap<string, Answer>): void {
+  for (const [path, answer] of files) {
+    const want = answerHeaders(answer);
+    const got = pathHeaders(path);
+    if (JSON.stringify(Object.entries(want).sort()) !== JSON.stringify(Object.entries(got).sort())) {
+      throw new Error(`Internal: ${path} would be served with ${JSON.stringify(got)}, but its answer needs ${JSON.stringify(want)}.`);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// src/model/types.ts
+// The resolved site model: everything the answers are computed from, already validated and normalised.
+
+import type { JsonObject } from "./json.js";
+
+export interface FileInfo {
+  size: number;
+  /** Modification time in whole seconds (clamped to SOURCE_DATE_EPOCH when that is set). */
+  lastModified: number;
+}
+
+export interface SiteModel {
+  /** https URL without trailing slash. */
+  baseUrl: string;
+  service: string;
+  serviceVersion: string;
+  description: string;
+  /** Client configuration versions to precompute versionCheck for, in manifest order, without repeats. */
+  versions: string[];
+  /** Build time in whole seconds since the epoch (SOURCE_DATE_EPOCH when set). */
+  buildTime: number;
+  config: { json: JsonObject; version: string; lastModified: number };
+  extensionMap: {
+    /** The two objects as written (key order kept), for extensionMappings. */
+    indexingJson: JsonObject;
+    viewingJson: JsonObject;
+    indexing: ReadonlyMap<string, string>;
+    viewing: ReadonlyMap<string, string>;
+    lastModified: number;
+  };
+  iconMap: {
+    /** icons.json as written, for iconMappings. */
+    json: JsonObject;
+    /** Extension (as written) → icon file name. */
+    entries: ReadonlyMap<string, string>;
+    lastModified: number;
+  };
+  /** Every regular file directly in icons/, by exact name (icons or not: findIcon accepts any existing file). */
+  iconDirFiles: ReadonlyMap<string, FileInfo>;
+  configReference: { text: string; lastModified: number } | null;
+}
+
+/** Extensions that make a file in icons/ an icon (compared case-insensitively, except for status.icon_count). */
+export const ICON_EXTENSIONS = ["png", "jpg", "jpeg", "gif", "svg", "webp"] as const;
+const ICON_NAME = new RegExp(`\\.(${ICON_EXTENSIONS.join("|")})$`, "i");
+const ICON_NAME_LOWER = new RegExp(`\\.(${ICON_EXTENSIONS.join("|")})$`);
+
+export const isIconName = (name: string): boolean => ICON_NAME.test(name);
+export const isLowerCaseIconName = (name: string): boolean => ICON_NAME_LOWER.test(name);
+
+/** PHP 8's strtolower(): ASCII letters only. */
+export const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+export const asciiUpper = (s: string): string => s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+
+/** PHP's empty() on a query value: absent, "" and "0" are empty. */
+export const isEmptyParam = (value: string | undefined): boolean => value === undefined || value === "" || value === "0";
+
+/** Icon names of the site, sorted in byte order (UTF-8), as the icons action lists them. */
+export function sortedIconNames(site: SiteModel): string[] {
+  return [...site.iconDirFiles.keys()].filter(isIconName).sort(compareBytes);
+}
+
+export function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}

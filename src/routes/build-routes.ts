@@ -1,0 +1,208 @@
+// src/routes/build-routes.ts
+// SiteModel → the route table and the answer behind every target file: the precomputed domain of behaviour.md,
+// plus one explicit fallback rule for each kind of value a static host cannot know.
+
+import * as A from "../api/answers.js";
+import type { Answer } from "../api/answers.js";
+import { asciiLower, asciiUpper, compareBytes, isEmptyParam, isIconName, sortedIconNames, type SiteModel } from "../model/types.js";
+import {
+  API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
+} from "./route-table.js";
+
+export interface BuiltRoutes {
+  table: RouteTable;
+  /** Site path (starting with "/") → the answer stored there. */
+  files: Map<string, Answer>;
+}
+
+/** File stem for a value outside the safe charset: "~" and the hex of its UTF-8 bytes ("c++" → "~632b2b"). */
+export function escapedStem(value: string): string {
+  return `~${Buffer.from(value, "utf8").toString("hex")}`;
+}
+
+/** Which folder a case variant's answer lives in, so that no two files differ only in case. */
+function caseClass(value: string): "" | "-upper" | "-capitalized" | "-mixed" {
+  const lower = asciiLower(value);
+  if (value === lower) return "";
+  if (value === asciiUpper(value)) return "-upper";
+  if (value === capitalize(lower)) return "-capitalized";
+  return "-mixed";
+}
+
+const capitalize = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
+
+class RouteBuilder {
+  readonly rules: Rule[] = [];
+  readonly files = new Map<string, Answer>();
+
+  private store(path: string, answer: Answer): void {
+    const existing = this.files.get(path);
+    if (existing !== undefined && A.answerText(existing) !== A.answerText(answer)) {
+      throw new Error(`Internal: two different answers for ${path}.`);
+    }
+    this.files.set(path, answer);
+  }
+
+  private push(id: string, match: Record<string, Predicate>, target: string, answer: Answer): void {
+    this.rules.push({ id, match, target, status: answer.status, headers: A.answerHeaders(answer) });
+  }
+
+  /** A rule with one fixed answer. */
+  one(id: string, match: Record<string, Predicate>, target: string, answer: Answer): void {
+    this.store(target, answer);
+    this.push(id, match, target, answer);
+  }
+
+  /**
+   * A rule for a set of values of `param`: each member gets its own file at `dir/<member>.json`.
+   * Members outside the safe charset get a rule of their own, with an escaped file name, right before the set.
+   */
+  set(
+    id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
+    answerFor: (member: string) => Answer, ignoreCase = false,
+  ): void {
+    const safe: string[] = [];
+    let first: Answer | undefined;
+    for (const member of [...new Set(members)].sort(compareBytes)) {
+      const answer = answerFor(member);
+      if (!SAFE_VALUE.test(member)) {
+        const target = `${dir}/${escapedStem(member)}.json`;
+        this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answer);
+        continue;
+      }
+      if (first === undefined) first = answer;
+      else if (first.status !== answer.status || first.kind !== answer.kind) {
+        throw new Error(`Internal: rule ${id} mixes answers (${member}).`);
+      }
+      this.store(`${dir}/${member}.json`, answer);
+      safe.push(member);
+    }
+    if (first === undefined) return;
+    this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, first);
+  }
+}
+
+const eq = (value: string): Predicate => ({ eq: value });
+const present: Predicate = { present: true };
+/** PHP's empty() also holds for "0"; "" and "0" are matched literally, absence by rule order. */
+const EMPTY_VALUES = ["", "0"] as const;
+
+export function buildRoutes(site: SiteModel): BuiltRoutes {
+  const r = new RouteBuilder();
+  const action = (name: A.ActionName): Record<string, Predicate> => ({ action: eq(name) });
+
+  const knownExtensions = [
+    ...site.extensionMap.indexing.keys(), ...site.extensionMap.viewing.keys(), ...site.iconMap.entries.keys(),
+  ];
+
+  // config
+  r.one("config", action("config"), "/api/config.json", A.config(site));
+
+  // versionCheck: every manifest version; empty → 400; any other version → fallback (echo cannot be computed).
+  const vc = action("versionCheck");
+  for (const empty of EMPTY_VALUES) {
+    r.one(`versionCheck.empty${empty === "" ? "" : "-zero"}`, { ...vc, current_version: eq(empty) },
+      "/api/errors/current-version-required.json", A.versionCheck(site, empty));
+  }
+  r.set("versionCheck.known", vc, "current_version", site.versions.filter((v) => !isEmptyParam(v)), "/api/versionCheck",
+    (v) => A.versionCheck(site, v));
+  r.one("versionCheck.unknown", { ...vc, current_version: present }, "/api/versionCheck.json",
+    A.versionCheck(site, UNKNOWN_VERSION, ""));
+  r.one("versionCheck.missing", vc, "/api/errors/current-version-required.json", A.versionCheck(site, undefined));
+
+  // extensionMappings: every type value is answered exactly.
+  const em = action("extensionMappings");
+  r.one("extensionMappings.indexing", { ...em, type: eq("indexing") }, "/api/extensionMappings/indexing.json", A.extensionMappings(site, "indexing"));
+  r.one("extensionMappings.viewing", { ...em, type: eq("viewing") }, "/api/extensionMappings/viewing.json", A.extensionMappings(site, "viewing"));
+  r.one("extensionMappings.all", em, "/api/extensionMappings/all.json", A.extensionMappings(site, undefined));
+
+  // getExtensionSetting: the extension is lower-cased before lookup and echoed lower-cased, so sets ignore case.
+  const ges = action("getExtensionSetting");
+  for (const empty of EMPTY_VALUES) {
+    r.one(`getExtensionSetting.empty${empty === "" ? "" : "-zero"}`, { ...ges, extension: eq(empty) },
+      "/api/errors/extension-required.json", A.getExtensionSetting(site, empty, undefined));
+  }
+  const settingKeys = knownExtensions.map(asciiLower).filter((e) => !isEmptyParam(e));
+  const gesDir = "/api/getExtensionSetting";
+  for (const type of ["indexing", "viewing"] as const) {
+    r.set(`getExtensionSetting.${type}`, { ...ges, type: eq(type) }, "extension", settingKeys, `${gesDir}/${type}`,
+      (e) => A.getExtensionSetting(site, e, type), true);
+  }
+  // Any other type (echoed): the file holds the answer for type "" (exact for it, a fallback for other types).
+  r.set("getExtensionSetting.other-type", { ...ges, type: present }, "extension", settingKeys, `${gesDir}/other`,
+    (e) => A.getExtensionSetting(site, e, ""), true);
+  r.set("getExtensionSetting.default-type", ges, "extension", settingKeys, `${gesDir}/indexing`,
+    (e) => A.getExtensionSetting(site, e, undefined), true);
+  for (const type of ["indexing", "viewing"] as const) {
+    r.one(`getExtensionSetting.${type}.unknown`, { ...ges, type: eq(type), extension: present }, `${gesDir}/${type}.json`,
+      A.getExtensionSetting(site, UNKNOWN_EXTENSION, type, ""));
+  }
+  r.one("getExtensionSetting.other-type.unknown", { ...ges, type: present, extension: present }, `${gesDir}/other.json`,
+    A.getExtensionSetting(site, UNKNOWN_EXTENSION, "", ""));
+  r.one("getExtensionSetting.default-type.unknown", { ...ges, extension: present }, `${gesDir}/indexing.json`,
+    A.getExtensionSetting(site, UNKNOWN_EXTENSION, undefined, ""));
+  r.one("getExtensionSetting.missing", ges, "/api/errors/extension-required.json", A.getExtensionSetting(site, undefined, undefined));
+
+  // icons, iconMappings, status, configReference: no parameters.
+  r.one("icons", action("icons"), "/api/icons.json", A.icons(site));
+  r.one("iconMappings", action("iconMappings"), "/api/iconMappings.json", A.iconMappings(site));
+  r.one("status", action("status"), "/api/status.json", A.status(site));
+  const reference = A.configReference(site);
+  r.one("configReference", action("configReference"),
+    reference.status === 200 ? "/api/configReference.json" : "/api/errors/config-reference-not-found.json", reference);
+
+  // icon: every file in icons/ (icons, and other files, which answer 400); unknown names → 404.
+  const ic = action("icon");
+  for (const empty of EMPTY_VALUES) {
+    r.one(`icon.empty${empty === "" ? "" : "-zero"}`, { ...ic, name: eq(empty) }, "/api/errors/icon-name-required.json", A.icon(site, empty));
+  }
+  r.set("icon.known", ic, "name", sortedIconNames(site), "/api/icon", (name) => A.icon(site, name));
+  r.set("icon.wrong-type", ic, "name", [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n)),
+    "/api/icon/invalid", (name) => A.icon(site, name));
+  r.one("icon.unknown", { ...ic, name: present }, "/api/errors/icon-not-found.json", A.icon(site, UNKNOWN_ICON));
+  r.one("icon.missing", ic, "/api/errors/icon-name-required.json", A.icon(site, undefined));
+
+  // findIcon: folder (the answer echoes the extension), then files by extension with common case variants.
+  const fi = action("findIcon");
+  const fiDir = "/api/findIcon";
+  r.set("findIcon.folder", { ...fi, type: eq("folder") }, "extension", [...knownExtensions.filter((e) => e !== ""), "0"],
+    `${fiDir}/folder`, (e) => A.findIcon(site, "folder", e));
+  r.one("findIcon.folder.other", { ...fi, type: eq("folder") }, `${fiDir}/folder.json`, A.findIcon(site, "folder", undefined));
+  for (const empty of EMPTY_VALUES) {
+    r.one(`findIcon.empty${empty === "" ? "" : "-zero"}`, { ...fi, extension: eq(empty) },
+      "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, empty));
+  }
+  const variants = new Set<string>();
+  for (const e of knownExtensions) {
+    const lower = asciiLower(e);
+    for (const v of [e, lower, asciiUpper(lower), capitalize(lower)]) if (!isEmptyParam(v)) variants.add(v);
+  }
+  const byClass = new Map<string, string[]>();
+  for (const v of variants) byClass.set(caseClass(v), [...(byClass.get(caseClass(v)) ?? []), v]);
+  for (const cls of ["", "-upper", "-capitalized", "-mixed"]) {
+    r.set(`findIcon.file${cls}`, fi, "extension", byClass.get(cls) ?? [], `${fiDir}/file${cls}`, (e) => A.findIcon(site, undefined, e));
+  }
+  // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
+  r.set("findIcon.file.any-case", fi, "extension", byClass.get("") ?? [], `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true);
+  r.one("findIcon.file.unknown", { ...fi, extension: present }, `${fiDir}/file.json`, A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""));
+  r.one("findIcon.missing", fi, "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, undefined));
+
+  // Everything else, no action included: the info document.
+  r.one("info", {}, "/api/info.json", A.info(site));
+
+  return {
+    table: {
+      version: ROUTE_TABLE_VERSION,
+      entry: API_ENTRY,
+      duplicateKeys: "last",
+      valueCharset: SAFE_VALUE_SOURCE,
+      rules: r.rules,
+    },
+    files: r.files,
+  };
+}
+
+/** Stand-ins for values the build cannot know: chosen so that no content can contain them. */
+const UNKNOWN_VERSION = "\u0000unknown";
+const UNKNOWN_EXTENSION = "\u0000unknown";
+const UNKNOWN_ICON = "\u0000unknown.png";
