@@ -1,0 +1,5 @@
+<?php
+$vs = ["1.0","1.1","1.1.2","1.1.10","1.1.12","1.1.15","1.1.19-r1","1.2.0","1.2.0-r0","1.2.0-r1","1.2.0-r2","1.2","1.2.0.0","1.2.0-dev","1.2.0-alpha","1.2.0a","1.2.0-beta","1.2.0b1","1.2.0RC1","1.2.0-rc2","1.2.0pl1","1.2.0-p1","1.2.0-patch","1.2.0+build5","1.2.0_1","1.2.0-1","1.2.0.1","1.10","1.9","2","10","1","0","0.9","1.0.0","1.0-0","v1.2","1.2.0-","-1.0","1..2",".5","1.2.0-r10","1.2.0-foo","1.2.0-zzz","999999999999999999999","1.2.0.#N#"];
+$out = [];
+foreach ($vs as $a) foreach ($vs as $b) $out[] = [$a, $b, version_compare($a, $b)];
+echo "{\n  \"generator\": \"PHP " . PHP_VERSION . " version_compare(), by test/golden/version-compare.php\",\n  \"cases\": [\n    " . implode(",\n    ", array_map(fn($c) => json_encode($c, JSON_UNESCAPED_SLASHES), $out)) . "\n  ]\n}\n";
