@@ -1,0 +1,115 @@
+// test/integration/cli.test.ts
+// The installed command as a user runs it (the compiled bin; `npm test` compiles first): help, exit codes,
+// one-line reasons without stack traces, and the preview's URL line.
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+
+const BIN = path.join(REPO, "bin/build-index-site.js");
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+async function temp(): Promise<string> {
+  const dir = await tmpDir();
+  temps.push(dir);
+  return dir;
+}
+
+function run(args: string[], cwd = REPO) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const noStack = (text: string): void => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+
+describe("build-index-site", () => {
+  it("has help for the program and each command", () => {
+    const top = run(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/build \[options\]/);
+    expect(top.stdout).toMatch(/preview \[options\]/);
+    expect(run(["build", "--help"]).stdout).toMatch(/--content <dir>[\s\S]*--out <dir>[\s\S]*--base-url <url>/);
+    expect(run(["preview", "--help"]).stdout).toMatch(/--dir <dir>[\s\S]*--port <n>[\s\S]*--host <addr>/);
+  });
+
+  it("builds with no arguments from ./content into ./dist (the default command)", async () => {
+    const cwd = await temp();
+    await mkdir(path.join(cwd, "content"));
+    const { cpSync } = await import("node:fs");
+    cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
+    const r = run([], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Built dist\/: \d+ responses, \d+ route rules, \d+ files/);
+    expect(existsSync(path.join(cwd, "dist/api/findIcon/file/php.json"))).toBe(true);
+    expect(existsSync(path.join(cwd, "dist/routes.json"))).toBe(true);
+  });
+
+  it("takes --content, --out and --base-url", async () => {
+    const out = path.join(await temp(), "site");
+    const r = run(["build", "--content", DEMO_CONTENT, "--out", out, "--base-url", "https://cdn.example.net/indexer"]);
+    expect(r.code).toBe(0);
+    const { readFileSync } = await import("node:fs");
+    const info = JSON.parse(readFileSync(path.join(out, "api/info.json"), "utf8")) as { icon_base_url: string };
+    expect(info.icon_base_url).toBe("https://cdn.example.net/indexer/icons/");
+  });
+
+  it("fails with exit 1 and a one-line reason per problem for a folder without content files", async () => {
+    const r = run(["build", "--content", await temp(), "--out", path.join(await temp(), "o")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/manifest\.json.*missing/);
+    noStack(r.stderr);
+  });
+
+  it("names the file and line:column of a JSON syntax error", async () => {
+    const content = await temp();
+    const { cpSync } = await import("node:fs");
+    cpSync(DEMO_CONTENT, content, { recursive: true });
+    await writeFile(path.join(content, "icons.json"), '{\n  "php": "php.png",\n  "js" "js.svg"\n}\n');
+    const r = run(["build", "--content", content, "--out", path.join(await temp(), "o")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/icons\.json:3:8/);
+    noStack(r.stderr);
+  });
+
+  it("exits 2 on usage mistakes", () => {
+    expect(run(["--bogus"]).code).toBe(2);
+    expect(run(["preview", "--port", "http"]).code).toBe(2);
+    expect(run(["build", "--content", path.join(REPO, "no-such-folder")]).code).toBe(2);
+    const r = run(["build", "--content", DEMO_CONTENT, "--out", DEMO_CONTENT]);
+    expect(r.code).toBe(2);
+    noStack(r.stderr);
+  });
+
+  it("refuses to preview a folder that is not a built site", async () => {
+    const r = run(["preview", "--dir", await temp(), "--port", "0"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/routes\.json is missing/);
+    noStack(r.stderr);
+  });
+
+  it("previews on port 0, printing one line with the URL, until killed", async () => {
+    const out = path.join(await temp(), "site");
+    expect(run(["build", "--content", DEMO_CONTENT, "--out", out]).code).toBe(0);
+    const child = spawn(process.execPath, [BIN, "preview", "--dir", out, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const m = /Preview: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(text);
+          if (m) resolve(m[1]!);
+        });
+        child.on("exit", (code) => reject(new Error(`preview exited with ${code}`)));
+      });
+      const res = await fetch(`${url}api.php?action=config`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { version: string }).version).toBe("1.2.0");
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// test/integration/determinism.test.ts
+// Same content, same SOURCE_DATE_EPOCH → byte-identical dist/, whatever the files' modification times.
+
+import { readdir, readFile, utimes } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { build } from "../../src/build.js";
+import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+
+async function snapshot(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out.set(path.relative(dir, file), await readFile(file));
+  }
+  return out;
+}
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+describe("reproducible builds", () => {
+  it("builds byte-identical sites from two copies of the content made at different times", async () => {
+    const root = await tmpDir();
+    temps.push(root);
+    const copy = await copyContent(DEMO_CONTENT);
+    temps.push(copy);
+    // Modification times before the epoch are kept, later ones are clamped: make the copy differ in both ways.
+    await utimes(path.join(copy, "icons/php.png"), new Date(), new Date());
+    const a = await build({ content: DEMO_CONTENT, out: path.join(root, "a"), sourceDateEpoch: TEST_EPOCH });
+    const b = await build({ content: copy, out: path.join(root, "b"), sourceDateEpoch: TEST_EPOCH });
+    expect(a.counts).toEqual(b.counts);
+    const [sa, sb] = [await snapshot(path.join(root, "a")), await snapshot(path.join(root, "b"))];
+    expect([...sa.keys()].sort()).toEqual([...sb.keys()].sort());
+    for (const [file, bytes] of sa) expect(sb.get(file)!.equals(bytes), file).toBe(true);
+    const status = JSON.parse(sa.get("api/status.json")!.toString()) as { timestamp: string; config_last_modified: number };
+    expect(status.timestamp).toBe("2024-01-01 00:00:00");
+    expect(status.config_last_modified).toBe(Number(TEST_EPOCH));
+  });
+
+  it("keeps modification times older than SOURCE_DATE_EPOCH", async () => {
+    const root = await tmpDir();
+    const copy = await copyContent(DEMO_CONTENT);
+    temps.push(root, copy);
+    const old = new Date("2020-02-03T04:05:06Z");
+    await utimes(path.join(copy, "config.json"), old, old);
+    await build({ content: copy, out: path.join(root, "a"), sourceDateEpoch: TEST_EPOCH });
+    const config = JSON.parse(await readFile(path.join(root, "a/api/config.json"), "utf8")) as { last_modified: number };
+    expect(config.last_modified).toBe(old.getTime() / 1000);
+  });
+});
