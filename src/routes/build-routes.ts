@@ -128,8 +128,10 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
     r.set(`getExtensionSetting.${type}`, { ...ges, type: eq(type) }, "extension", settingKeys, `${gesDir}/${type}`,
       (e) => A.getExtensionSetting(site, e, type), true);
   }
-  // Any other type (echoed): the file holds the answer for type "" (exact for it, a fallback for other types).
-  r.set("getExtensionSetting.other-type", { ...ges, type: present }, "extension", settingKeys, `${gesDir}/other`,
+  // The empty types are echoed as given; the file for type "" also answers any other type (then echoed as "").
+  r.set("getExtensionSetting.type-0", { ...ges, type: eq("0") }, "extension", settingKeys, `${gesDir}/type-0`,
+    (e) => A.getExtensionSetting(site, e, "0"), true);
+  r.set("getExtensionSetting.other-type", { ...ges, type: present }, "extension", settingKeys, `${gesDir}/type-empty`,
     (e) => A.getExtensionSetting(site, e, ""), true);
   r.set("getExtensionSetting.default-type", ges, "extension", settingKeys, `${gesDir}/indexing`,
     (e) => A.getExtensionSetting(site, e, undefined), true);
@@ -137,7 +139,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
     r.one(`getExtensionSetting.${type}.unknown`, { ...ges, type: eq(type), extension: present }, `${gesDir}/${type}.json`,
       A.getExtensionSetting(site, UNKNOWN_EXTENSION, type, ""));
   }
-  r.one("getExtensionSetting.other-type.unknown", { ...ges, type: present, extension: present }, `${gesDir}/other.json`,
+  r.one("getExtensionSetting.other-type.unknown", { ...ges, type: present, extension: present }, `${gesDir}/type-empty.json`,
     A.getExtensionSetting(site, UNKNOWN_EXTENSION, "", ""));
   r.one("getExtensionSetting.default-type.unknown", { ...ges, extension: present }, `${gesDir}/indexing.json`,
     A.getExtensionSetting(site, UNKNOWN_EXTENSION, undefined, ""));
@@ -171,6 +173,11 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   for (const empty of EMPTY_VALUES) {
     r.one(`findIcon.empty${empty === "" ? "" : "-zero"}`, { ...fi, extension: eq(empty) },
       "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, empty));
+  }
+  // The empty types are not "folder", so they look files up, and the answer echoes them.
+  for (const [type, dir] of [["", "type-empty"], ["0", "type-0"]] as const) {
+    r.set(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", knownExtensions.filter((e) => !isEmptyParam(e)),
+      `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e));
   }
   const variants = new Set<string>();
   for (const e of knownExtensions) {

@@ -1,6 +1,7 @@
 // test/helpers/domain.ts
 // The precomputed domain of behaviour.md ("What a static host cannot compute"), enumerated independently of
 // src/routes/build-routes.ts, so that tests can check the route table against the reference answers.
+// Every parameter also takes the empty values: absent, "" and "0".
 
 import type { SiteModel } from "../../src/model/types.js";
 
@@ -24,13 +25,13 @@ export function domainQueries(site: SiteModel): DomainQuery[] {
   out.push({}, { action: "" }, { action: "0" }, { action: "Config" }, { action: "nope" });
   for (const action of ["config", "icons", "iconMappings", "status", "configReference"]) out.push({ action });
   out.push(...withOptional({ action: "versionCheck" }, "current_version", [...EMPTY, ...site.versions]));
-  out.push(...withOptional({ action: "extensionMappings" }, "type", [undefined, "all", "indexing", "viewing"]));
-  for (const type of [undefined, "indexing", "viewing"]) {
+  out.push(...withOptional({ action: "extensionMappings" }, "type", [...EMPTY, "all", "indexing", "viewing"]));
+  for (const type of [...EMPTY, "indexing", "viewing"]) {
     const base: DomainQuery = type === undefined ? { action: "getExtensionSetting" } : { action: "getExtensionSetting", type };
     out.push(...withOptional(base, "extension", [...EMPTY, ...ext]));
   }
   out.push(...withOptional({ action: "icon" }, "name", [...EMPTY, ...icons]));
-  for (const type of [undefined, "file", "folder"]) {
+  for (const type of [...EMPTY, "file", "folder"]) {
     const base: DomainQuery = type === undefined ? { action: "findIcon" } : { action: "findIcon", type };
     out.push(...withOptional(base, "extension", [...EMPTY, ...ext]));
   }
