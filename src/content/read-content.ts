@@ -1,9 +1,12 @@
 // src/content/read-content.ts
-// EDGE: reads a content directory from disk into RawContent (texts, file sizes and times); decides nothing.
+// EDGE: reads a content directory from disk into RawContent (texts, file sizes and times, icon bytes); decides
+// nothing about the content itself, but refuses to read anything outside the directory (symlinks) and skips what is
+// not a regular file.
 
-import { readFile, stat } from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import fg from "fast-glob";
+import { UsageError, type Diagnostic } from "../errors.js";
 
 /** The content directory contract: these names are relied on by tests and tools outside the project. */
 export const CONTENT_FILES = {
@@ -21,12 +24,17 @@ export const PUBLISHED_DIRS = ["icons", "style", "favicon"] as const;
 /** Top-level files published byte for byte (when present). */
 export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap, CONTENT_FILES.icons, CONTENT_FILES.configReference];
 
+/** Files in icons/ whose bytes are read so that the build can check they are the images their names claim. */
+const IMAGE_NAME = /\.(png|jpe?g|gif|svg|webp)$/i;
+
 export interface RawFile {
   /** Path relative to the content directory, '/'-separated. */
   path: string;
   absPath: string;
   size: number;
   mtimeMs: number;
+  /** The bytes, for the image files directly in icons/ (checked with image-size). */
+  data?: Uint8Array;
 }
 
 export interface RawText {
@@ -44,46 +52,143 @@ export interface RawContent {
   iconDirFiles: RawFile[];
   /** Every file to publish byte for byte, sorted by path. */
   published: RawFile[];
+  /** What reading found: symlinks leading outside the folder (errors), entries that are not regular files (warnings). */
+  diagnostics: Diagnostic[];
 }
 
-async function statFile(dir: string, rel: string): Promise<RawFile | null> {
-  const absPath = path.join(dir, rel);
-  try {
-    const s = await stat(absPath);
-    if (!s.isFile()) return null;
-    return { path: rel, absPath, size: s.size, mtimeMs: s.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+const inside = (child: string, parent: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+function kind(s: Stats | Dirent): string {
+  if (s.isDirectory()) return "a folder";
+  if (s.isFIFO()) return "a named pipe";
+  if (s.isSocket()) return "a socket";
+  if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** Reads one content directory; every path it opens is checked to resolve inside it. */
+class Reader {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly dir: string, private readonly real: string) {}
+
+  private display(rel: string): string {
+    return `${this.dir}/${rel}`;
+  }
+
+  private symlinkOutside(rel: string, target: string): void {
+    this.diagnostics.push({
+      severity: "error", code: "SYMLINK_OUTSIDE", file: this.display(rel),
+      message: `This is a symbolic link to ${target}, outside the content folder; the build reads nothing outside --content.`,
+      hint: "Copy the file into the content folder instead of linking to it.",
+    });
+  }
+
+  private skipped(rel: string, what: string): void {
+    this.diagnostics.push({
+      severity: "warning", code: "NOT_REGULAR_FILE", file: this.display(rel),
+      message: `Skipped: ${what}, so it is neither read nor published.`,
+      hint: "Replace it with a regular file, or remove it.",
+    });
+  }
+
+  /**
+   * lstat, following a symlink only when it resolves inside the content folder.
+   * Returns the stats of what the path finally names, or null (missing, refused or reported).
+   */
+  async entry(rel: string): Promise<{ stats: Stats; real: string } | null> {
+    const abs = path.join(this.real, rel);
+    let s: Stats;
+    try {
+      s = await lstat(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+      throw error;
+    }
+    if (!s.isSymbolicLink()) return { stats: s, real: path.join(this.real, rel) };
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch {
+      this.skipped(rel, "a symbolic link whose target does not exist");
+      return null;
+    }
+    if (!inside(real, this.real)) {
+      this.symlinkOutside(rel, real);
+      return null;
+    }
+    return { stats: await stat(real), real };
+  }
+
+  /** A top-level file: its text, or null when absent (or not readable as a regular file, which is reported). */
+  async text(rel: string): Promise<RawText | null> {
+    const e = await this.entry(rel);
+    if (e === null) return null;
+    if (!e.stats.isFile()) {
+      this.skipped(rel, kind(e.stats));
+      return null;
+    }
+    return { file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs }, text: await readFile(e.real, "utf8") };
+  }
+
+  /** Every regular file under a published folder (dot files excluded), recursively. */
+  async tree(rel: string, out: RawFile[], seen: Set<string>): Promise<boolean> {
+    const e = await this.entry(rel);
+    if (e === null) return false;
+    if (!e.stats.isDirectory()) {
+      this.skipped(rel, `${kind(e.stats)} where a folder was expected`);
+      return false;
+    }
+    if (seen.has(e.real)) return true; // a link back to a folder already read
+    seen.add(e.real);
+    const names = (await readdir(e.real)).filter((n) => !n.startsWith(".")).sort();
+    await Promise.all(names.map(async (name) => {
+      const child = `${rel}/${name}`;
+      const c = await this.entry(child);
+      if (c === null) return;
+      if (c.stats.isDirectory()) await this.tree(child, out, seen);
+      else if (c.stats.isFile()) out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
+      else this.skipped(child, kind(c.stats));
+    }));
+    return true;
   }
 }
 
-async function readText(dir: string, rel: string): Promise<RawText | null> {
-  const file = await statFile(dir, rel);
-  if (file === null) return null;
-  return { file, text: await readFile(file.absPath, "utf8") };
-}
+const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 export async function readContent(dir: string): Promise<RawContent> {
+  let real: string;
+  try {
+    real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) throw new Error("not a folder");
+  } catch {
+    throw new UsageError(`--content ${dir} is not a folder.`, "Pass the folder that holds manifest.json, config.json, extensionMap.json, icons.json and icons/.");
+  }
+  const reader = new Reader(dir, real);
+
   const json: Partial<Record<JsonContentName, RawText>> = {};
   await Promise.all(JSON_CONTENT.map(async (name) => {
-    const raw = await readText(dir, CONTENT_FILES[name]);
+    const raw = await reader.text(CONTENT_FILES[name]);
     if (raw !== null) json[name] = raw;
   }));
-  const configReference = await readText(dir, CONTENT_FILES.configReference);
+  const configReference = await reader.text(CONTENT_FILES.configReference);
 
-  const entries = await fg(PUBLISHED_DIRS.map((d) => `${d}/**`), {
-    cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: false, stats: true,
-  });
-  const dirFiles: RawFile[] = entries
-    .filter((e) => e.stats!.isFile())
-    .map((e) => ({ path: e.path, absPath: path.join(dir, e.path), size: e.stats!.size, mtimeMs: e.stats!.mtimeMs }));
+  const dirFiles: RawFile[] = [];
+  const seen = new Set<string>();
+  let iconsDirExists = false;
+  for (const d of PUBLISHED_DIRS) {
+    const exists = await reader.tree(d, dirFiles, seen);
+    if (d === "icons") iconsDirExists = exists;
+  }
+  dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => /^icons\/[^/]+$/.test(f.path));
-  const iconsDir = await stat(path.join(dir, "icons")).catch(() => null);
+  await Promise.all(iconDirFiles.filter((f) => IMAGE_NAME.test(f.path)).map(async (f) => {
+    f.data = await readFile(f.absPath);
+  }));
 
   const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file]
     .filter((f): f is RawFile => f !== undefined);
-  const published = [...topFiles, ...dirFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const published = [...topFiles, ...dirFiles].sort(byPath);
 
-  return { dir, json, configReference, iconsDirExists: iconsDir?.isDirectory() ?? false, iconDirFiles, published };
+  return { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
 }

@@ -1,8 +1,10 @@
 // src/model/build-model.ts
-// RawContent → SiteModel: parse, check the shapes the answers rely on, resolve defaults. Pure: no IO, no clock.
+// RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. Pure: no IO, no clock.
 
 import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "../content/read-content.js";
-import { parseJson, pointerToken, type ParsedJson } from "../content/parse-json.js";
+import { crossCheck } from "../content/cross-checks.js";
+import { parseJson, type ParsedJson } from "../content/parse-json.js";
+import { validateContent } from "../content/validate.js";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "./json.js";
 import type { BuildClock } from "./time.js";
@@ -22,46 +24,8 @@ export interface ModelResult {
   parsed: Partial<Record<JsonContentName, ParsedJson>>;
 }
 
-const isObject = (v: Json | undefined): v is JsonObject => v instanceof Map;
-const typeName = (v: Json | undefined): string =>
-  v === undefined ? "missing" : v === null ? "null" : Array.isArray(v) ? "array" : v instanceof Map ? "object" : typeof v;
-
-/** Collects problems with their location in one parsed file. */
-class Checker {
-  constructor(private readonly parsed: ParsedJson, private readonly out: Diagnostic[]) {}
-
-  problem(pointer: string, code: string, message: string, hint?: string): void {
-    const pos = this.parsed.positionOf(pointer);
-    this.out.push({ severity: "error", code, file: this.parsed.file, pointer, ...(pos ?? {}), message, ...(hint ? { hint } : {}) });
-  }
-
-  object(value: Json | undefined, pointer: string): JsonObject | null {
-    if (isObject(value)) return value;
-    this.problem(pointer, "SCHEMA", `must be an object (got ${typeName(value)}).`);
-    return null;
-  }
-
-  string(value: Json | undefined, pointer: string): string | null {
-    if (typeof value === "string") return value;
-    this.problem(pointer, "SCHEMA", `must be a string (got ${typeName(value)}).`);
-    return null;
-  }
-
-  /** An object whose values must all be strings. */
-  stringMap(value: Json | undefined, pointer: string): Map<string, string> | null {
-    const object = this.object(value, pointer);
-    if (object === null) return null;
-    const out = new Map<string, string>();
-    for (const [key, item] of object) {
-      const s = this.string(item, `${pointer}/${pointerToken(key)}`);
-      if (s !== null) out.set(key, s);
-    }
-    return out;
-  }
-}
-
 export function buildModel(raw: RawContent, options: ModelOptions): ModelResult {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...raw.diagnostics];
   const parsed: Partial<Record<JsonContentName, ParsedJson>> = {};
   for (const name of JSON_CONTENT) {
     const file = `${raw.dir}/${CONTENT_FILES[name]}`;
@@ -80,81 +44,67 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   if (!raw.iconsDirExists) {
     diagnostics.push({ severity: "error", code: "FILE_MISSING", file: `${raw.dir}/icons`, message: "The icons/ folder is missing." });
   }
-  const { manifest, config, extensionMap, icons } = parsed;
+  // Schemas: every file that parsed is validated, so all errors of all files are reported at once.
+  const valid: Partial<Record<JsonContentName, ParsedJson>> = {};
+  for (const name of JSON_CONTENT) {
+    const p = parsed[name];
+    if (p === undefined || p.diagnostics.some((d) => d.code === "JSON_SYNTAX" || d.code === "JSON_BOM")) continue;
+    // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
+    const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
+    const problems = validateContent(name, p, skip);
+    diagnostics.push(...problems);
+    if (problems.length === 0) valid[name] = p;
+  }
+  diagnostics.push(...crossCheck({ raw, valid, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) }));
+  const { manifest, config, extensionMap, icons } = valid;
   if (manifest === undefined || config === undefined || extensionMap === undefined || icons === undefined
     || diagnostics.some((d) => d.severity === "error")) {
-    return { model: null, diagnostics, parsed };
+    return { model: null, diagnostics: sortDiagnostics(diagnostics), parsed };
   }
 
+  // Everything below relies on the schemas: the shapes are known.
   const mtime = (name: JsonContentName): number => options.clock.mtime(raw.json[name]!.file.mtimeMs);
-
-  // manifest.json
-  const m = new Checker(manifest, diagnostics);
-  const mRoot = m.object(manifest.value, "");
-  const baseUrl = options.baseUrl ?? (mRoot ? m.string(mRoot.get("base_url"), "/base_url") : null);
-  const service = mRoot ? m.string(mRoot.get("service"), "/service") : null;
-  const serviceVersion = mRoot ? m.string(mRoot.get("service_version"), "/service_version") : null;
-  const description = mRoot ? m.string(mRoot.get("description"), "/description") : null;
-  const versions: string[] = [];
-  const versionList = mRoot?.get("versions");
-  if (mRoot && !Array.isArray(versionList)) m.problem("/versions", "SCHEMA", `must be an array of strings (got ${typeName(versionList)}).`);
-  if (Array.isArray(versionList)) {
-    versionList.forEach((v, i) => {
-      const s = m.string(v, `/versions/${i}`);
-      if (s !== null && !versions.includes(s)) versions.push(s);
-    });
-  }
-  if (baseUrl !== null && !/^https:\/\/[^/\s?#]+(\/[^\s?#]*[^/\s?#])?$/.test(baseUrl)) {
-    const where = options.baseUrl !== undefined ? "--base-url" : "manifest.json";
-    diagnostics.push({
-      severity: "error", code: "BASE_URL", file: options.baseUrl !== undefined ? "--base-url" : manifest.file,
-      ...(options.baseUrl === undefined ? { pointer: "/base_url", ...(manifest.positionOf("/base_url") ?? {}) } : {}),
-      message: `base_url must be an https:// URL without a trailing slash, query or fragment (got "${baseUrl}" from ${where}).`,
-    });
-  }
-
-  // config.json
-  const c = new Checker(config, diagnostics);
-  const cRoot = c.object(config.value, "");
-  const configVersion = cRoot ? c.string(cRoot.get("version"), "/version") : null;
-
-  // extensionMap.json
-  const e = new Checker(extensionMap, diagnostics);
-  const eRoot = e.object(extensionMap.value, "");
-  const indexing = eRoot ? e.stringMap(eRoot.get("indexing"), "/indexing") : null;
-  const viewing = eRoot ? e.stringMap(eRoot.get("viewing"), "/viewing") : null;
-
-  // icons.json
-  const i = new Checker(icons, diagnostics);
-  const iconEntries = i.stringMap(icons.value, "");
-
-  if (diagnostics.some((d) => d.severity === "error")) return { model: null, diagnostics, parsed };
+  const mRoot = manifest.value as JsonObject;
+  const cRoot = config.value as JsonObject;
+  const eRoot = extensionMap.value as JsonObject;
+  const strings = (o: Json | undefined): Map<string, string> => new Map([...(o as JsonObject)].map(([k, v]) => [k, v as string]));
+  const baseUrl = options.baseUrl ?? (mRoot.get("base_url") as string);
+  const versions = [...new Set(mRoot.get("versions") as string[])];
 
   const iconDirFiles = new Map<string, FileInfo>();
   for (const f of raw.iconDirFiles) {
     iconDirFiles.set(f.path.slice("icons/".length), { size: f.size, lastModified: options.clock.mtime(f.mtimeMs) });
   }
   const model: SiteModel = {
-    baseUrl: baseUrl!,
-    service: service!,
-    serviceVersion: serviceVersion!,
-    description: description!,
+    baseUrl,
+    service: mRoot.get("service") as string,
+    serviceVersion: mRoot.get("service_version") as string,
+    description: mRoot.get("description") as string,
     versions,
     buildTime: options.clock.now,
-    config: { json: cRoot!, version: configVersion!, lastModified: mtime("config") },
+    config: { json: cRoot, version: cRoot.get("version") as string, lastModified: mtime("config") },
     extensionMap: {
-      indexingJson: eRoot!.get("indexing") as JsonObject,
-      viewingJson: eRoot!.get("viewing") as JsonObject,
-      indexing: indexing!,
-      viewing: viewing!,
+      indexingJson: eRoot.get("indexing") as JsonObject,
+      viewingJson: eRoot.get("viewing") as JsonObject,
+      indexing: strings(eRoot.get("indexing")),
+      viewing: strings(eRoot.get("viewing")),
       lastModified: mtime("extensionMap"),
     },
-    iconMap: { json: icons.value as JsonObject, entries: iconEntries!, lastModified: mtime("icons") },
+    iconMap: { json: icons.value as JsonObject, entries: strings(icons.value), lastModified: mtime("icons") },
     iconDirFiles,
     configReference: raw.configReference === null ? null : {
       text: raw.configReference.text,
       lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
     },
   };
-  return { model, diagnostics, parsed };
+  return { model, diagnostics: sortDiagnostics(diagnostics), parsed };
+}
+
+/** Diagnostics in a stable order: by file, then position (file-level ones first), keeping discovery order otherwise. */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => (a.d.file < b.d.file ? -1 : a.d.file > b.d.file ? 1 : 0)
+      || (a.d.line ?? 0) - (b.d.line ?? 0) || (a.d.column ?? 0) - (b.d.column ?? 0) || a.i - b.i)
+    .map(({ d }) => d);
 }

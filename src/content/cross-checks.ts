@@ -1,0 +1,209 @@
+// src/content/cross-checks.ts
+// Checks that span files or need more than a schema: icons.json against icons/, icon bytes against their
+// extensions, repeated versions, keys that lower-case lookups can never find, values no host config can carry.
+// Pure: takes what read-content read and the parsed (schema-valid) files; returns Diagnostics.
+
+import { imageSize } from "image-size";
+import type { Diagnostic } from "../errors.js";
+import type { Json, JsonObject } from "../model/json.js";
+import { asciiLower, isIconName } from "../model/types.js";
+import { pointerToken, type ParsedJson, type Position } from "./parse-json.js";
+import type { JsonContentName, RawContent, RawFile } from "./read-content.js";
+
+export interface CrossCheckInput {
+  raw: RawContent;
+  /** The parsed files that passed their schema (the others are skipped here: their errors are already reported). */
+  valid: Partial<Record<JsonContentName, ParsedJson>>;
+  /** --base-url, when given (it replaces manifest.base_url). */
+  baseUrl?: string;
+}
+
+/** The answer every unmapped extension and every missing icon falls back to. */
+export const FALLBACK_ICON = "text.png";
+export const FOLDER_ICON = "folder.png";
+export const BASE_URL_PATTERN = /^https:\/\/[^/\s?#]+(\/[^\s?#]*[^/\s?#])?$/;
+
+/** Control characters and unpaired surrogates: no URL, file name or host config line can carry them verbatim. */
+export function hasUncarriableChar(s: string): boolean {
+  return /[\u0000-\u001f\u007f]/.test(s) || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
+const fmt = (p: Position | undefined): string => (p === undefined ? "" : ` (line ${p.line}:${p.column})`);
+
+class Out {
+  readonly list: Diagnostic[] = [];
+  at(parsed: ParsedJson, severity: Diagnostic["severity"], code: string, pointer: string, message: string, hint?: string): void {
+    this.list.push({
+      severity, code, file: parsed.file, pointer, ...(parsed.positionOf(pointer) ?? {}), message, ...(hint === undefined ? {} : { hint }),
+    });
+  }
+  file(file: string, severity: Diagnostic["severity"], code: string, message: string, hint?: string): void {
+    this.list.push({ severity, code, file, message, ...(hint === undefined ? {} : { hint }) });
+  }
+}
+
+const visible = (s: string): string => JSON.stringify(s);
+
+/**
+ * Keys that lower-casing lookups (findIcon, getExtensionSetting) treat as one: every later twin is an error;
+ * a key with capitals and no lower-case twin can never be found (a warning).
+ */
+function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base: string, what: string): void {
+  const firstByLower = new Map<string, string>();
+  for (const key of object.keys()) {
+    const pointer = `${base}/${pointerToken(key)}`;
+    if (hasUncarriableChar(key)) {
+      out.at(parsed, "error", "VALUE_UNSAFE", pointer,
+        `The key ${visible(key)} contains a control character, which no URL, file name or host config can carry.`,
+        "Remove the character (extensions are plain text, e.g. \"php\").");
+      continue;
+    }
+    const lower = asciiLower(key);
+    const first = firstByLower.get(lower);
+    if (first !== undefined) {
+      out.at(parsed, "error", "KEY_CASE_DUPLICATE", pointer,
+        `The key ${visible(key)} differs only in case from ${visible(first)}${fmt(parsed.positionOf(`${base}/${pointerToken(first)}`))}: ${what} lower-cases the extension, so only one of them can ever be used.`,
+        "Keep one entry, in lower case.");
+      continue;
+    }
+    firstByLower.set(lower, key);
+  }
+  for (const key of object.keys()) {
+    if (key !== asciiLower(key) && firstByLower.get(asciiLower(key)) === key && !hasUncarriableChar(key)) {
+      out.at(parsed, "warning", "KEY_NOT_LOWERCASE", `${base}/${pointerToken(key)}`,
+        `The key ${visible(key)} has capital letters, but ${what} lower-cases the extension before the lookup, so this entry is never found.`,
+        `Write it as ${visible(asciiLower(key))}.`);
+    }
+  }
+}
+
+function checkManifest(out: Out, manifest: ParsedJson): void {
+  const root = manifest.value as JsonObject;
+  const versions = root.get("versions") as string[];
+  const first = new Map<string, number>();
+  versions.forEach((v, i) => {
+    const pointer = `/versions/${i}`;
+    if (hasUncarriableChar(v)) {
+      out.at(manifest, "error", "VALUE_UNSAFE", pointer, `The version ${visible(v)} contains a control character, which no URL or host config can carry.`, "Remove the character.");
+      return;
+    }
+    const j = first.get(v);
+    if (j !== undefined) {
+      out.at(manifest, "error", "VERSION_REPEATED", pointer,
+        `The version ${visible(v)} is listed twice: also at /versions/${j}${fmt(manifest.positionOf(`/versions/${j}`))}.`,
+        "Remove the repeated entry.");
+      return;
+    }
+    first.set(v, i);
+  });
+}
+
+function checkExtensionMap(out: Out, map: ParsedJson, config: ParsedJson | undefined): void {
+  const root = map.value as JsonObject;
+  const settings = config?.value instanceof Map ? config.value : undefined;
+  for (const [type, section] of [["indexing", "exclusions"], ["viewing", "viewable_files"]] as const) {
+    const object = root.get(type) as JsonObject;
+    checkKeys(out, map, object, `/${type}`, "getExtensionSetting");
+    const known = settings?.get(section);
+    if (!(known instanceof Map)) continue;
+    for (const [ext, key] of object) {
+      if (typeof key === "string" && !known.has(key)) {
+        out.at(map, "warning", "MAPPING_KEY_UNKNOWN", `/${type}/${pointerToken(ext)}`,
+          `${visible(key)} is not a key of config.json's ${section}, so the client finds no ${type} setting for ${visible(ext)}.`,
+          `Add ${visible(key)} to ${section} in config.json, or map ${visible(ext)} to an existing key.`);
+      }
+    }
+  }
+}
+
+/** A value of icons.json that names a file directly in icons/ (no folders, no parent references, no hidden files). */
+export function isPlainFileName(name: string): boolean {
+  return name !== "" && !/[/\\\u0000]/.test(name) && name !== "." && name !== ".." && !name.startsWith(".");
+}
+
+function checkIconMap(out: Out, icons: ParsedJson, raw: RawContent): void {
+  const root = icons.value as JsonObject;
+  checkKeys(out, icons, root, "", "findIcon");
+  const files = new Set(raw.iconDirFiles.map((f) => f.path.slice("icons/".length)));
+  const byLower = new Map<string, string>();
+  for (const f of files) byLower.set(f.toLowerCase(), f);
+  const fallbackExists = files.has(FALLBACK_ICON);
+  for (const [key, value] of root as Map<string, Json>) {
+    const name = value as string;
+    const pointer = `/${pointerToken(key)}`;
+    if (!isPlainFileName(name)) {
+      out.at(icons, "error", "ICON_NAME_INVALID", pointer,
+        `${visible(name)} is not a plain file name: icons.json values name a file directly in icons/ (no folders, no "..", no hidden files).`,
+        `Use just the file name, e.g. ${visible(name.split(/[/\\]/).pop() || "php.png")}.`);
+      continue;
+    }
+    if (!files.has(name)) {
+      const other = byLower.get(name.toLowerCase());
+      const fallback = fallbackExists ? `falls back to ${FALLBACK_ICON}` : `has no fallback (${FALLBACK_ICON} is missing too) and answers 404`;
+      out.at(icons, "warning", "ICON_MISSING", pointer,
+        `icons/${name} does not exist: findIcon for ${key === "folder" ? "folders" : visible(key)} ${fallback}.`,
+        other !== undefined ? `icons/${other} exists: file names are case-sensitive; use ${visible(other)}.` : `Add icons/${name}, or map ${visible(key)} to an existing icon.`);
+    } else if (!isIconName(name)) {
+      out.at(icons, "warning", "ICON_NOT_IMAGE", pointer,
+        `${visible(name)} does not end in an image extension (.png .jpg .jpeg .gif .svg .webp): findIcon serves it, but the icons list and the icon action do not know it.`,
+        "Map the extension to an image file.");
+    }
+  }
+  if (raw.iconsDirExists && !root.has("folder") && !files.has(FOLDER_ICON)) {
+    out.at(icons, "warning", "ICON_MISSING", "",
+      `icons.json has no "folder" entry and icons/${FOLDER_ICON} does not exist: findIcon for folders ${fallbackExists ? `falls back to ${FALLBACK_ICON}` : "answers 404"}.`,
+      `Add icons/${FOLDER_ICON} or a "folder" entry.`);
+  }
+}
+
+/** image-size's name of the format each file extension claims. */
+const CLAIMED_TYPE: Record<string, string> = { png: "png", jpg: "jpg", jpeg: "jpg", gif: "gif", svg: "svg", webp: "webp" };
+
+function detect(data: Uint8Array, claimed: string): string | null {
+  try {
+    return imageSize(data).type ?? null;
+  } catch {
+    // image-size needs width/height on an SVG; browsers do not. An <svg> root is enough.
+    if (claimed === "svg" && /<svg[\s>]/i.test(new TextDecoder().decode(data.subarray(0, 4096)))) return "svg";
+    return null;
+  }
+}
+
+function checkIconFile(out: Out, dir: string, f: RawFile): void {
+  if (f.data === undefined) return;
+  const ext = f.path.slice(f.path.lastIndexOf(".") + 1).toLowerCase();
+  const claimed = CLAIMED_TYPE[ext];
+  if (claimed === undefined) return;
+  const type = f.data.byteLength === 0 ? null : detect(f.data, claimed);
+  if (type === claimed) return;
+  out.file(`${dir}/${f.path}`, "error", "ICON_UNREADABLE",
+    type === null
+      ? `${f.data.byteLength === 0 ? "The file is empty" : `The file is not a readable ${ext.toUpperCase()} image`}: it would be listed and served as an icon that no client can show.`
+      : `The file is a ${type.toUpperCase()} image but its name says ${ext.toUpperCase()}: it would be served with the wrong Content-Type.`,
+    type === null ? "Replace it with a valid image, or remove it." : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`);
+}
+
+export function crossCheck(input: CrossCheckInput): Diagnostic[] {
+  const out = new Out();
+  const { raw, valid } = input;
+  if (input.baseUrl !== undefined && !BASE_URL_PATTERN.test(input.baseUrl)) {
+    out.file("--base-url", "error", "BASE_URL",
+      `base_url must be an https:// URL without a trailing slash, query or fragment (got ${visible(input.baseUrl)}).`,
+      "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.");
+  }
+  if (valid.manifest !== undefined) checkManifest(out, valid.manifest);
+  if (valid.extensionMap !== undefined) checkExtensionMap(out, valid.extensionMap, valid.config);
+  if (valid.icons !== undefined) checkIconMap(out, valid.icons, raw);
+  if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
+    out.file(`${raw.dir}/icons`, "error", "ICON_FALLBACK_MISSING",
+      `icons/${FALLBACK_ICON} does not exist: it is the answer for every unmapped extension and every mapped icon that is missing, so findIcon would answer 404.`,
+      `Add an icon named ${FALLBACK_ICON}.`);
+  }
+  for (const f of raw.iconDirFiles) checkIconFile(out, raw.dir, f);
+  for (const f of raw.published) {
+    if (hasUncarriableChar(f.path)) {
+      out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");
+    }
+  }
+  return out.list;
+}

@@ -1,0 +1,126 @@
+// src/content/validate.ts
+// JSON Schema validation of the four content files (schemas/*.schema.json, compiled once with ajv, all errors) →
+// Diagnostics with file, JSON Pointer and line:column.
+
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Diagnostic } from "../errors.js";
+import { toPlain } from "../model/json.js";
+import { pointerToken, type ParsedJson } from "./parse-json.js";
+import type { JsonContentName } from "./read-content.js";
+
+/** Schema file (in the package's schemas/ folder) of each content file. */
+export const SCHEMA_FILES: Record<JsonContentName, string> = {
+  manifest: "manifest.schema.json",
+  config: "config.schema.json",
+  extensionMap: "extension-map.schema.json",
+  icons: "icons.schema.json",
+};
+
+/** schemas/ sits two levels above this module both in src/content/ and in lib/content/. */
+export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
+
+export function loadSchema(name: JsonContentName): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(SCHEMA_FILES[name], SCHEMAS_DIR), "utf8")) as Record<string, unknown>;
+}
+
+let compiled: Record<JsonContentName, ValidateFunction> | undefined;
+
+/** The four validators, compiled on first use and kept for the life of the process. */
+function validators(): Record<JsonContentName, ValidateFunction> {
+  if (compiled === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+    compiled = {
+      manifest: ajv.compile(loadSchema("manifest")),
+      config: ajv.compile(loadSchema("config")),
+      extensionMap: ajv.compile(loadSchema("extensionMap")),
+      icons: ajv.compile(loadSchema("icons")),
+    };
+  }
+  return compiled;
+}
+
+const typeName = (v: unknown): string =>
+  v === undefined ? "nothing" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object"
+    : typeof v === "string" ? `the string ${JSON.stringify(v)}` : `${typeof v} ${JSON.stringify(v)}`;
+
+const article = (t: string): string => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+const typeList = (t: string | string[]): string =>
+  (Array.isArray(t) ? t : [t]).map((x) => article(x === "integer" ? "whole number" : x)).join(" or ");
+
+interface Described {
+  code: string;
+  pointer: string;
+  message: string;
+  hint?: string;
+}
+
+/** One ajv error → code, pointer and a sentence that says what is wrong and what to do. */
+function describe(name: JsonContentName, e: ErrorObject): Described | null {
+  const at = e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required": {
+      const key = String(p.missingProperty);
+      const pointer = `${at}/${pointerToken(key)}`;
+      if (name === "config" && pointer === "/version") {
+        return { code: "CONFIG_VERSION", pointer, message: `"version" is missing: it is the latest configuration version that versionCheck compares against.`, hint: `Add "version": "<x.y.z>".` };
+      }
+      return { code: "SCHEMA", pointer, message: `The required property "${key}" is missing.`, hint: `Add "${key}" to the object at ${at || "the top level"}.` };
+    }
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((k) => k !== "$schema");
+      return { code: "SCHEMA", pointer: `${at}/${pointerToken(key)}`, message: `Unknown property "${key}".`, hint: `Remove it or fix its spelling; the allowed properties are ${allowed.map((k) => `"${k}"`).join(", ")}.` };
+    }
+    case "type": {
+      if (name === "config" && at === "/version") {
+        return { code: "CONFIG_VERSION", pointer: at, message: `"version" must be a string (got ${typeName(e.data)}).`, hint: `Write it in quotes, e.g. "1.2.0".` };
+      }
+      return { code: "SCHEMA", pointer: at, message: `Must be ${typeList(p.type as string | string[])} (got ${typeName(e.data)}).`, hint: "Fix the value or remove the entry." };
+    }
+    case "pattern": {
+      if (name === "manifest" && at === "/base_url") {
+        return { code: "BASE_URL", pointer: at, message: `base_url must be an https:// URL without a trailing slash, query or fragment (got ${JSON.stringify(e.data)}).`, hint: "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS." };
+      }
+      const m = /^\/(indexing|viewing)\//.exec(at);
+      if (name === "extensionMap" && m !== null) {
+        const prefix = m[1] === "indexing" ? "index_" : "view_";
+        return { code: "MAPPING_VALUE_FORM", pointer: at, message: `${m[1]} values must have the form ${prefix}<ext> (got ${JSON.stringify(e.data)}).`, hint: `Use the key of config.json's ${m[1] === "indexing" ? "exclusions" : "viewable_files"}, e.g. "${prefix}php".` };
+      }
+      return { code: "SCHEMA", pointer: at, message: `${typeName(e.data)} does not match ${String(p.pattern)}.` };
+    }
+    case "minLength": {
+      if (e.propertyName !== undefined) {
+        return { code: "KEY_EMPTY", pointer: `${at}/${pointerToken(e.propertyName)}`, message: "An empty key can never be looked up (an empty extension is answered with a 400).", hint: "Remove the entry." };
+      }
+      if (name === "config" && at === "/version") {
+        return { code: "CONFIG_VERSION", pointer: at, message: `"version" must not be empty.`, hint: `Set it to the configuration version, e.g. "1.2.0".` };
+      }
+      return { code: "SCHEMA", pointer: at, message: "Must not be empty.", hint: "Fill in the value or remove the entry." };
+    }
+    case "propertyNames":
+      return null; // the error about the name itself (above) says it
+    default:
+      return { code: "SCHEMA", pointer: at, message: `${e.message ?? "is invalid"} (${e.keyword}).` };
+  }
+}
+
+/**
+ * Validates one parsed content file against its schema. Every ajv error becomes one Diagnostic (errors only).
+ * `skip` drops errors at some pointers (e.g. manifest base_url when --base-url overrides it).
+ */
+export function validateContent(name: JsonContentName, parsed: ParsedJson, skip: (pointer: string) => boolean = () => false): Diagnostic[] {
+  const validate = validators()[name];
+  if (validate(toPlain(parsed.value))) return [];
+  const out: Diagnostic[] = [];
+  for (const e of validate.errors ?? []) {
+    const d = describe(name, e);
+    if (d === null || skip(d.pointer)) continue;
+    out.push({
+      severity: "error", code: d.code, file: parsed.file, pointer: d.pointer, ...(parsed.positionOf(d.pointer) ?? {}),
+      message: d.message, ...(d.hint === undefined ? {} : { hint: d.hint }),
+    });
+  }
+  return out;
+}
