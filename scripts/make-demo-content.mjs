@@ -28,3 +28,20 @@ const svg = (fill, label) =>
 writeFileSync(new URL("javascript.svg", dir), svg("#f7df1e", "JS"));
 writeFileSync(new URL("css.svg", dir), svg("#2965f1", "CSS"));
 writeFileSync(new URL("html.svg", dir), svg("#e34c26", "HTML"));
+
+// favicon/: a PNG and an .ico (an ICO container holding that PNG).
+const favicon = new URL("../content/favicon/", import.meta.url);
+mkdirSync(favicon, { recursive: true });
+const fav = squarePng(16, [240, 190, 60, 255], [60, 60, 60, 255]);
+writeFileSync(new URL("16x16.png", favicon), fav);
+const ico = Buffer.alloc(22);
+ico.writeUInt16LE(0, 0); // reserved
+ico.writeUInt16LE(1, 2); // type: icon
+ico.writeUInt16LE(1, 4); // one image
+ico[6] = 16; // width
+ico[7] = 16; // height
+ico.writeUInt16LE(1, 10); // colour planes
+ico.writeUInt16LE(32, 12); // bits per pixel
+ico.writeUInt32LE(fav.length, 14);
+ico.writeUInt32LE(22, 18); // offset of the PNG
+writeFileSync(new URL("icon.ico", favicon), Buffer.concat([ico, fav]));

@@ -2,33 +2,21 @@
 // Everything the build writes, as a sorted list of files: answers, route table, host configs, copied content.
 
 import { answerText } from "../api/answers.js";
-import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { RawFile } from "../content/read-content.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
+import { serveConfig } from "./serve-config.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
   /** A content file copied byte for byte. */
   | { path: string; source: string; size: number };
 
-/** serve.json: makes `serve dist` send the API headers for the static /api/... paths. */
-export function serveConfig(): object {
-  return {
-    cleanUrls: false,
-    directoryListing: false,
-    headers: HEADER_GROUPS.flatMap((g) => g.paths.map((p) => ({
-      source: p.endsWith("/") ? `${p}**` : p,
-      headers: Object.entries(g.headers).map(([key, value]) => ({ key, value })),
-    }))),
-  };
-}
-
 export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = [];
   for (const [path, answer] of routes.files) files.push({ path: path.slice(1), data: answerText(answer) });
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
-  files.push({ path: "serve.json", data: stringify(serveConfig() as Body) });
+  files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
   for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size });
   files.push(...hostFiles);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

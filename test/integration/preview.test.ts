@@ -118,6 +118,9 @@ describe("preview of the demo content", () => {
     expect(Buffer.from(await png.arrayBuffer())).toEqual(await readFile(path.join(DEMO_CONTENT, "icons/php.png")));
     const svg = await site.get("/icons/css.svg");
     expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    // mime-types' type, not the older one serve-handler bundles (image/x-icon).
+    const ico = await site.get("/favicon/icon.ico");
+    expect([ico.status, ico.headers.get("content-type")]).toEqual([200, "image/vnd.microsoft.icon"]);
     const css = await site.get("/style/demo.css");
     expect([css.status, css.headers.get("content-type")]).toEqual([200, "text/css; charset=utf-8"]);
     for (const file of ["config.json", "extensionMap.json", "icons.json", "config-reference.txt"]) {

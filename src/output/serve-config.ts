@@ -1,0 +1,46 @@
+// src/output/serve-config.ts
+// dist/serve.json: the config `npx serve dist` (and our preview) hands to serve-handler. It sets the API's
+// headers on the static /api/ paths, and the mime-types Content-Type of every published file type (serve-handler
+// bundles an older mime-types that differs for some, e.g. .ico and .woff).
+
+import mime from "mime-types";
+import { HEADER_GROUPS } from "../api/header-groups.js";
+
+interface HeaderRule {
+  source: string;
+  headers: Array<{ key: string; value: string }>;
+}
+
+export interface ServeConfig {
+  cleanUrls: false;
+  directoryListing: false;
+  headers: HeaderRule[];
+}
+
+/** `published`: site paths of the files copied from the content. */
+export function serveConfig(published: readonly string[]): ServeConfig {
+  // Content-Type by type, each with the extensions (as spelled) that have it; serve's schema allows 50 rules.
+  const byType = new Map<string, Set<string>>();
+  for (const p of published) {
+    const dot = p.lastIndexOf(".");
+    if (dot <= p.lastIndexOf("/") + 1) continue;
+    const ext = p.slice(dot + 1);
+    if (!/^[A-Za-z0-9_-]+$/.test(ext)) continue;
+    const type = mime.contentType(ext.toLowerCase());
+    if (type === false) continue;
+    byType.set(type, (byType.get(type) ?? new Set()).add(ext));
+  }
+  const typeRules: HeaderRule[] = [...byType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, exts]) => {
+    const list = [...exts].sort();
+    return {
+      source: list.length === 1 ? `**/*.${list[0]}` : `**/*.{${list.join(",")}}`,
+      headers: [{ key: "Content-Type", value: type }],
+    };
+  });
+  // The API groups come last: serve-handler applies every matching rule in order, later ones win.
+  const apiRules: HeaderRule[] = HEADER_GROUPS.flatMap((g) => g.paths.map((p) => ({
+    source: p.endsWith("/") ? `${p}**` : p,
+    headers: Object.entries(g.headers).map(([key, value]) => ({ key, value })),
+  })));
+  return { cleanUrls: false, directoryListing: false, headers: [...typeRules, ...apiRules] };
+}
