@@ -43,6 +43,15 @@ export class ContentError extends BuildError {
   }
 }
 
+/** The build was stopped by a signal (Ctrl-C): nothing was published and the previous output is untouched. */
+export class InterruptedError extends BuildError {
+  readonly signal: NodeJS.Signals;
+  constructor(signal: NodeJS.Signals) {
+    super("INTERRUPTED", `Stopped by ${signal}: nothing was written and the previous output folder is unchanged.`);
+    this.signal = signal;
+  }
+}
+
 /** A flag or argument is wrong (exit code 2). */
 export class UsageError extends BuildError {
   constructor(message: string, hint?: string) {
