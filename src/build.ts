@@ -12,6 +12,7 @@ import type { SiteModel } from "./model/types.js";
 import { caseCollisions, planOutput, type OutputFile } from "./output/plan.js";
 import { writeOutput, type WriteOptions } from "./output/write-output.js";
 import { buildRoutes, type BuiltRoutes } from "./routes/build-routes.js";
+import { renderHosts, type HostName } from "./hosts/index.js";
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -26,6 +27,8 @@ export interface BuildOptions {
   nowMs?: number;
   /** Warnings fail the build like errors (--strict). */
   strict?: boolean;
+  /** Hosts whose config files are written (--hosts); default every host. */
+  hosts?: readonly HostName[];
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
   write?: WriteOptions;
 }
@@ -77,7 +80,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 }
 
 /** Reads and checks the content and computes every answer, without writing anything. */
-export async function compile(options: Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict">): Promise<{
+export async function compile(options: Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts">): Promise<{
   model: SiteModel; routes: BuiltRoutes; files: OutputFile[]; diagnostics: Diagnostic[];
 }> {
   const raw = await readContent(options.content);
@@ -88,7 +91,7 @@ export async function compile(options: Pick<BuildOptions, "content" | "baseUrl" 
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
-  const files = planOutput(routes, raw.published);
+  const files = planOutput(routes, raw.published, renderHosts(routes.table, options.hosts));
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",

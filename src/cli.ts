@@ -6,6 +6,7 @@ import { build, compile } from "./build.js";
 import {
   BuildError, ContentError, countNoun, formatDiagnostic, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
+import { HOST_NAMES, parseHosts } from "./hosts/index.js";
 import { startPreview } from "./preview/server.js";
 
 const EXIT_CONTENT = 1;
@@ -90,11 +91,13 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url")
     .option("--strict", "treat warnings as errors")
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
-    .action(async (opts: CheckFlags & { out: string }) => {
+    .option("--hosts <list>", `host configs to write, comma-separated: ${HOST_NAMES.join(",")} (default: all)`, "all")
+    .action(async (opts: CheckFlags & { out: string; hosts: string }) => {
       run.json = opts.json === true;
       const started = performance.now();
+      const hosts = parseHosts(opts.hosts);
       const result = await interruptible((signal) => build({
-        content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal },
+        content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts,
         ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
       }));
       if (run.json) {

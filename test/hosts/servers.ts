@@ -1,0 +1,149 @@
+// test/hosts/servers.ts
+// Starts the real Apache and nginx (Debian packages) on 127.0.0.1 with a built site as document root, each from a
+// temporary config of its own; in CI a server that cannot start fails the test instead of skipping it.
+
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { removeDir, tmpDir } from "../helpers/fixtures.js";
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const APACHE_BIN = "/usr/sbin/apache2";
+export const APACHE_MODULES = "/usr/lib/apache2/modules";
+export const NGINX_BIN = "/usr/sbin/nginx";
+
+export const haveApache = existsSync(APACHE_BIN) && existsSync(path.join(APACHE_MODULES, "mod_rewrite.so"));
+export const haveNginx = existsSync(NGINX_BIN);
+/** In CI a missing server is a failure, not a skip. */
+export const mustRunServers = Boolean(process.env.CI);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let exited = false;
+  child.once("exit", () => { exited = true; });
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`The server exited before listening:\n${await log()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => { socket.destroy(); resolve(true); });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`The server did not listen on ${port} within 15 s:\n${await log()}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => { child.kill("SIGKILL"); }, 5000);
+    child.once("exit", () => { clearTimeout(timer); resolve(); });
+    child.kill("SIGTERM");
+  });
+}
+
+const APACHE_MODULE_LIST = [
+  "mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir",
+];
+
+/** Apache in the foreground (-DFOREGROUND) with the site as document root and AllowOverride All. */
+export async function startApache(siteDir: string): Promise<RunningServer> {
+  const dir = await tmpDir("bis-apache-");
+  const port = await freePort();
+  const docroot = path.resolve(siteDir);
+  const conf = [
+    `ServerRoot ${dir}`,
+    `ServerName 127.0.0.1`,
+    `Listen 127.0.0.1:${port}`,
+    `PidFile ${dir}/httpd.pid`,
+    `ErrorLog ${dir}/error.log`,
+    "LogLevel warn",
+    ...APACHE_MODULE_LIST.map((m) => `LoadModule ${m}_module ${APACHE_MODULES}/mod_${m}.so`),
+    "TypesConfig /etc/mime.types",
+    `DocumentRoot "${docroot}"`,
+    `<Directory "${docroot}">`,
+    "  AllowOverride All",
+    "  Require all granted",
+    "</Directory>",
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "httpd.conf"), conf);
+  const child = spawn(APACHE_BIN, ["-f", path.join(dir, "httpd.conf"), "-DFOREGROUND"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir, APACHE_LOG_DIR: dir },
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
+  child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
+  const log = async (): Promise<string> => `${output}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
+  await waitForPort(port, child, log);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await stopChild(child);
+      await removeDir(dir);
+    },
+  };
+}
+
+/** nginx in the foreground: our http-level file inside http {}, our server-level file inside a server {}. */
+export async function startNginx(siteDir: string, httpConf: string, serverConf: string): Promise<RunningServer> {
+  const dir = await tmpDir("bis-nginx-");
+  const port = await freePort();
+  await mkdir(path.join(dir, "logs"), { recursive: true });
+  const conf = [
+    "worker_processes 1;",
+    "daemon off;",
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    "events { worker_connections 256; }",
+    "http {",
+    "  access_log off;",
+    `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;`,
+    `  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+    "  include /etc/nginx/mime.types;",
+    `  include ${path.resolve(httpConf)};`,
+    "  server {",
+    `    listen 127.0.0.1:${port};`,
+    `    root ${path.resolve(siteDir)};`,
+    // What a PHP site's server block typically has: our exact location must win over it.
+    "    location ~ \\.php$ { return 418; }",
+    `    include ${path.resolve(serverConf)};`,
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "nginx.conf"), conf);
+  const test = spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
+  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
+  const child = spawn(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
+  const log = async (): Promise<string> => `${output}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
+  await waitForPort(port, child, log);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await stopChild(child);
+      await removeDir(dir);
+    },
+  };
+}
