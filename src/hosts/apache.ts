@@ -6,7 +6,7 @@
 import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
-  checkHeader, checkTarget, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
+  checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
 } from "./common.js";
 import type { HostAdapter, HostFile } from "./types.js";
 
@@ -16,24 +16,6 @@ const MAX_SET_CHARS = 3000;
 const envValue = (param: string): string => `BIS_V_${param}`;
 const envLower = (param: string): string => `BIS_LC_${param}`;
 const regexPath = (sitePath: string): string => sitePath.slice(1).replace(/\./g, "\\.");
-
-/** Splits members so that no alternation is longer than MAX_SET_CHARS. */
-export function chunkMembers(members: readonly string[], max = MAX_SET_CHARS): string[][] {
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const m of members) {
-    if (current.length > 0 && size + m.length + 1 > max) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(m);
-    size += m.length + 1;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
-}
 
 /**
  * The ONLY place a value becomes `.htaccess` text: a RewriteCond pattern built by common.ts's raw patterns, which
@@ -64,7 +46,7 @@ function ruleBlock(rule: Rule): string[] {
   const sets = preds.filter(([, p]) => "in" in p);
   if (sets.length > 1) throw new Error(`Internal: rule ${rule.id} has more than one set; Apache rules take one.`);
   const [setParam, setPred] = sets[0] ?? [];
-  const chunks = setPred !== undefined && "in" in setPred ? chunkMembers(setPred.in) : [undefined];
+  const chunks = setPred !== undefined && "in" in setPred ? chunkMembers(setPred.in, MAX_SET_CHARS) : [undefined];
   const out: string[] = [`# ${rule.id}`];
   for (const chunk of chunks) {
     for (const [param, p] of preds) {

@@ -51,6 +51,24 @@ export function commonCaseVariants(member: string): string[] {
   return [...new Set([member, upper(member), capitalized(member)])];
 }
 
+/** Splits members so that no alternation is longer than MAX_SET_CHARS. */
+export function chunkMembers(members: readonly string[], max: number): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const m of members) {
+    if (current.length > 0 && size + m.length + 1 > max) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(m);
+    size += m.length + 1;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /** Every rule's predicates in a fixed order (the table's). */
 export function predicates(rule: Rule): Array<[string, Predicate]> {
   return Object.entries(rule.match).map(([param, p]) => [checkParam(param), p]);
