@@ -1,0 +1,180 @@
+// test/validation/nothing-lost.test.ts
+// The previous dist/ survives every failed build byte for byte (bad content, a full disk, an exception in the middle
+// of writing, a failed swap, Ctrl-C); a successful build leaves no stale files; --out may not overwrite the content.
+
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build, checkFolders } from "../../src/build.js";
+import { main } from "../../src/cli.js";
+import { ContentError, UsageError } from "../../src/errors.js";
+import { writeOutput, type WriteOptions } from "../../src/output/write-output.js";
+import { removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { edit, PNG, writeBase } from "./base-content.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+async function temp(prefix?: string): Promise<string> {
+  const dir = await tmpDir(prefix);
+  temps.push(dir);
+  return dir;
+}
+
+/** Every file under a folder with the SHA-256 of its bytes: equal snapshots mean a byte-identical tree. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else out[child] = createHash("sha256").update(await readFile(path.join(dir, child))).digest("hex");
+    }
+  };
+  await walk("");
+  return out;
+}
+
+/** Names beside the output folder: no `.site.tmp-*` or `.site.old-*` may be left behind. */
+const siblings = async (out: string): Promise<string[]> => (await readdir(path.dirname(out))).sort();
+
+let content: string;
+let out: string;
+let before: Record<string, string>;
+
+const buildIt = (write?: WriteOptions, extra: { content?: string } = {}) =>
+  build({ content: extra.content ?? content, out, sourceDateEpoch: TEST_EPOCH, ...(write ? { write } : {}) });
+
+beforeAll(async () => {
+  content = await writeBase();
+  temps.push(content);
+  out = path.join(await temp("bis-out-"), "site");
+  await buildIt();
+  before = await snapshot(out);
+  expect(Object.keys(before).length).toBeGreaterThan(50);
+});
+
+async function expectUntouched(): Promise<void> {
+  expect(await snapshot(out)).toEqual(before);
+  expect(await siblings(out)).toEqual(["site"]);
+}
+
+describe("a failed build leaves the previous output byte-identical", () => {
+  it("bad content: nothing is written", async () => {
+    const bad = await writeBase();
+    temps.push(bad);
+    await edit(bad, "config.json", `"version": "1.2.0"`, `"version": 1`);
+    await expect(buildIt(undefined, { content: bad })).rejects.toBeInstanceOf(ContentError);
+    await expectUntouched();
+  });
+
+  it("a full disk (ENOSPC from writeFile in the middle of the writing)", async () => {
+    let calls = 0;
+    const writeFileFull = (async (...args: Parameters<typeof import("node:fs/promises").writeFile>) => {
+      if (++calls === 20) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      const { writeFile: real } = await import("node:fs/promises");
+      return real(...args);
+    }) as typeof import("node:fs/promises").writeFile;
+    await expect(buildIt({ methods: { writeFile: writeFileFull } })).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(calls).toBeGreaterThanOrEqual(20);
+    await expectUntouched();
+  });
+
+  it("an exception thrown in the middle of writing (onFile hook)", async () => {
+    let n = 0;
+    await expect(buildIt({ onFile: () => { if (++n === 30) throw new Error("injected"); } })).rejects.toThrow("injected");
+    await expectUntouched();
+  });
+
+  it("a failed copy of a content file", async () => {
+    const copyFile = (async () => { throw Object.assign(new Error("EIO: i/o error, copyfile"), { code: "EIO" }); }) as never;
+    await expect(buildIt({ methods: { copyFile } })).rejects.toMatchObject({ code: "EIO" });
+    await expectUntouched();
+  });
+
+  it("a failed swap: the old site is moved back", async () => {
+    let renames = 0;
+    const flaky = (async (from: string, to: string) => {
+      if (++renames === 2) throw Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
+      return rename(from, to);
+    }) as typeof rename;
+    await expect(buildIt({ methods: { rename: flaky } })).rejects.toMatchObject({ code: "EXDEV" });
+    await expectUntouched();
+  });
+
+  it("an abort (what Ctrl-C does) in the middle of writing", async () => {
+    const controller = new AbortController();
+    let n = 0;
+    const reason = new Error("stopped");
+    await expect(buildIt({ signal: controller.signal, onFile: () => { if (++n === 10) controller.abort(reason); } })).rejects.toBe(reason);
+    await expectUntouched();
+  });
+});
+
+describe("a successful build", () => {
+  it("leaves no stale files from earlier builds and no temporary folders", async () => {
+    const stale = path.join(out, "api/stale-from-an-old-build.json");
+    await writeFile(stale, "{}\n");
+    await mkdir(path.join(out, "old-folder"));
+    await buildIt();
+    expect(await snapshot(out)).toEqual(before);
+    expect(await siblings(out)).toEqual(["site"]);
+  });
+
+  it("writes an output folder that does not exist yet, parents included", async () => {
+    const fresh = path.join(await temp(), "a/b/site");
+    const stats = await writeOutput(fresh, [{ path: "x/y.json", data: "{}\n" }]);
+    expect(stats).toEqual({ files: 1, bytes: 3 });
+    expect(await readFile(path.join(fresh, "x/y.json"), "utf8")).toBe("{}\n");
+  });
+});
+
+describe("--out", () => {
+  it("may not be the content folder, a folder above it, inside it, a link to it, or /", async () => {
+    const parent = await temp();
+    const c = path.join(parent, "content");
+    await mkdir(c);
+    await symlink(c, path.join(parent, "link"));
+    for (const bad of [c, parent, path.dirname(parent), path.join(c, "dist"), path.join(parent, "link"), path.join(parent, "link/dist"), "/"]) {
+      expect(() => checkFolders(c, bad), bad).toThrow(UsageError);
+    }
+    expect(() => checkFolders(c, path.join(parent, "dist"))).not.toThrow();
+    const silent = { out: (): void => {}, err: (): void => {} };
+    expect(await main(["node", "bis", "build", "--content", content, "--out", content], silent)).toBe(2);
+    expect(await main(["node", "bis", "build", "--content", content, "--out", "/"], silent)).toBe(2);
+  });
+});
+
+describe("Ctrl-C during a build", () => {
+  it("stops the real command with exit 130, removes its temporary folder and keeps the previous site", async () => {
+    // A content folder with a few thousand icons, so that the writing takes long enough to be interrupted.
+    const big = await writeBase();
+    temps.push(big);
+    const names = Array.from({ length: 3000 }, (_, i) => `icon-${i}.png`);
+    await Promise.all(names.map((n) => writeFile(path.join(big, "icons", n), PNG)));
+    const bigOut = path.join(await temp("bis-sigint-"), "site");
+    // Build it once with the command, then interrupt a rebuild.
+    const run = (args: string[]) => spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args],
+      { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: ["ignore", "pipe", "pipe"] });
+    const exit = (child: ReturnType<typeof run>): Promise<number | null> => new Promise((resolve) => child.on("close", (code) => resolve(code)));
+    expect(await exit(run(["build", "--content", big, "--out", bigOut]))).toBe(0);
+    const previous = await snapshot(bigOut);
+
+    const child = run(["build", "--content", big, "--out", bigOut]);
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    const done = exit(child);
+    // Wait until the temporary folder exists (the writing has started), then press Ctrl-C.
+    for (let i = 0; i < 2000; i++) {
+      if ((await siblings(bigOut)).some((n) => n.startsWith(".site.tmp-"))) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect((await siblings(bigOut)).some((n) => n.startsWith(".site.tmp-"))).toBe(true);
+    child.kill("SIGINT");
+    expect(await done).toBe(130);
+    expect(stderr).toMatch(/Stopped by SIGINT: nothing was written and the previous output folder is unchanged\./);
+    expect(await siblings(bigOut)).toEqual(["site"]);
+    expect(await snapshot(bigOut)).toEqual(previous);
+  });
+});
