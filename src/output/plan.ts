@@ -9,15 +9,15 @@ import { serveConfig } from "./serve-config.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
-  /** A content file copied byte for byte. */
-  | { path: string; source: string; size: number };
+  /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
+  | { path: string; source: string; size: number; mtimeMs?: number };
 
 export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = [];
   for (const [path, answer] of routes.files) files.push({ path: path.slice(1), data: answerText(answer) });
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
   files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
-  for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size });
+  for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs });
   files.push(...hostFiles);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (let i = 1; i < files.length; i++) {

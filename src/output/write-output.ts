@@ -1,8 +1,11 @@
 // src/output/write-output.ts
 // EDGE, the only writer: builds the whole site in a fresh folder beside the output folder and swaps it in only
 // when every file is written, so a failed build leaves the previous site exactly as it was.
+// Rebuilds reuse the previous site's files whose bytes do not change: they are hard-linked into the fresh folder
+// (never written into), so a no-op rebuild rewrites nothing and the swap stays atomic.
 
-import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { OutputFile } from "./plan.js";
 
@@ -12,7 +15,19 @@ const CONCURRENCY = 64;
 export interface WriteStats {
   files: number;
   bytes: number;
+  /** Files hard-linked from the previous output instead of written (their bytes did not change). */
+  reused: number;
 }
+
+/**
+ * The manifest of generated files, written into the output folder itself so that it is swapped in atomically with
+ * the files it describes: `<sha1 base64url> <size> <path>` per generated file, sorted by path. Deterministic (no
+ * times, no absolute paths), so reproducible builds stay byte-identical. Copied content files are not listed: they
+ * are reused when the previous output's copy has the source's size and modification time (the writer gives copies
+ * their source's modification time, to the millisecond).
+ */
+export const MANIFEST_FILE = ".build-manifest";
+const MANIFEST_HEADER = "build-index-site manifest 1";
 
 /** The file-system calls the writer makes: replaceable, so that tests can make any of them fail (a full disk). */
 export interface WriteMethods {
@@ -23,6 +38,9 @@ export interface WriteMethods {
   rename: typeof rename;
   rm: typeof rm;
   stat: typeof stat;
+  link: typeof link;
+  utimes: typeof utimes;
+  readFile: typeof readFile;
 }
 
 export interface WriteOptions {
@@ -31,11 +49,44 @@ export interface WriteOptions {
   methods?: Partial<WriteMethods>;
   /** Called after each file is written (tests inject failures here). */
   onFile?: (file: OutputFile) => void | Promise<void>;
+  /** Hard-link unchanged files from the previous output instead of writing them (default true). */
+  reuse?: boolean;
 }
 
-const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat };
+const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat, link, utimes, readFile };
 
-async function writeAll(root: string, files: readonly OutputFile[], fs: WriteMethods, options: WriteOptions): Promise<number> {
+const byteLength = (data: string | Uint8Array): number => (typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
+const digest = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
+
+/** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
+async function readManifest(out: string, fs: WriteMethods): Promise<{ text: string; entries: Map<string, string> }> {
+  const entries = new Map<string, string>();
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(out, MANIFEST_FILE), "utf8");
+  } catch {
+    return { text: "", entries };
+  }
+  const lines = text.split("\n");
+  if (lines[0] !== MANIFEST_HEADER) return { text: "", entries };
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const second = line.indexOf(" ", line.indexOf(" ") + 1);
+    if (second > 0) entries.set(line.slice(second + 1), line.slice(0, second));
+  }
+  return { text, entries };
+}
+
+/** What the writer knows of the previous output folder, to reuse its files. */
+interface Previous {
+  root: string;
+  manifest: Map<string, string>;
+  manifestText: string;
+}
+
+async function writeAll(
+  root: string, files: readonly OutputFile[], fs: WriteMethods, options: WriteOptions, previous: Previous | null,
+): Promise<{ bytes: number; reused: number; manifest: string[] }> {
   const dirs = new Set<string>();
   for (const f of files) {
     const dir = path.posix.dirname(f.path);
@@ -46,19 +97,42 @@ async function writeAll(root: string, files: readonly OutputFile[], fs: WriteMet
   await Promise.all(leaves.map((d) => fs.mkdir(path.join(root, d), { recursive: true })));
 
   let bytes = 0;
+  let reused = 0;
   let next = 0;
   let failed = false;
+  const manifest: string[] = new Array<string>(files.length);
+  /** Links the previous output's file into the new folder; false when that fails (then the file is written). */
+  const reuse = async (rel: string, dest: string): Promise<boolean> => {
+    try {
+      await fs.link(path.join(previous!.root, rel), dest);
+      reused++;
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const worker = async (): Promise<void> => {
     while (next < files.length && !failed) {
       options.signal?.throwIfAborted();
-      const f = files[next++]!;
+      const index = next++;
+      const f = files[index]!;
       const dest = path.join(root, f.path);
       if ("source" in f) {
-        await fs.copyFile(f.source, dest);
+        const mtimeMs = f.mtimeMs === undefined ? undefined : Math.floor(f.mtimeMs);
+        const old = previous !== null && mtimeMs !== undefined
+          ? await fs.stat(path.join(previous.root, f.path)).catch(() => null) : null;
+        const same = old !== null && old.isFile() && old.size === f.size && Math.round(old.mtimeMs) === mtimeMs;
+        if (!(same && await reuse(f.path, dest))) {
+          await fs.copyFile(f.source, dest);
+          if (mtimeMs !== undefined) await fs.utimes(dest, mtimeMs / 1000, mtimeMs / 1000);
+        }
         bytes += f.size;
       } else {
-        await fs.writeFile(dest, f.data);
-        bytes += typeof f.data === "string" ? Buffer.byteLength(f.data) : f.data.byteLength;
+        const size = byteLength(f.data);
+        const entry = `${digest(f.data)} ${size}`;
+        manifest[index] = `${entry} ${f.path}`;
+        if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await fs.writeFile(dest, f.data);
+        bytes += size;
       }
       await options.onFile?.(f);
     }
@@ -71,7 +145,7 @@ async function writeAll(root: string, files: readonly OutputFile[], fs: WriteMet
     })));
   const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure !== undefined) throw failure.reason;
-  return bytes;
+  return { bytes, reused, manifest: manifest.filter((line) => line !== undefined) };
 }
 
 /** Temporary folders of this writer are named `.<out>.tmp-*` and `.<out>.old-*` beside the output folder. */
@@ -83,9 +157,20 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
   const base = path.basename(out);
   options.signal?.throwIfAborted();
   await fs.mkdir(parent, { recursive: true });
+  let previous: Previous | null = null;
+  if (options.reuse !== false && await exists(out)) {
+    const { text, entries } = await readManifest(out, fs);
+    previous = { root: out, manifest: entries, manifestText: text };
+  }
   const tmp = await fs.mkdtemp(path.join(parent, `.${base}.tmp-`));
   try {
-    const bytes = await writeAll(tmp, files, fs, options);
+    const { bytes, reused, manifest } = await writeAll(tmp, files, fs, options, previous);
+    const manifestText = `${[MANIFEST_HEADER, ...manifest].join("\n")}\n`;
+    const manifestPath = path.join(tmp, MANIFEST_FILE);
+    const sameManifest = previous !== null && previous.manifestText === manifestText;
+    if (!(sameManifest && await fs.link(path.join(out, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
+      await fs.writeFile(manifestPath, manifestText);
+    }
     options.signal?.throwIfAborted(); // the last moment to stop: the swap below is not interrupted
     if (await exists(out)) {
       const old = await fs.mkdtemp(path.join(parent, `.${base}.old-`));
@@ -101,7 +186,7 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
     } else {
       await fs.rename(tmp, out);
     }
-    return { files: files.length, bytes };
+    return { files: files.length, bytes, reused };
   } catch (error) {
     await fs.rm(tmp, { recursive: true, force: true });
     throw error;

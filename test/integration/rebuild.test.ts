@@ -1,0 +1,118 @@
+// test/integration/rebuild.test.ts
+// Rebuilds reuse the previous output: files whose bytes do not change keep their inode (hard-linked from the
+// previous dist/ into the fresh folder), files whose bytes change get new ones, and the swap is still a fresh folder.
+
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../src/build.js";
+import { MANIFEST_FILE } from "../../src/output/write-output.js";
+import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { squarePng } from "../../scripts/tiny-png.mjs";
+
+interface Entry {
+  ino: number;
+  bytes: Buffer;
+}
+
+/** Every regular file under dir: inode and bytes. */
+async function snapshot(dir: string): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    out.set(path.relative(dir, file).split(path.sep).join("/"), { ino: (await stat(file)).ino, bytes: await readFile(file) });
+  }
+  return out;
+}
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+let content: string;
+let root: string;
+let out: string;
+
+const buildIt = (options: { out?: string; reuse?: boolean } = {}) =>
+  build({ content, out: options.out ?? out, sourceDateEpoch: TEST_EPOCH, ...(options.reuse === false ? { write: { reuse: false } } : {}) });
+
+beforeAll(async () => {
+  content = await copyContent(DEMO_CONTENT);
+  root = await tmpDir("bis-rebuild-");
+  temps.push(content, root);
+  out = path.join(root, "dist");
+});
+
+describe("rebuilds reuse unchanged files", () => {
+  it("a no-op rebuild keeps every file's inode and bytes, in a freshly swapped folder", async () => {
+    await buildIt();
+    const before = await snapshot(out);
+    const dirBefore = (await stat(out)).ino;
+    expect(before.size).toBeGreaterThan(50);
+    expect(before.has(MANIFEST_FILE)).toBe(true);
+
+    const result = await buildIt();
+    const after = await snapshot(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [file, entry] of before) {
+      expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+      expect(after.get(file)!.ino, file).toBe(entry.ino);
+    }
+    expect(result.counts.files).toBe(before.size - 1); // the manifest is not counted
+    // Still an atomic swap: the output folder is a new folder, and nothing is left beside it.
+    expect((await stat(out)).ino).not.toBe(dirBefore);
+    expect(await readdir(root)).toEqual(["dist"]);
+  });
+
+  it("a one-icon change gives new inodes only to the files whose bytes change", async () => {
+    const before = await snapshot(out);
+    // A different picture with a different size: the icon file and every answer that embeds its size change.
+    await writeFile(path.join(content, "icons/php.png"), squarePng(24, [10, 200, 30, 255]));
+    await buildIt();
+    const after = await snapshot(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+
+    const changed: string[] = [];
+    for (const [file, entry] of before) {
+      const now = after.get(file)!;
+      if (now.bytes.equals(entry.bytes)) expect(now.ino, `${file} is unchanged and must be reused`).toBe(entry.ino);
+      else {
+        expect(now.ino, `${file} changed and must be a new file`).not.toBe(entry.ino);
+        changed.push(file);
+      }
+    }
+    expect(changed).toContain("icons/php.png");
+    expect(changed).toContain("api/icons.json");
+    expect(changed).toContain("api/icon/php.png.json");
+    expect(changed).toContain("api/findIcon/file/php.json");
+    expect(changed).toContain(MANIFEST_FILE);
+    // Only the icon and answers about it (and the manifest): no other content file, no route table.
+    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|\.build-manifest)$/);
+    expect(changed.length).toBeLessThan(after.size / 4);
+
+    // The reused build is byte-identical to a build from scratch.
+    const fresh = path.join(root, "fresh");
+    await buildIt({ out: fresh, reuse: false });
+    const scratch = await snapshot(fresh);
+    await removeDir(fresh);
+    expect([...scratch.keys()].sort()).toEqual([...after.keys()].sort());
+    for (const [file, entry] of scratch) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+  });
+
+  it("without the previous manifest, generated files are written anew and copied files still reused", async () => {
+    const before = await snapshot(out);
+    await rm(path.join(out, MANIFEST_FILE));
+    await buildIt();
+    const after = await snapshot(out);
+    expect(after.get("api/config.json")!.ino).not.toBe(before.get("api/config.json")!.ino);
+    expect(after.get("icons/php.png")!.ino).toBe(before.get("icons/php.png")!.ino);
+    for (const [file, entry] of before) if (file !== MANIFEST_FILE) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+  });
+
+  it("with reuse off, every file is written anew", async () => {
+    const before = await snapshot(out);
+    await buildIt({ reuse: false });
+    const after = await snapshot(out);
+    for (const [file, entry] of before) expect(after.get(file)!.ino, file).not.toBe(entry.ino);
+  });
+});
