@@ -1,0 +1,147 @@
+// test/hosts/parity.ts
+// The parity suite's engine: build a content folder with every host file, start the preview and the real servers,
+// ask every host the generated requests and compare each answer with the preview's.
+
+import { chmod, readFile } from "node:fs/promises";
+import path from "node:path";
+import { build } from "../../src/build.js";
+import { HOST_NAMES, type HostName } from "../../src/hosts/index.js";
+import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx.js";
+import type { VercelJson } from "../../src/hosts/vercel.js";
+import { startPreview } from "../../src/preview/server.js";
+import type { RouteTable } from "../../src/routes/route-table.js";
+import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import {
+  cloudflareAnswerer, httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
+} from "./answers.js";
+import { KNOWN_DIFFERENCES } from "./known-differences.js";
+import { loadNetlifyEngine } from "./netlify-engine.js";
+import { generateRequests, type Category, type HostRequest } from "./requests.js";
+import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
+
+export interface Mismatch {
+  host: HostName;
+  request: HostRequest;
+  fields: string[];
+  host_answer: Omit<HostAnswer, "body"> & { body: string };
+  preview: Omit<HostAnswer, "body"> & { body: string };
+}
+
+export interface HostReport {
+  host: HostName;
+  compared: number;
+  equal: number;
+  /** Differences the host's known-differences list allows, by category. */
+  allowed: Partial<Record<Category, number>>;
+  unexpected: Mismatch[];
+  skipped?: string;
+}
+
+export interface ParityOptions {
+  membersPerSet: number;
+  /** Netlify's WASM engine is slow on thousands of lines: it answers every n-th request (own requests always). */
+  netlifyEvery: number;
+}
+
+const FIELDS = ["status", "body", "contentType", "cacheControl", "cors"] as const;
+
+function differingFields(a: HostAnswer, b: HostAnswer): string[] {
+  return FIELDS.filter((f) => a[f] !== b[f]);
+}
+
+const short = (a: HostAnswer): HostAnswer => ({ ...a, body: a.body.length > 160 ? `${a.body.slice(0, 160)}…` : a.body });
+
+export interface ParityRun {
+  siteDir: string;
+  table: RouteTable;
+  requests: HostRequest[];
+  reports: HostReport[];
+}
+
+export async function runParity(content: string, options: ParityOptions): Promise<ParityRun> {
+  const out = await tmpDir("bis-parity-");
+  const siteDir = path.join(out, "dist");
+  const servers: RunningServer[] = [];
+  let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
+  try {
+    await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH });
+    // Web servers run their workers as an unprivileged user: the site must be world-readable (the writer's temp
+    // folder is created 0700).
+    await chmod(out, 0o755);
+    await chmod(siteDir, 0o755);
+    const table = JSON.parse(await readFile(path.join(siteDir, "routes.json"), "utf8")) as RouteTable;
+    const requests = generateRequests(table, { membersPerSet: options.membersPerSet });
+    preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
+    const reference = httpAnswerer(preview.url);
+    const expected = new Map<string, HostAnswer>();
+    for (const r of requests) expected.set(r.query, await reference(r.query));
+
+    const answerers: Partial<Record<HostName, Answerer>> = {};
+    const skipped: Partial<Record<HostName, string>> = {};
+    const engine = await loadNetlifyEngine(path.join(siteDir, "_redirects"));
+    answerers.netlify = await netlifyAnswerer(siteDir, engine);
+    if (haveApache || mustRunServers) {
+      const apache = await startApache(siteDir);
+      servers.push(apache);
+      answerers.apache = httpAnswerer(apache.url);
+    } else skipped.apache = "apache2 is not installed";
+    if (haveNginx || mustRunServers) {
+      const nginx = await startNginx(siteDir, path.join(siteDir, NGINX_HTTP_FILE), path.join(siteDir, NGINX_SERVER_FILE));
+      servers.push(nginx);
+      answerers.nginx = httpAnswerer(nginx.url);
+    } else skipped.nginx = "nginx is not installed";
+    const vercelJson = JSON.parse(await readFile(path.join(siteDir, "vercel.json"), "utf8")) as VercelJson;
+    answerers.vercel = await vercelAnswerer(siteDir, vercelJson);
+    answerers.cloudflare = await cloudflareAnswerer(siteDir);
+
+    const reports: HostReport[] = [];
+    for (const host of HOST_NAMES) {
+      const answer = answerers[host];
+      const report: HostReport = { host, compared: 0, equal: 0, allowed: {}, unexpected: [] };
+      if (answer === undefined) {
+        report.skipped = skipped[host] ?? "no answerer";
+        reports.push(report);
+        continue;
+      }
+      const known = new Set(KNOWN_DIFFERENCES[host].map((d) => d.category));
+      for (const [i, request] of requests.entries()) {
+        if (host === "netlify" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
+        const got = await answer(request.query);
+        const want = expected.get(request.query)!;
+        report.compared++;
+        const fields = differingFields(got, want);
+        if (fields.length === 0) report.equal++;
+        else if (known.has(request.category)) report.allowed[request.category] = (report.allowed[request.category] ?? 0) + 1;
+        else report.unexpected.push({ host, request, fields, host_answer: short(got), preview: short(want) });
+      }
+      reports.push(report);
+    }
+    return { siteDir, table, requests, reports };
+  } finally {
+    await preview?.close();
+    for (const s of servers) await s.stop();
+    await removeDir(out);
+  }
+}
+
+/** One line per host, for the test log and the README. */
+export function summarize(name: string, run: ParityRun): string {
+  const lines = [`${name}: ${run.requests.length} requests from ${run.table.rules.length} rules`];
+  for (const r of run.reports) {
+    if (r.skipped !== undefined) {
+      lines.push(`  ${r.host.padEnd(10)} skipped (${r.skipped})`);
+      continue;
+    }
+    const allowed = Object.entries(r.allowed).map(([c, n]) => `${c} ${n}`).join(", ");
+    lines.push(`  ${r.host.padEnd(10)} ${r.compared} compared, ${r.equal} equal, known differences: ${allowed || "none"}, `
+      + `unexpected: ${r.unexpected.length}`);
+  }
+  for (const r of run.reports) {
+    for (const m of r.unexpected.slice(0, 12)) {
+      lines.push(`    ${r.host} [${m.request.category}] ?${m.request.query} (${m.request.rule}): ${m.fields.join(",")} `
+        + `host=${m.host_answer.status} ${m.host_answer.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.host_answer.cacheControl} ct=${m.host_answer.contentType} `
+        + `| preview=${m.preview.status} ${m.preview.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.preview.cacheControl}`);
+    }
+  }
+  return lines.join("\n");
+}
