@@ -2,7 +2,7 @@
 // EDGE: serves a built site like a static host would. `/api.php` is routed by evaluating routes.json (nothing
 // smarter); every other path, and the routed target, is served as a plain file by serve-handler.
 
-import { readFile } from "node:fs/promises";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -23,6 +23,21 @@ export interface Preview {
 }
 
 type ServeConfig = Parameters<typeof handler>[2] & object;
+type ServeMethods = Parameters<typeof handler>[3] & object;
+
+/**
+ * serve-handler's lstat, confined to the site: a path through a symlinked folder that leads outside it, or with a NUL
+ * byte (which the file system API refuses with an exception, i.e. a 500), is "not found".
+ */
+function confinedLstat(realRoot: string): ServeMethods["lstat"] {
+  const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("ENOENT: not found"), { code: "ENOENT" });
+  return (async (file: string) => {
+    if (file.includes("\0")) throw notFound();
+    const real = await realpath(file).catch(() => null);
+    if (real !== null && real !== realRoot && !real.startsWith(realRoot + path.sep)) throw notFound();
+    return lstat(file);
+  }) as unknown as ServeMethods["lstat"];
+}
 
 async function readJson(file: string, what: string): Promise<unknown> {
   let text: string;
@@ -48,6 +63,7 @@ export async function createPreviewHandler(dir: string): Promise<http.RequestLis
     directoryListing: false,
     cleanUrls: false,
   };
+  const methods: ServeMethods = { lstat: confinedLstat(await realpath(root)) };
 
   return (req, res) => {
     const raw = req.url ?? "/";
@@ -67,7 +83,7 @@ export async function createPreviewHandler(dir: string): Promise<http.RequestLis
       // Exactly the rule's headers (they override serve-handler's Content-Type for .json).
       config = { ...base, headers: [{ source: "**", headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })) }] };
     }
-    handler(req, res, config).catch((error: unknown) => {
+    handler(req, res, config, methods).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
       res.end(String(error));
     });
