@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { squarePng } from "../scripts/tiny-png.mjs";
 
 /** Bump when the generated shape changes: cached content of another version is regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** Counts at scale 1 (indexer-1.2.0-r2: 534 extensions in extensionMap, 542 in icons.json, 487 icon files, 13 versions). */
 export const BASE = { extensions: 540, icons: 490, versions: 13 };
@@ -109,7 +109,7 @@ export async function generateContent(dir, scale) {
   // icons.json: every extension → an icon file (a few point to missing files, as in the real data).
   const iconMap = { file: "non-descript-default-file.png", folder: "folder.png" };
   extensions.forEach((ext, i) => {
-    iconMap[ext] = i % 97 === 96 ? `missing-${ext.replace(/\./g, "-")}.png` : iconNames[3 + (i % (iconNames.length - 3))];
+    iconMap[ext] = i === 96 ? `missing-${ext.replace(/\./g, "-")}.png` : iconNames[3 + (i % (iconNames.length - 3))];
   });
 
   // extensionMap.json: indexing and viewing, each over (almost) every extension; several extensions share a setting.

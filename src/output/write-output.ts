@@ -5,7 +5,7 @@
 // (never written into), so a no-op rebuild rewrites nothing and the swap stays atomic.
 
 import { createHash } from "node:crypto";
-import { copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { OutputFile } from "./plan.js";
 
@@ -41,6 +41,7 @@ export interface WriteMethods {
   link: typeof link;
   utimes: typeof utimes;
   readFile: typeof readFile;
+  chmod: typeof chmod;
 }
 
 export interface WriteOptions {
@@ -53,7 +54,7 @@ export interface WriteOptions {
   reuse?: boolean;
 }
 
-const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat, link, utimes, readFile };
+const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat, link, utimes, readFile, chmod };
 
 const byteLength = (data: string | Uint8Array): number => (typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
 const digest = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
@@ -164,6 +165,8 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
   }
   const tmp = await fs.mkdtemp(path.join(parent, `.${base}.tmp-`));
   try {
+    // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
+    await fs.chmod(tmp, 0o777 & ~process.umask());
     const { bytes, reused, manifest } = await writeAll(tmp, files, fs, options, previous);
     const manifestText = `${[MANIFEST_HEADER, ...manifest].join("\n")}\n`;
     const manifestPath = path.join(tmp, MANIFEST_FILE);

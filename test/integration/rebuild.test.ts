@@ -61,6 +61,8 @@ describe("rebuilds reuse unchanged files", () => {
     expect(result.counts.files).toBe(before.size - 1); // the manifest is not counted
     // Still an atomic swap: the output folder is a new folder, and nothing is left beside it.
     expect((await stat(out)).ino).not.toBe(dirBefore);
+    // Readable like any folder made with the process's umask (mkdtemp alone would leave it 0700 to a web server).
+    expect((await stat(out)).mode & 0o777).toBe(0o777 & ~process.umask());
     expect(await readdir(root)).toEqual(["dist"]);
   });
 
