@@ -1,0 +1,111 @@
+// bench/nginx.mjs
+// nginx answering the /api.php mix with the emitted config (dist/nginx-http.conf in http {}, dist/nginx.conf in
+// server {}), next to nginx serving the same files by path with a plain server block. Both: one worker, access log
+// off, 127.0.0.1 only. Skipped (with the reason) when nginx is not installed or the site has no nginx config.
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+
+const NGINX = "/usr/sbin/nginx";
+
+const freePort = () => new Promise((resolve, reject) => {
+  const server = net.createServer();
+  server.once("error", reject);
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address();
+    server.close(() => resolve(port));
+  });
+});
+
+async function waitForPort(port, child) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error("nginx exited before listening");
+    const ok = await new Promise((resolve) => {
+      const s = net.connect(port, "127.0.0.1");
+      s.once("connect", () => { s.destroy(); resolve(true); });
+      s.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not listen on ${port}`);
+}
+
+async function startNginx(work, name, site, withConfig) {
+  const dir = path.join(work, `nginx-${name}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  const conf = [
+    "worker_processes 1;",
+    "daemon off;",
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    "events { worker_connections 1024; }",
+    "http {",
+    "  access_log off;",
+    `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;`,
+    `  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+    "  include /etc/nginx/mime.types;",
+    ...(withConfig ? [`  include ${path.join(site, "nginx-http.conf")};`] : []),
+    "  server {",
+    `    listen 127.0.0.1:${port};`,
+    `    root ${site};`,
+    ...(withConfig ? [`    include ${path.join(site, "nginx.conf")};`] : []),
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "nginx.conf"), conf);
+  const test = spawnSync(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
+  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
+  const child = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: "ignore" });
+  await waitForPort(port, child);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: async () => {
+      if (child.exitCode === null) {
+        await new Promise((resolve) => {
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+          setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 5000).unref();
+        });
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The nginx rows of the benchmark, or { skipped: reason }. */
+export async function nginxRows({ dir, mix, load, work, log }) {
+  if (!existsSync(NGINX)) return { skipped: `${NGINX} is not installed (apt-get install -y nginx)` };
+  if (!existsSync(path.join(dir, "nginx-http.conf")) || !existsSync(path.join(dir, "nginx.conf"))) {
+    return { skipped: "the build emitted no nginx config (nginx-http.conf, nginx.conf)" };
+  }
+  const version = spawnSync(NGINX, ["-v"], { encoding: "utf8" }).stderr.trim();
+  const rows = [];
+  for (const [label, withConfig, paths] of [
+    ["nginx + emitted config, /api.php mix", true, mix.map((m) => m.api)],
+    ["nginx plain, same files by path", false, mix.map((m) => m.file)],
+    ["nginx + emitted config, same files by path", true, mix.map((m) => m.file)],
+  ]) {
+    const server = await startNginx(work, withConfig ? "routed" : "plain", dir, withConfig);
+    try {
+      await load(server.url, paths.slice(0, 5));
+      const r = await load(server.url, paths);
+      rows.push({ server: label, ...r });
+      log(`  ${label}: ${r.rps} req/s, p99 ${r.p99Ms} ms (${r.non2xx} non-2xx of ${r.requests})`);
+    } finally {
+      await server.stop();
+    }
+  }
+  return {
+    note: `${version}, one worker, access log off; the same request mix and load generator (autocannon, one process) as the preview rows.`,
+    rows,
+    ratio: Math.round((rows[0].rps / rows[1].rps) * 100) / 100,
+  };
+}

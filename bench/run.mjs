@@ -1,0 +1,449 @@
+// bench/run.mjs
+// `npm run bench`: full builds (whole process, median wall time, peak RSS) against the floor (a plain copy of the
+// same files), no-op and one-icon rebuilds, preview throughput against serve-handler by path, and nginx with the
+// emitted config against nginx by path. Writes bench/results/latest.{md,json} and prints the table.
+//
+// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--duration S]
+//   --quick: scales 1 and 10, fewer runs, 3 s load runs (about a minute).
+// Everything it writes besides the results goes under $TMPDIR/build-index-site-bench (synthetic content is cached
+// there between runs; built sites are removed as soon as they are measured).
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile, lstat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CACHE_DIR, cachedContent, GENERATOR_VERSION } from "./generate-content.mjs";
+import { squarePng } from "../scripts/tiny-png.mjs";
+import { nginxRows } from "./nginx.mjs";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(REPO, "bin/build-index-site.js");
+const FIXTURES = path.resolve(REPO, "../shared/fixtures");
+const WORK = path.join(CACHE_DIR, "work");
+const RESULTS = path.join(REPO, "bench/results");
+/** Fixed build time: reproducible output, so that a rebuild of unchanged content changes no byte. */
+const SOURCE_DATE_EPOCH = "1735689600";
+
+// ---------------------------------------------------------------------------------------------------------- options
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const value = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : args[i + 1];
+};
+const QUICK = flag("--quick");
+const SCALES = value("--scales", QUICK ? "1,10" : "1,10,100").split(",").map(Number);
+const RUNS_OVERRIDE = value("--runs", undefined);
+const LOAD_SECONDS = Number(value("--duration", QUICK ? "3" : "5"));
+const CONNECTIONS = 50;
+const runsFor = (files) => Number(RUNS_OVERRIDE ?? (files > 200_000 ? 2 : files > 20_000 ? 3 : QUICK ? 3 : 5));
+
+// ---------------------------------------------------------------------------------------------------------- helpers
+const log = (line) => process.stderr.write(`${line}\n`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const HAVE_TIME = existsSync("/usr/bin/time");
+/** Flush dirty pages so that one run's writeback does not land in the next run's time. */
+const sync = () => spawnSync("sync");
+
+/**
+ * Runs a command to completion: wall time (ms, measured here around the whole process) and peak RSS (MB, from
+ * /usr/bin/time when present, else by polling /proc/<pid>/status VmHWM).
+ */
+function runTimed(cmd, argv, env = {}) {
+  return new Promise((resolve, reject) => {
+    const timeFile = path.join(WORK, `time-${process.pid}.txt`);
+    const [file, fullArgs] = HAVE_TIME ? ["/usr/bin/time", ["-f", "%M", "-o", timeFile, cmd, ...argv]] : [cmd, argv];
+    const started = performance.now();
+    const child = spawn(file, fullArgs, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    let hwm = 0;
+    const poll = HAVE_TIME ? null : setInterval(() => {
+      readFile(`/proc/${child.pid}/status`, "utf8").then((s) => {
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0);
+        if (kb > hwm) hwm = kb;
+      }, () => {});
+    }, 20);
+    child.on("error", reject);
+    child.on("close", async (code) => {
+      const ms = performance.now() - started;
+      if (poll) clearInterval(poll);
+      if (code !== 0) return reject(new Error(`${cmd} ${argv.join(" ")} exited with ${code}:\n${out.slice(-2000)}`));
+      if (HAVE_TIME) hwm = Number((await readFile(timeFile, "utf8")).trim().split("\n").pop());
+      resolve({ ms, rssMb: hwm / 1024, out });
+    });
+  });
+}
+
+const buildCmd = (content, out) => runTimed(process.execPath, [BIN, "build", "--content", content, "--out", out], { SOURCE_DATE_EPOCH });
+
+/** Every regular file under dir: path → { ino, size }. */
+async function listFiles(dir) {
+  const out = new Map();
+  const walk = async (rel) => {
+    const entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    await Promise.all(entries.map(async (e) => {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) return walk(child);
+      const s = await lstat(path.join(dir, child));
+      out.set(child, { ino: s.ino, size: s.size });
+    }));
+  };
+  await walk("");
+  return out;
+}
+
+/** Manifest lines of a built site (generated files): path → "<hash> <size>". */
+async function manifest(dir) {
+  const map = new Map();
+  const text = await readFile(path.join(dir, ".build-manifest"), "utf8").catch(() => "");
+  for (const line of text.split("\n").slice(1)) {
+    const second = line.indexOf(" ", line.indexOf(" ") + 1);
+    if (second > 0) map.set(line.slice(second + 1), line.slice(0, second));
+  }
+  return map;
+}
+
+/** A writable copy of a content folder that shares the files' bytes (hard links): cheap at any size. */
+function linkCopy(from, to) {
+  const r = spawnSync("cp", ["-al", from, to]);
+  if (r.status !== 0) throw new Error(`cp -al failed: ${r.stderr}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------- builds
+async function benchBuild(name, content) {
+  const out = path.join(WORK, `${name}-dist`);
+  const floorOut = path.join(WORK, `${name}-floor`);
+  await rm(out, { recursive: true, force: true });
+  await rm(floorOut, { recursive: true, force: true });
+
+  // Warm-up (page cache, and the file count that decides the number of runs).
+  await buildCmd(content, out);
+  const listed = await listFiles(out);
+  let bytes = 0;
+  for (const f of listed.values()) bytes += f.size;
+  const runs = runsFor(listed.size);
+  log(`${name}: ${listed.size} files, ${bytes} bytes; ${runs} runs`);
+
+  const builds = [];
+  const floors = [];
+  for (let i = 0; i < runs; i++) {
+    await rm(out, { recursive: true, force: true });
+    sync();
+    builds.push(await buildCmd(content, out));
+    sync();
+    await rm(floorOut, { recursive: true, force: true });
+    sync();
+    floors.push(await runTimed(process.execPath, [path.join(REPO, "bench/floor.mjs"), out, floorOut]));
+    log(`  build ${round(builds.at(-1).ms / 1000)} s (${round(builds.at(-1).rssMb, 0)} MB), floor ${round(floors.at(-1).ms / 1000)} s`);
+  }
+  await rm(floorOut, { recursive: true, force: true });
+  const buildMs = median(builds.map((b) => b.ms));
+  const floorMs = median(floors.map((b) => b.ms));
+  const counts = /Built .*?: (\d+) responses?, (\d+) route rules?, (\d+) files? \((\d+) bytes\)/.exec(builds[0].out);
+
+  // No-op rebuilds: the previous dist is there, nothing changed.
+  const noops = [];
+  let noopRewritten = 0;
+  for (let i = 0; i < runs; i++) {
+    sync();
+    const before = await listFiles(out);
+    const r = await buildCmd(content, out);
+    noops.push(r.ms);
+    const after = await listFiles(out);
+    noopRewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).length;
+    log(`  no-op rebuild ${round(r.ms / 1000)} s, ${noopRewritten} files rewritten`);
+  }
+
+  // One icon changed: a hard-linked copy of the content with one icon replaced by a different picture.
+  const work = path.join(WORK, `${name}-content`);
+  await rm(work, { recursive: true, force: true });
+  linkCopy(content, work);
+  const iconsDir = path.join(work, "icons");
+  const icon = (await readdir(iconsDir)).filter((n) => n.endsWith(".png")).sort()[0];
+  await buildCmd(work, out);
+  sync();
+  const before = await listFiles(out);
+  const manifestBefore = await manifest(out);
+  const replacement = path.join(work, `.new-${icon}`);
+  await writeFile(replacement, squarePng(40, [1, 2, 3, 255], [250, 0, 0, 255]));
+  await rename(replacement, path.join(iconsDir, icon));
+  const one = await buildCmd(work, out);
+  const after = await listFiles(out);
+  const manifestAfter = await manifest(out);
+  const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p).filter((p) => p !== ".build-manifest");
+  const changedBytes = [...manifestAfter].filter(([p, h]) => manifestBefore.get(p) !== h).map(([p]) => p);
+  changedBytes.push(`icons/${icon}`);
+  const extra = rewritten.filter((p) => !changedBytes.includes(p));
+  log(`  one-icon rebuild ${round(one.ms / 1000)} s: ${rewritten.length} files rewritten, ${changedBytes.length} changed bytes`);
+  await rm(work, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+
+  return {
+    name,
+    answers: Number(counts?.[1] ?? 0),
+    files: listed.size,
+    bytes,
+    runs,
+    buildS: round(buildMs / 1000, 3),
+    buildRunsS: builds.map((b) => round(b.ms / 1000, 3)),
+    peakRssMb: round(Math.max(...builds.map((b) => b.rssMb)), 1),
+    floorS: round(floorMs / 1000, 3),
+    floorRunsS: floors.map((b) => round(b.ms / 1000, 3)),
+    ratio: round(buildMs / floorMs, 2),
+    noopS: round(median(noops) / 1000, 3),
+    noopOfFull: round(median(noops) / buildMs, 2),
+    noopRewritten,
+    oneIconS: round(one.ms / 1000, 3),
+    oneIconRewritten: rewritten.length,
+    oneIconChangedBytes: changedBytes.length,
+    oneIconRewrittenUnchanged: extra.length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------- preview
+/** Starts a server process and resolves with its URL (the first line matching `re`) and a stop function. */
+function startServer(cmd, argv, re) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = re.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+            setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 2000).unref();
+          }),
+        });
+      }
+    });
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", reject);
+  });
+}
+
+/** A fixed mix of /api.php queries over the site, and for each the path of the file that answers it. */
+async function requestMix(dir) {
+  const { compileTable, matchRoute, parseQuery } = await import("../lib/routes/route-table.js");
+  const table = JSON.parse(await readFile(path.join(dir, "routes.json"), "utf8"));
+  const compiled = compileTable(table);
+  const icons = (await readdir(path.join(dir, "icons"))).filter((n) => n.endsWith(".png")).sort();
+  const extensions = (await readdir(path.join(dir, "api/findIcon/file"))).map((n) => n.replace(/\.json$/, "")).sort();
+  const versions = (await readdir(path.join(dir, "api/versionCheck"))).map((n) => n.replace(/\.json$/, "")).sort();
+  const pick = (xs, i) => xs[(i * 7919) % xs.length];
+  const queries = [];
+  for (let i = 0; i < 20; i++) {
+    const e = encodeURIComponent(pick(extensions, i));
+    queries.push(`action=findIcon&type=file&extension=${e}`);
+    queries.push(`action=findIcon&extension=${e.toUpperCase()}`);
+    queries.push(`action=getExtensionSetting&extension=${e}&type=viewing`);
+    queries.push(`action=icon&name=${encodeURIComponent(pick(icons, i))}`);
+  }
+  for (let i = 0; i < 5; i++) queries.push(`action=versionCheck&current_version=${encodeURIComponent(pick(versions, i))}`);
+  queries.push("action=config", "action=status", "action=findIcon&type=folder&extension=x", "action=nope",
+    "action=findIcon&extension=no-such-ext", "action=iconMappings", "action=extensionMappings&type=indexing");
+  return queries.map((q) => {
+    const { rule, target } = matchRoute(compiled, parseQuery(q));
+    return { api: `/api.php?${q}`, file: encodeURI(target), status: rule.status };
+  });
+}
+
+async function load(url, paths) {
+  const { default: autocannon } = await import("autocannon");
+  const base = new URL(url);
+  if (base.hostname !== "127.0.0.1") throw new Error(`refusing to load anything but 127.0.0.1 (${url})`);
+  const result = await autocannon({
+    url: `${base.origin}`,
+    connections: CONNECTIONS,
+    duration: LOAD_SECONDS,
+    requests: paths.map((p) => ({ method: "GET", path: p })),
+  });
+  return {
+    rps: round(result.requests.average, 0),
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function benchPreview(name, content) {
+  const dir = path.join(WORK, `${name}-preview`);
+  await rm(dir, { recursive: true, force: true });
+  await buildCmd(content, dir);
+  const mix = await requestMix(dir);
+  const expectedNon2xx = mix.filter((m) => m.status !== 200).length / mix.length;
+  const rows = [];
+  for (const [label, cmd, argv, re, paths] of [
+    ["preview, /api.php mix", process.execPath, [BIN, "preview", "--dir", dir, "--port", "0", "--host", "127.0.0.1"], /Preview: (\S+)/, mix.map((m) => m.api)],
+    ["serve-handler, same files by path", process.execPath, [path.join(REPO, "bench/serve-files.mjs"), dir], /Serving: (\S+)/, mix.map((m) => m.file)],
+  ]) {
+    const server = await startServer(cmd, argv, re);
+    try {
+      await load(server.url, paths.slice(0, 5)); // warm-up
+      const r = await load(server.url, paths);
+      rows.push({ server: label, ...r });
+      log(`  ${label}: ${r.rps} req/s, p99 ${r.p99Ms} ms (${r.non2xx} non-2xx of ${r.requests}, ${round(expectedNon2xx * 100, 0)}% expected)`);
+    } finally {
+      await server.stop();
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+  return { site: name, mixSize: mix.length, connections: CONNECTIONS, seconds: LOAD_SECONDS, rows, ratio: round(rows[0].rps / rows[1].rps, 2) };
+}
+
+// ---------------------------------------------------------------------------------------------------------- report
+function markdown(result) {
+  const L = [];
+  const t = result.targets;
+  L.push(`# Benchmark results`, "");
+  L.push(`${result.date} · Node ${result.node} · ${result.cpus} × ${result.cpuModel} · ${result.memGb} GiB · load average before: ${result.loadBefore.join(", ")}`, "");
+  L.push(`Command: \`${result.command}\`. Builds run the CLI as a whole process (\`node bin/build-index-site.js build\`), with`
+    + ` SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH}, into a fresh --out on ${result.disk}; \`sync\` runs (untimed) between runs.`
+    + ` The floor is \`bench/floor.mjs\`: a plain recursive copy (mkdir + copyFile) of the built site, also a whole process.`, "");
+  L.push("## Builds", "");
+  L.push("| content | answers | files | MB written | full build (median) | peak RSS | floor (copy) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed |");
+  L.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const b of result.builds) {
+    L.push(`| ${b.name} | ${b.answers} | ${b.files} | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} |`);
+  }
+  for (const f of result.failures ?? []) L.push(`| ${f.name} | **build failed**: ${f.error.replace(/\|/g, "\\|")} |||||||||||| |`);
+  L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in latest.json).`);
+  if (result.growth) L.push("", `Growth: ×10 → ×100 costs ${result.growth.ratio}× as much time (${result.growth.from} s → ${result.growth.to} s).`);
+  L.push("", "## Preview throughput", "");
+  if (result.preview) {
+    const p = result.preview;
+    L.push(`Site: ${p.site}; ${p.mixSize} distinct requests cycled by autocannon, ${p.connections} connections, ${p.seconds} s, 127.0.0.1.`, "");
+    L.push("| server | req/s | p99 latency | requests | non-2xx |", "|---|---:|---:|---:|---:|");
+    for (const r of p.rows) L.push(`| ${r.server} | ${r.rps} | ${r.p99Ms} ms | ${r.requests} | ${r.non2xx} |`);
+    L.push("", `Preview / serve-handler by path: **${p.ratio}**.`);
+  } else L.push("(skipped)");
+  L.push("", "## nginx", "");
+  if (result.nginx?.rows) {
+    const n = result.nginx;
+    L.push(`${n.note}`, "");
+    L.push("| server | req/s | p99 latency | requests | non-2xx |", "|---|---:|---:|---:|---:|");
+    for (const r of n.rows) L.push(`| ${r.server} | ${r.rps} | ${r.p99Ms} ms | ${r.requests} | ${r.non2xx} |`);
+    L.push("", `nginx with the emitted config / nginx by path: **${n.ratio}**.`);
+  } else L.push(`Skipped: ${result.nginx?.skipped ?? "not run"}`);
+  L.push("", "## Targets", "", "| target | measured | met |", "|---|---|---|");
+  for (const row of t) L.push(`| ${row.target} | ${row.measured} | ${row.met === null ? "n/a" : row.met ? "yes" : "**no**"} |`);
+  L.push("");
+  return L.join("\n");
+}
+
+function targets(result) {
+  const rows = [];
+  const real = result.builds.filter((b) => b.name.startsWith("indexer-"));
+  for (const b of real) {
+    rows.push({ target: `${b.name}: full build < 1 s`, measured: `${b.buildS} s`, met: b.buildS < 1 });
+    rows.push({ target: `${b.name}: build / floor ≤ 1.5`, measured: `${b.ratio}`, met: b.ratio <= 1.5 });
+  }
+  const x100 = result.builds.find((b) => b.name === "synthetic-x100");
+  const x100Failed = result.failures?.find((f) => f.name === "synthetic-x100");
+  if (x100Failed) rows.push({ target: "×100: full build < 30 s, peak RSS < 512 MB, linear growth", measured: `build failed: ${x100Failed.error}`, met: false });
+  if (x100) {
+    rows.push({ target: "×100: full build < 30 s", measured: `${x100.buildS} s (floor ${x100.floorS} s)`, met: x100.buildS < 30 });
+    rows.push({ target: "×100: peak RSS < 512 MB", measured: `${x100.peakRssMb} MB`, met: x100.peakRssMb < 512 });
+  }
+  if (result.growth) rows.push({ target: "×10 → ×100 costs ≤ 11×", measured: `${result.growth.ratio}×`, met: result.growth.ratio <= 11 });
+  for (const b of result.builds) {
+    rows.push({ target: `${b.name}: no-op rebuild ≤ 25% of full, rewrites nothing`, measured: `${Math.round(b.noopOfFull * 100)}%, ${b.noopRewritten} rewritten`, met: b.noopOfFull <= 0.25 && b.noopRewritten === 0 });
+    rows.push({ target: `${b.name}: one-icon rebuild rewrites only changed files`, measured: `${b.oneIconRewritten} rewritten, ${b.oneIconChangedBytes} changed, ${b.oneIconRewrittenUnchanged} unchanged rewritten`, met: b.oneIconRewrittenUnchanged === 0 });
+  }
+  if (result.preview) rows.push({ target: "preview ≥ 50% of serve-handler by path (req/s)", measured: `${Math.round(result.preview.ratio * 100)}%`, met: result.preview.ratio >= 0.5 });
+  rows.push(result.nginx?.rows
+    ? { target: "nginx with emitted config ≥ 90% of nginx by path", measured: `${Math.round(result.nginx.ratio * 100)}%`, met: result.nginx.ratio >= 0.9 }
+    : { target: "nginx with emitted config ≥ 90% of nginx by path", measured: `skipped: ${result.nginx?.skipped ?? "not run"}`, met: null });
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------------- main
+async function main() {
+  if (!existsSync(path.join(REPO, "lib/cli.js"))) throw new Error("lib/ is missing: run `npm ci` (or `npm run build`) first.");
+  await mkdir(WORK, { recursive: true });
+  const df = spawnSync("df", ["-hT", WORK], { encoding: "utf8" }).stdout.trim().split("\n").pop()?.split(/\s+/) ?? [];
+  log(`Working in ${WORK} (${df[1]} on ${df[0]}, ${df[4]} free); synthetic content v${GENERATOR_VERSION} cached in ${CACHE_DIR}`);
+  const result = {
+    date: new Date().toISOString(),
+    command: `npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "?",
+    memGb: Math.round(os.totalmem() / 2 ** 30),
+    disk: `${df[1] ?? "?"} (${df[0] ?? "?"})`,
+    loadBefore: os.loadavg().map((x) => round(x, 2)),
+    sourceDateEpoch: SOURCE_DATE_EPOCH,
+    builds: [],
+  };
+
+  const sites = [];
+  for (const fixture of ["indexer-1.2.0-r2", "indexer-1.1.15"]) {
+    const dir = path.join(FIXTURES, fixture);
+    if (existsSync(path.join(dir, "manifest.json"))) sites.push([fixture, dir]);
+    else log(`${dir} is not there: real-fixture rows skipped.`);
+  }
+  for (const scale of SCALES) {
+    log(`Synthetic content ×${scale}…`);
+    sites.push([`synthetic-x${scale}`, await cachedContent(scale)]);
+  }
+  result.failures = [];
+  for (const [name, dir] of sites) {
+    try {
+      result.builds.push(await benchBuild(name, dir));
+    } catch (error) {
+      const message = String(error?.message ?? error);
+      log(`${name}: FAILED: ${message}`);
+      result.failures.push({ name, error: message.split("\n").filter((l) => /Error|error/.test(l)).slice(0, 3).join(" / ") || message.slice(0, 500) });
+      await rm(path.join(WORK, `${name}-dist`), { recursive: true, force: true });
+    }
+  }
+
+  const x10 = result.builds.find((b) => b.name === "synthetic-x10");
+  const x100 = result.builds.find((b) => b.name === "synthetic-x100");
+  if (x10 && x100) result.growth = { from: x10.buildS, to: x100.buildS, ratio: round(x100.buildS / x10.buildS, 2) };
+
+  const previewSite = sites[0];
+  if (!flag("--no-preview")) {
+    log(`Preview throughput on ${previewSite[0]}…`);
+    result.preview = await benchPreview(previewSite[0], previewSite[1]);
+  }
+  if (flag("--no-nginx")) result.nginx = { skipped: "--no-nginx" };
+  else {
+    log("nginx…");
+    const dir = path.join(WORK, `${previewSite[0]}-nginx`);
+    await rm(dir, { recursive: true, force: true });
+    await buildCmd(previewSite[1], dir);
+    try {
+      result.nginx = await nginxRows({ dir, mix: await requestMix(dir), load, work: WORK, log });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  result.loadAfter = os.loadavg().map((x) => round(x, 2));
+  result.targets = targets(result);
+
+  await mkdir(RESULTS, { recursive: true });
+  const md = markdown(result);
+  await writeFile(path.join(RESULTS, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(path.join(RESULTS, "latest.md"), md);
+  process.stdout.write(`${md}\n`);
+  log(`Wrote bench/results/latest.md and latest.json (load average after: ${result.loadAfter.join(", ")}).`);
+}
+
+await main();

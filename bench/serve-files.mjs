@@ -1,0 +1,21 @@
+// bench/serve-files.mjs
+// serve-handler serving a built site by path, configured like the preview server (same serve.json headers, no
+// etags): the baseline the preview's /api.php routing is compared with. Prints "Serving: <url>".
+// Usage: node bench/serve-files.mjs <dir>
+
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import handler from "serve-handler";
+
+const root = path.resolve(process.argv[2] ?? "dist");
+const serveJson = JSON.parse(readFileSync(path.join(root, "serve.json"), "utf8"));
+const config = { ...serveJson, public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false };
+const server = http.createServer((req, res) => {
+  handler(req, res, config).catch((error) => {
+    if (!res.headersSent) res.writeHead(500);
+    res.end(String(error));
+  });
+});
+server.listen(0, "127.0.0.1", () => console.log(`Serving: http://127.0.0.1:${server.address().port}/`));
+process.on("SIGTERM", () => process.exit(0));
