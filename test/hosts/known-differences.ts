@@ -33,6 +33,11 @@ export const KNOWN_DIFFERENCES: Record<HostName, KnownDifference[]> = {
       category: "bare",
       why: "A parameter without \"=\" (`&type`) counts as absent, not as the empty value; the later fallback rule answers.",
     },
+    {
+      category: "left-out",
+      why: "A literal `_redirects` cannot spell (space, `#`, `%`, `=`, `/`, `:`, non-ASCII, …) leaves its rule out: "
+        + "the fallback answers.",
+    },
   ],
   apache: [ENCODED],
   nginx: [ENCODED],

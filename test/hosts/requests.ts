@@ -6,6 +6,8 @@ import type { Predicate, RouteTable } from "../../src/routes/route-table.js";
 
 export const CATEGORIES = [
   "own", "extra", "reordered", "repeated", "unknown", "empty", "bare", "case", "mixed-case", "key-case", "encoded",
+  /** Not generated: any request made from a rule the host's file had to leave out. */
+  "left-out",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
