@@ -21,7 +21,8 @@ export function escapedStem(value: string): string {
 }
 
 /** Which folder a case variant's answer lives in, so that no two files differ only in case. */
-function caseClass(value: string): "" | "-upper" | "-capitalized" | "-mixed" {
+const CASE_CLASSES = ["", "-upper", "-capitalized", "-mixed"] as const;
+function caseClass(value: string): (typeof CASE_CLASSES)[number] {
   const lower = asciiLower(value);
   if (value === lower) return "";
   if (value === asciiUpper(value)) return "-upper";
@@ -79,6 +80,19 @@ class RouteBuilder {
     }
     if (first === undefined) return;
     this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, first);
+  }
+
+  /**
+   * `set` for values whose case matters (the answer echoes them): one set per case class, each in a folder of its
+   * own (`dir`, `dir-upper`, `dir-capitalized`, `dir-mixed`), so that `TXT` and `txt` never share a file name.
+   */
+  setByCase(
+    id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
+    answerFor: (member: string) => Answer,
+  ): void {
+    const byClass = new Map<string, string[]>();
+    for (const m of new Set(members)) byClass.set(caseClass(m), [...(byClass.get(caseClass(m)) ?? []), m]);
+    for (const cls of CASE_CLASSES) this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor);
   }
 }
 
@@ -167,7 +181,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   // findIcon: folder (the answer echoes the extension), then files by extension with common case variants.
   const fi = action("findIcon");
   const fiDir = "/api/findIcon";
-  r.set("findIcon.folder", { ...fi, type: eq("folder") }, "extension", [...knownExtensions.filter((e) => e !== ""), "0"],
+  r.setByCase("findIcon.folder", { ...fi, type: eq("folder") }, "extension", [...knownExtensions.filter((e) => e !== ""), "0"],
     `${fiDir}/folder`, (e) => A.findIcon(site, "folder", e));
   r.one("findIcon.folder.other", { ...fi, type: eq("folder") }, `${fiDir}/folder.json`, A.findIcon(site, "folder", undefined));
   for (const empty of EMPTY_VALUES) {
@@ -176,7 +190,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   }
   // The empty types are not "folder", so they look files up, and the answer echoes them.
   for (const [type, dir] of [["", "type-empty"], ["0", "type-0"]] as const) {
-    r.set(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", knownExtensions.filter((e) => !isEmptyParam(e)),
+    r.setByCase(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", knownExtensions.filter((e) => !isEmptyParam(e)),
       `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e));
   }
   const variants = new Set<string>();
@@ -184,13 +198,9 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
     const lower = asciiLower(e);
     for (const v of [e, lower, asciiUpper(lower), capitalize(lower)]) if (!isEmptyParam(v)) variants.add(v);
   }
-  const byClass = new Map<string, string[]>();
-  for (const v of variants) byClass.set(caseClass(v), [...(byClass.get(caseClass(v)) ?? []), v]);
-  for (const cls of ["", "-upper", "-capitalized", "-mixed"]) {
-    r.set(`findIcon.file${cls}`, fi, "extension", byClass.get(cls) ?? [], `${fiDir}/file${cls}`, (e) => A.findIcon(site, undefined, e));
-  }
+  r.setByCase("findIcon.file", fi, "extension", variants, `${fiDir}/file`, (e) => A.findIcon(site, undefined, e));
   // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
-  r.set("findIcon.file.any-case", fi, "extension", byClass.get("") ?? [], `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true);
+  r.set("findIcon.file.any-case", fi, "extension", [...variants].filter((v) => v === asciiLower(v)), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true);
   r.one("findIcon.file.unknown", { ...fi, extension: present }, `${fiDir}/file.json`, A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""));
   r.one("findIcon.missing", fi, "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, undefined));
 

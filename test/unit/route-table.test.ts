@@ -109,6 +109,30 @@ describe("the built table answers the precomputed domain exactly", () => {
   });
 });
 
+describe("keys that differ only in case across files", () => {
+  // "TXT" in extensionMap.json and "txt" in icons.json are different keys for different lookups: both are known
+  // extensions, and the answers that echo them must not share a file name on a case-insensitive file system.
+  const base = makeSite();
+  const indexing = new Map([...base.extensionMap.indexing, ["TXT", "index_txt"]]);
+  const entries = new Map([...base.iconMap.entries, ["txt", "js.svg"]]);
+  const site = makeSite({
+    extensionMap: { ...base.extensionMap, indexing, indexingJson: new Map(indexing) },
+    iconMap: { ...base.iconMap, entries, json: new Map(entries) },
+  });
+
+  it("get files that differ in more than case", () => {
+    const paths = [...buildRoutes(site).files.keys()];
+    const lower = new Set(paths.map((p) => p.toLowerCase()));
+    expect(lower.size).toBe(paths.length);
+    expect(paths).toContain("/api/findIcon/folder-upper/TXT.json");
+    expect(paths).toContain("/api/findIcon/folder/txt.json");
+  });
+
+  it("are still answered exactly", () => {
+    checkDomain(site, domainQueries(site));
+  });
+});
+
 describe("fallbacks outside the domain keep the fields a client acts on", () => {
   const site = makeSite();
   const { table: t, files } = buildRoutes(site);
