@@ -154,6 +154,17 @@ class Reader {
   }
 }
 
+/** How many files are read at once. */
+const READ_CONCURRENCY = 64;
+
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 export async function readContent(dir: string): Promise<RawContent> {
@@ -182,9 +193,10 @@ export async function readContent(dir: string): Promise<RawContent> {
   }
   dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => /^icons\/[^/]+$/.test(f.path));
-  await Promise.all(iconDirFiles.filter((f) => IMAGE_NAME.test(f.path)).map(async (f) => {
+  // Bounded: ×100 content has ~49,000 icons, more than the open-file limit allows at once.
+  await forEachLimited(iconDirFiles.filter((f) => IMAGE_NAME.test(f.path)), READ_CONCURRENCY, async (f) => {
     f.data = await readFile(f.absPath);
-  }));
+  });
 
   const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file]
     .filter((f): f is RawFile => f !== undefined);
