@@ -167,7 +167,16 @@ async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: 
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-export async function readContent(dir: string): Promise<RawContent> {
+/** Reads the bytes of the image files directly in icons/ (for the image checks) into `data`. */
+export async function readIconBytes(raw: RawContent): Promise<void> {
+  // Bounded: ×100 content has ~49,000 icons, more than the open-file limit allows at once.
+  await forEachLimited(raw.iconDirFiles.filter((f) => IMAGE_NAME.test(f.path) && f.data === undefined), READ_CONCURRENCY, async (f) => {
+    f.data = await readFile(f.absPath);
+  });
+}
+
+/** `iconBytes: false` leaves the icons' bytes unread (see readIconBytes): enough to tell whether anything changed. */
+export async function readContent(dir: string, options: { iconBytes?: boolean } = {}): Promise<RawContent> {
   let real: string;
   try {
     real = await realpath(dir);
@@ -193,14 +202,11 @@ export async function readContent(dir: string): Promise<RawContent> {
   }
   dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => /^icons\/[^/]+$/.test(f.path));
-  // Bounded: ×100 content has ~49,000 icons, more than the open-file limit allows at once.
-  await forEachLimited(iconDirFiles.filter((f) => IMAGE_NAME.test(f.path)), READ_CONCURRENCY, async (f) => {
-    f.data = await readFile(f.absPath);
-  });
-
   const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file]
     .filter((f): f is RawFile => f !== undefined);
   const published = [...topFiles, ...dirFiles].sort(byPath);
 
-  return { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
+  const raw: RawContent = { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
+  if (options.iconBytes !== false) await readIconBytes(raw);
+  return raw;
 }
