@@ -3,16 +3,22 @@
 
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { checkHeaderGroups } from "./api/header-groups.js";
-import { readContent } from "./content/read-content.js";
+import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
-import { buildModel } from "./model/build-model.js";
+import type { HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
-import { caseCollisions, planOutput, type OutputFile } from "./output/plan.js";
+import type { OutputFile } from "./output/plan.js";
+import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { writeOutput, type WriteOptions } from "./output/write-output.js";
-import { buildRoutes, type BuiltRoutes } from "./routes/build-routes.js";
-import { renderHosts, type HostName } from "./hosts/index.js";
+import type { BuiltRoutes } from "./routes/build-routes.js";
+
+// The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
+// that a rebuild with nothing to do stays cheap.
+const pipeline = () => Promise.all([
+  import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
+  import("./output/plan.js"), import("./hosts/index.js"),
+]);
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -40,6 +46,14 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Answer files (JSON responses), rules in the route table, files and bytes written in all. */
   counts: { answers: number; rules: number; files: number; bytes: number };
+}
+
+/** `buildIfChanged` found the output already built from exactly these inputs, and wrote nothing. */
+export interface UpToDateResult {
+  outDir: string;
+  /** Warnings of the build that wrote the output (`check` lists them). */
+  warnings: number;
+  counts: { answers: number; rules: number };
 }
 
 /** Refuses output folders that would overwrite the content or something much larger. */
@@ -79,12 +93,23 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts">;
+
+export interface Compiled {
+  model: SiteModel;
+  routes: BuiltRoutes;
+  files: OutputFile[];
+  diagnostics: Diagnostic[];
+}
+
 /** Reads and checks the content and computes every answer, without writing anything. */
-export async function compile(options: Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts">): Promise<{
-  model: SiteModel; routes: BuiltRoutes; files: OutputFile[]; diagnostics: Diagnostic[];
-}> {
-  const raw = await readContent(options.content);
-  const clock = buildClock(options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH, options.nowMs ?? Date.now());
+export async function compile(options: CompileOptions): Promise<Compiled> {
+  return compileContent(await readContent(options.content), options);
+}
+
+async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
+  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }] = await pipeline();
+  const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   const result = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
   const { model } = result;
   const diagnostics = applyStrict(result.diagnostics, options.strict);
@@ -101,9 +126,51 @@ export async function compile(options: Pick<BuildOptions, "content" | "baseUrl" 
   return { model, routes, files, diagnostics };
 }
 
+const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
+  options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
+
+function keySettings(options: BuildOptions): KeySettings {
+  return {
+    baseUrl: options.baseUrl,
+    sourceDateEpoch: sourceDateEpoch(options),
+    strict: options.strict === true,
+    hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),
+  };
+}
+
+/** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   checkFolders(options.content, options.out);
-  const { model, routes, files, diagnostics } = await compile(options);
+  const raw = await readContent(options.content);
+  return buildFrom(raw, options, await inputsKey(raw, keySettings(options)));
+}
+
+/**
+ * Like build, but does nothing when --out already holds the build of exactly these inputs (content, options and
+ * tool unchanged, output intact): what the CLI runs.
+ */
+export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
+  checkFolders(options.content, options.out);
+  const raw = await readContent(options.content, { iconBytes: false });
+  const key = await inputsKey(raw, keySettings(options));
+  if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
+    const stamp = await upToDate(options.out, key, raw);
+    if (stamp !== null) {
+      return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
+    }
+  }
+  await readIconBytes(raw);
+  return buildFrom(raw, options, key);
+}
+
+async function buildFrom(raw: RawContent, options: BuildOptions, key: string): Promise<BuildResult> {
+  const { model, routes, files, diagnostics } = await compileContent(raw, options);
+  const stamp = printStamp({
+    key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
+    answers: routes.files.size, rules: routes.table.rules.length,
+  });
+  const at = files.findIndex((f) => f.path > INPUTS_FILE);
+  files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
   const written = await writeOutput(options.out, files, options.write);
   return {
     outDir: path.resolve(options.out),

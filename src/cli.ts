@@ -2,12 +2,11 @@
 // EDGE: the command line. Maps flags to build() / preview(); one catch turns failures into a message and an exit code.
 
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { build, compile } from "./build.js";
+import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
 import {
   BuildError, ContentError, countNoun, formatDiagnostic, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
 import { HOST_NAMES, parseHosts } from "./hosts/index.js";
-import { startPreview } from "./preview/server.js";
 
 const EXIT_CONTENT = 1;
 const EXIT_USAGE = 2;
@@ -20,6 +19,8 @@ export interface JsonReport {
   errors: Array<Partial<Diagnostic> & { code: string; message: string }>;
   warnings: Diagnostic[];
   counts: { errors: number; warnings: number; answers?: number; rules?: number; files?: number; bytes?: number };
+  /** The output was already built from exactly these inputs: nothing was written (warnings are only counted). */
+  upToDate?: true;
 }
 
 function report(diagnostics: Diagnostic[], counts: Partial<JsonReport["counts"]> = {}): JsonReport {
@@ -92,14 +93,30 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--strict", "treat warnings as errors")
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
     .option("--hosts <list>", `host configs to write, comma-separated: ${HOST_NAMES.join(",")} (default: all)`, "all")
-    .action(async (opts: CheckFlags & { out: string; hosts: string }) => {
+    .option("--force", "rebuild even when the output was built from exactly this content and these options")
+    .action(async (opts: CheckFlags & { out: string; hosts: string; force?: boolean }) => {
       run.json = opts.json === true;
       const started = performance.now();
       const hosts = parseHosts(opts.hosts);
-      const result = await interruptible((signal) => build({
-        content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts,
-        ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
-      }));
+      const result = await interruptible((signal) => {
+        const options: BuildOptions = {
+          content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts,
+          ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+        };
+        return opts.force ? build(options) : buildIfChanged(options);
+      });
+      if (!("model" in result)) {
+        const ms = Math.round(performance.now() - started);
+        if (run.json) {
+          const summary = report([], result.counts);
+          io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
+          return;
+        }
+        io.out(`${opts.out}/ is up to date: content, options and tool unchanged since it was built `
+          + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
+          + `Nothing written (${ms} ms); --force rebuilds.`);
+        return;
+      }
       if (run.json) {
         io.out(JSON.stringify(report(result.diagnostics, result.counts), null, 2));
         return;
@@ -140,6 +157,7 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--port <n>", "port (0 = any free port)", parsePort, 8080)
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .action(async (opts: { dir: string; port: number; host: string }) => {
+      const { startPreview } = await import("./preview/server.js");
       const preview = await startPreview(opts);
       io.out(`Preview: ${preview.url}`);
       run.wait = new Promise<void>((resolve) => preview.server.on("close", () => resolve()));

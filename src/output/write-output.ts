@@ -60,7 +60,7 @@ const byteLength = (data: string | Uint8Array): number => (typeof data === "stri
 const digest = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
 
 /** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
-async function readManifest(out: string, fs: WriteMethods): Promise<{ text: string; entries: Map<string, string> }> {
+export async function readManifest(out: string, fs: WriteMethods = FS): Promise<{ text: string; entries: Map<string, string> }> {
   const entries = new Map<string, string>();
   let text: string;
   try {

@@ -1,0 +1,105 @@
+// src/output/up-to-date.ts
+// Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
+// early: a key over the content (texts hashed, other files by size and time), the options and the tool's own code,
+// stored in the output as `.build-inputs`, and a check that the output is still intact.
+
+import { createHash } from "node:crypto";
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RawContent } from "../content/read-content.js";
+import { readManifest } from "./write-output.js";
+
+export const INPUTS_FILE = ".build-inputs";
+const HEADER = "build-index-site inputs 1";
+
+/** What the previous build recorded besides the key, so an up-to-date run can report it. */
+export interface InputsStamp {
+  key: string;
+  warnings: number;
+  answers: number;
+  rules: number;
+}
+
+export interface KeySettings {
+  baseUrl: string | undefined;
+  sourceDateEpoch: string | undefined;
+  strict: boolean;
+  hosts: readonly string[];
+}
+
+let toolHash: Promise<string> | undefined;
+
+/** A hash of the tool's own code (the folder this module was loaded from): a changed tool rebuilds everything. */
+function toolFingerprint(): Promise<string> {
+  toolHash ??= (async () => {
+    const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+    const hash = createHash("sha1");
+    const files = (await readdir(root, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile() && /\.(js|ts|json)$/.test(e.name))
+      .map((e) => path.join(e.parentPath, e.name))
+      .sort();
+    for (const file of files) hash.update(path.relative(root, file)).update("\0").update(await readFile(file)).update("\0");
+    return hash.digest("base64url");
+  })();
+  return toolHash;
+}
+
+/**
+ * The key of a build's inputs. Modification times are clamped like the build clamps them under SOURCE_DATE_EPOCH,
+ * and paths are relative, so the key (and so the output) stays reproducible.
+ */
+export async function inputsKey(raw: RawContent, settings: KeySettings): Promise<string> {
+  const hash = createHash("sha1").update(`${HEADER}\n${await toolFingerprint()}\n${JSON.stringify(settings)}\n`);
+  const limit = settings.sourceDateEpoch ? Number(settings.sourceDateEpoch) * 1000 : Infinity;
+  for (const [name, text] of Object.entries(raw.json).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    hash.update(`${name} ${Math.min(text.file.mtimeMs, limit)} `).update(text.text).update("\0");
+  }
+  if (raw.configReference) hash.update(`reference ${Math.min(raw.configReference.file.mtimeMs, limit)} `).update(raw.configReference.text).update("\0");
+  for (const f of raw.published) hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\n`);
+  return hash.digest("base64url");
+}
+
+export function printStamp(stamp: InputsStamp): string {
+  return `${HEADER}\nkey ${stamp.key}\nwarnings ${stamp.warnings}\nanswers ${stamp.answers}\nrules ${stamp.rules}\n`;
+}
+
+function parseStamp(text: string): InputsStamp | null {
+  const lines = text.split("\n");
+  if (lines[0] !== HEADER) return null;
+  const field = (name: string): string | undefined => lines.find((l) => l.startsWith(`${name} `))?.slice(name.length + 1);
+  const key = field("key");
+  const numbers = ["warnings", "answers", "rules"].map((n) => Number(field(n)));
+  if (key === undefined || numbers.some((n) => !Number.isInteger(n))) return null;
+  const [warnings, answers, rules] = numbers as [number, number, number];
+  return { key, warnings, answers, rules };
+}
+
+/**
+ * The previous build's stamp when `out` holds the build of exactly this key and every file it wrote is still there
+ * as written (generated files by size, copies by size and modification time); null otherwise.
+ */
+export async function upToDate(out: string, key: string, raw: RawContent): Promise<InputsStamp | null> {
+  const stamp = parseStamp(await readFile(path.join(out, INPUTS_FILE), "utf8").catch(() => ""));
+  if (stamp === null || stamp.key !== key) return null;
+  const { entries } = await readManifest(out);
+  if (entries.size === 0) return null;
+  const checks: Array<[string, (s: { size: number; mtimeMs: number }) => boolean]> = [];
+  for (const [file, entry] of entries) {
+    const size = Number(entry.slice(entry.indexOf(" ") + 1));
+    checks.push([file, (s) => s.size === size]);
+  }
+  // The writer gives copies their source's modification time in whole milliseconds.
+  for (const f of raw.published) checks.push([f.path, (s) => s.size === f.size && Math.round(s.mtimeMs) === Math.floor(f.mtimeMs)]);
+  let next = 0;
+  let intact = true;
+  const worker = async (): Promise<void> => {
+    while (intact && next < checks.length) {
+      const [file, ok] = checks[next++]!;
+      const s = await stat(path.join(out, file)).catch(() => null);
+      if (s === null || !s.isFile() || !ok(s)) intact = false;
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return intact ? stamp : null;
+}
