@@ -11,40 +11,48 @@ export type Body = null | boolean | number | string | readonly Body[] | JsonObje
 /**
  * Serialize like `JSON.stringify(value, null, 2) + "\n"`, except that Maps are objects in insertion order.
  * Fields whose value is `undefined` are left out, as JSON.stringify does.
+ * Values without Maps are exactly what JSON.stringify prints, so they are handed to it whole (most answers are).
  */
 export function stringify(value: Body): string {
-  const out: string[] = [];
-  write(value, "", out);
-  out.push("\n");
-  return out.join("");
+  return `${native(value) ? JSON.stringify(value, null, 2) : write(value, "")}\n`;
 }
 
-function write(value: Body, indent: string, out: string[]): void {
-  if (value === null || typeof value !== "object") {
-    out.push(JSON.stringify(value));
-    return;
+/** Whether JSON.stringify prints `value` as `write` would: no Map anywhere in it, no hole or undefined in an array. */
+function native(value: Body | undefined): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (value instanceof Map) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as Body | undefined;
+      if (item === undefined || !native(item)) return false;
+    }
+    return true;
   }
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && !native((value as { readonly [key: string]: Body | undefined })[key])) return false;
+  }
+  return true;
+}
+
+function write(value: Body, indent: string): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
+  // A subtree without Maps: JSON.stringify prints it; its lines get this level's indent (strings hold no raw newline).
+  if (native(value)) return indent === "" ? JSON.stringify(value, null, 2) : JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
   const inner = indent + "  ";
   if (Array.isArray(value)) {
-    if (value.length === 0) return void out.push("[]");
-    out.push("[");
-    value.forEach((item: Body, i: number) => {
-      out.push(i === 0 ? "\n" : ",\n", inner);
-      write(item, inner, out);
-    });
-    out.push("\n", indent, "]");
-    return;
+    if (value.length === 0) return "[]";
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += `${i === 0 ? "\n" : ",\n"}${inner}${write(value[i] as Body, inner)}`;
+    return `${out}\n${indent}]`;
   }
   const entries: Iterable<[string, Body | undefined]> =
     value instanceof Map ? value.entries() : Object.entries(value as { [key: string]: Body | undefined });
-  let first = true;
+  let out = "";
   for (const [key, item] of entries) {
     if (item === undefined) continue;
-    out.push(first ? "{\n" : ",\n", inner, JSON.stringify(key), ": ");
-    write(item, inner, out);
-    first = false;
+    out += `${out === "" ? "{\n" : ",\n"}${inner}${JSON.stringify(key)}: ${write(item, inner)}`;
   }
-  out.push(first ? "{}" : `\n${indent}}`);
+  return out === "" ? "{}" : `${out}\n${indent}}`;
 }
 
 /** Convert order-preserving JSON into plain JS (for schema validation; key order does not matter there). */
