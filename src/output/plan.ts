@@ -1,7 +1,7 @@
 // src/output/plan.ts
 // Everything the build writes, as a sorted list of files: answers, route table, host configs, copied content.
 
-import { answerText } from "../api/answers.js";
+import { answerText, type Answer } from "../api/answers.js";
 import type { RawFile } from "../content/read-content.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
@@ -9,12 +9,22 @@ import { serveConfig } from "./serve-config.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
+  /** A file whose bytes are produced only when it is written (answers: the site is never held as text). */
+  | { path: string; produce(): string | Uint8Array }
   /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
   | { path: string; source: string; size: number; mtimeMs?: number };
 
+/** An answer's file: its text is made when the writer asks for it (one small object per file, no closure). */
+class AnswerFile {
+  constructor(readonly path: string, private readonly answer: Answer) {}
+  produce(): string {
+    return answerText(this.answer);
+  }
+}
+
 export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = [];
-  for (const [path, answer] of routes.files) files.push({ path: path.slice(1), data: answerText(answer) });
+  for (const [path, answer] of routes.files) files.push(new AnswerFile(path.slice(1), answer));
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
   files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
   for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs });
@@ -28,10 +38,20 @@ export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], h
 
 /** Paths that would land on the same file on a case-insensitive file system (macOS, Windows). */
 export function caseCollisions(files: readonly OutputFile[]): string[][] {
-  const seen = new Map<string, string[]>();
+  const first = new Map<string, string>();
+  /** Only the keys that collide get a list (a list per file was most of this check's time and memory). */
+  const lists = new Map<string, string[]>();
   for (const f of files) {
     const key = f.path.toLowerCase();
-    seen.set(key, [...(seen.get(key) ?? []), f.path]);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, f.path);
+    else {
+      const list = lists.get(key);
+      if (list === undefined) lists.set(key, [seen, f.path]);
+      else list.push(f.path);
+    }
   }
-  return [...seen.values()].filter((paths) => paths.length > 1);
+  if (lists.size === 0) return [];
+  // In the order of the first path of each group.
+  return [...first.keys()].filter((key) => lists.has(key)).map((key) => lists.get(key)!);
 }

@@ -4,7 +4,8 @@
 // Rebuilds reuse the previous site's files whose bytes do not change: they are hard-linked into the fresh folder
 // (never written into), so a no-op rebuild rewrites nothing and the swap stays atomic.
 
-import { createHash } from "node:crypto";
+import crypto from "node:crypto";
+import { copyFileSync, linkSync, mkdirSync, statSync, utimesSync, writeFileSync, type Stats } from "node:fs";
 import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { OutputFile } from "./plan.js";
@@ -56,8 +57,10 @@ export interface WriteOptions {
 
 const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat, link, utimes, readFile, chmod };
 
-const byteLength = (data: string | Uint8Array): number => (typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
-const digest = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
+/** sha1, base64url: crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
+const digest: (data: Uint8Array) => string = typeof crypto.hash === "function"
+  ? (data) => crypto.hash("sha1", data, "base64url")
+  : (data) => crypto.createHash("sha1").update(data).digest("base64url");
 
 /** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
 export async function readManifest(out: string, fs: WriteMethods = FS): Promise<{ text: string; entries: Map<string, string> }> {
@@ -85,9 +88,48 @@ interface Previous {
   manifestText: string;
 }
 
+/**
+ * The per-file calls of the writer. Without injected methods they are the synchronous calls: one thread that opens,
+ * writes and closes each small file costs less than handing every call to libuv's pool (the floor, a plain
+ * synchronous copy, is what the build is measured against). Injected methods (tests) are awaited.
+ */
+interface FileOps {
+  mkdir(dir: string): void | Promise<unknown>;
+  writeFile(dest: string, data: string | Uint8Array): void | Promise<void>;
+  copyFile(source: string, dest: string): void | Promise<void>;
+  utimes(dest: string, seconds: number): void | Promise<void>;
+  link(existing: string, dest: string): void | Promise<void>;
+  /** null when the path does not exist (or cannot be read). */
+  stat(p: string): Stats | null | Promise<Stats | null>;
+}
+
+function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean } {
+  const ops: FileOps = {
+    mkdir: methods.mkdir ? (d) => methods.mkdir!(d, { recursive: true }) : (d) => void mkdirSync(d, { recursive: true }),
+    writeFile: methods.writeFile ? (d, data) => methods.writeFile!(d, data) : (d, data) => writeFileSync(d, data),
+    copyFile: methods.copyFile ? (s, d) => methods.copyFile!(s, d) : (s, d) => copyFileSync(s, d),
+    utimes: methods.utimes ? (d, t) => methods.utimes!(d, t, t) : (d, t) => utimesSync(d, t, t),
+    link: methods.link ? (e, d) => methods.link!(e, d) : (e, d) => linkSync(e, d),
+    stat: methods.stat ? (p) => methods.stat!(p).catch(() => null) : (p) => {
+      try {
+        return statSync(p);
+      } catch {
+        return null;
+      }
+    },
+  };
+  const perFile = ["mkdir", "writeFile", "copyFile", "utimes", "link", "stat"] as const;
+  return { ops, sync: perFile.every((name) => methods[name] === undefined) };
+}
+
+/** Files written between two turns of the event loop (synchronous writing), so that Ctrl-C is heard while writing. */
+const YIELD_EVERY = 256;
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 async function writeAll(
-  root: string, files: readonly OutputFile[], fs: WriteMethods, options: WriteOptions, previous: Previous | null,
+  root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
 ): Promise<{ bytes: number; reused: number; manifest: string[] }> {
+  const { ops, sync } = fileOps(methods);
   const dirs = new Set<string>();
   for (const f of files) {
     const dir = path.posix.dirname(f.path);
@@ -95,7 +137,7 @@ async function writeAll(
   }
   // mkdir -p of the deepest folders creates the others; sorted so that runs are deterministic.
   const leaves = [...dirs].sort().filter((d, i, all) => !(all[i + 1]?.startsWith(`${d}/`) ?? false));
-  await Promise.all(leaves.map((d) => fs.mkdir(path.join(root, d), { recursive: true })));
+  await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
 
   let bytes = 0;
   let reused = 0;
@@ -105,7 +147,7 @@ async function writeAll(
   /** Links the previous output's file into the new folder; false when that fails (then the file is written). */
   const reuse = async (rel: string, dest: string): Promise<boolean> => {
     try {
-      await fs.link(path.join(previous!.root, rel), dest);
+      await ops.link(path.join(previous!.root, rel), dest);
       reused++;
       return true;
     } catch {
@@ -116,30 +158,34 @@ async function writeAll(
     while (next < files.length && !failed) {
       options.signal?.throwIfAborted();
       const index = next++;
+      if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
       const f = files[index]!;
       const dest = path.join(root, f.path);
       if ("source" in f) {
         const mtimeMs = f.mtimeMs === undefined ? undefined : Math.floor(f.mtimeMs);
-        const old = previous !== null && mtimeMs !== undefined
-          ? await fs.stat(path.join(previous.root, f.path)).catch(() => null) : null;
+        const old = previous !== null && mtimeMs !== undefined ? await ops.stat(path.join(previous.root, f.path)) : null;
         const same = old !== null && old.isFile() && old.size === f.size && Math.round(old.mtimeMs) === mtimeMs;
         if (!(same && await reuse(f.path, dest))) {
-          await fs.copyFile(f.source, dest);
-          if (mtimeMs !== undefined) await fs.utimes(dest, mtimeMs / 1000, mtimeMs / 1000);
+          await ops.copyFile(f.source, dest);
+          if (mtimeMs !== undefined) await ops.utimes(dest, mtimeMs / 1000);
         }
         bytes += f.size;
       } else {
-        const size = byteLength(f.data);
-        const entry = `${digest(f.data)} ${size}`;
+        // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
+        const produced = "data" in f ? f.data : f.produce();
+        const data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
+        const size = data.byteLength;
+        const entry = `${digest(data)} ${size}`;
         manifest[index] = `${entry} ${f.path}`;
-        if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await fs.writeFile(dest, f.data);
+        if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await ops.writeFile(dest, data);
         bytes += size;
       }
       await options.onFile?.(f);
     }
   };
   // Every worker stops at the first failure and all have stopped before the caller removes the folder.
-  const results = await Promise.allSettled(Array.from({ length: Math.min(CONCURRENCY, files.length) }, () =>
+  // Synchronous calls leave nothing to overlap: one worker.
+  const results = await Promise.allSettled(Array.from({ length: Math.min(sync ? 1 : CONCURRENCY, files.length) }, () =>
     worker().catch((error: unknown) => {
       failed = true;
       throw error;
@@ -167,7 +213,7 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
   try {
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
     await fs.chmod(tmp, 0o777 & ~process.umask());
-    const { bytes, reused, manifest } = await writeAll(tmp, files, fs, options, previous);
+    const { bytes, reused, manifest } = await writeAll(tmp, files, options.methods ?? {}, options, previous);
     const manifestText = `${[MANIFEST_HEADER, ...manifest].join("\n")}\n`;
     const manifestPath = path.join(tmp, MANIFEST_FILE);
     const sameManifest = previous !== null && previous.manifestText === manifestText;
