@@ -1,6 +1,7 @@
 // src/hosts/nginx.ts
 // Route table → two nginx snippets: `nginx-http.conf` (maps, included in `http {}`) picks the rule from the raw
-// `$args` exactly as the table does (exact names, last value wins); `nginx.conf` (included in the site's
+// `$args` exactly as the table does (exact names, last value wins): simple queries by hash lookups on `$arg_*`
+// (the fast path, below), any other by one regex per rule (the slow path); `nginx.conf` (included in the site's
 // `server {}`) serves the target with its status and the API's headers by path.
 
 import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
@@ -21,7 +22,7 @@ const lowerName = (param: string): string => `bis_lc_${param}`;
  * (no quote, whitespace, `;`, `{`, `}`, `$` except the final anchor, or backslash pair nginx would unescape).
  */
 function quotedRegex(pattern: string): string {
-  if (/["\s;{}]|\\\\|\\["'nrt]|\$(?![)|])/.test(pattern)) throw new Error(`Internal: unsafe nginx pattern ${JSON.stringify(pattern)}.`);
+  if (/["\s;{}]|\\\\|\\["'nrt]|\$(?![)|]|$)/.test(pattern)) throw new Error(`Internal: unsafe nginx pattern ${JSON.stringify(pattern)}.`);
   return `"~${pattern}"`;
 }
 
@@ -47,7 +48,10 @@ function targetValue(rule: Rule): string {
 }
 
 function routeMap(table: RouteTable): string[] {
-  const out = ["# Which rule answers: the first whose lookaheads all hold (maps try regexes in order).", "map $args $bis_route {"];
+  const out = [
+    "# Slow path (any query): the first rule whose lookaheads all hold (maps try regexes in order).",
+    "map $args $bis_slow {",
+  ];
   for (const rule of table.rules) {
     const used = new Set(placeholders(rule.target));
     const preds = predicates(rule);
@@ -89,14 +93,281 @@ function lowerMaps(table: RouteTable): string[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Fast path. The slow path runs up to one long regex per rule over $args, without PCRE JIT (nginx's default):
+// most of the time nginx spends on a request. Most queries are "simple", and for those nginx's own `$arg_<name>`
+// gives the table's value exactly, so hash lookups decide:
+//   - `$arg_x` is the FIRST `x=` parameter, its name compared ignoring case, its value raw (not decoded), and
+//     empty both for an absent `x` and for `x=` / a bare `x`.
+//   - A query is simple when it holds only [A-Za-z0-9._-], "=" and "&" (so raw == form-decoded: no "%" or "+"),
+//     and every parameter name the table uses appears at most once, spelled exactly, with a non-empty value.
+//     Then `$arg_x` is the table's (last, decoded, exact-name) value, and empty means absent.
+// Every other query takes the slow path, so the fast path only has to agree with it on simple queries.
+//
+// Values are classified per parameter: two values share a class when every predicate on that parameter in the
+// table says the same of both. `map` string keys compare ignoring case, so a hash map finds the value's case-fold
+// group; when the table's exact (case-sensitive) predicates tell spellings of the group apart, the map's value
+// lists them ("other/php:c3/PHP:c4") and one short regex with a backreference picks the entry spelled exactly like
+// the value (a backreference compares case-sensitively). The rule is then found by a decision tree of maps over
+// those classes, built from the table's order: each node tests the next parameter the first remaining rule needs.
+// Map values that name a variable are evaluated only when chosen, so a request computes only the classes on its
+// path through the tree (`action=config` reads `$arg_action` once).
+
+/** Raw characters a simple query may hold besides "=" and "&": they mean themselves both raw and form-decoded. */
+const FAST_CHARS = "A-Za-z0-9._-";
+/** Literals the fast path can meet as a raw value (others never equal a simple query's value: see fastClasses). */
+const FAST_LITERAL = new RegExp(`^[${FAST_CHARS}]+$`);
+
+/** The ONLY place a table value becomes fast-path text (map keys and map values): FAST_LITERAL only. */
+function fastLiteral(value: string): string {
+  if (!FAST_LITERAL.test(value)) throw new Error(`Internal: ${JSON.stringify(value)} is not a fast-path literal.`);
+  return value;
+}
+
+const fold = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+interface ParamClasses {
+  param: string;
+  /** Class id → for each distinct predicate (by JSON), whether values of the class satisfy it. */
+  accepts: Map<string, Map<string, boolean>>;
+  absent: string;
+  unknown: string;
+  /** Case-fold group → the class of spellings not listed, and the listed spellings with their own class. */
+  groups: Map<string, { other: string; exact: Array<[string, string]> }>;
+  /**
+   * When every group lists at most one spelling and they are few: those spellings. The simple-query check then
+   * also requires the value to be one of them exactly or no case variant of any, and a hash lookup is exact.
+   */
+  guarded: string[] | null;
+}
+
+/** Most characters of listed spellings the simple-query check takes over for one parameter (it runs on every query). */
+const MAX_GUARDED_CHARS = 400;
+
+/**
+ * The classes of one parameter's values on the fast path, i.e. for a raw value made of FAST_CHARS and "=" (or
+ * absent). Such a value equals an `eq` literal only when the literal is a FAST_LITERAL: the slow path matches "=" and
+ * every other character outside FAST_CHARS only percent-encoded, and a simple query holds none of them raw.
+ */
+function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
+  const byKey = new Map(preds.map((p) => [JSON.stringify(p), p]));
+  const keys = [...byKey.keys()];
+  const ids = new Map<string, string>();
+  const accepts = new Map<string, Map<string, boolean>>();
+  const classOf = (test: (p: Predicate) => boolean): string => {
+    const row = keys.map((k) => test(byKey.get(k)!));
+    const sig = row.map((b) => (b ? "1" : "0")).join("");
+    let id = ids.get(sig);
+    if (id === undefined) {
+      id = `c${ids.size}`;
+      ids.set(sig, id);
+      accepts.set(id, new Map(keys.map((k, i) => [k, row[i]!])));
+    }
+    return id;
+  };
+  /** Whether a value of case-fold group g, spelled `exact` (null: a spelling the table does not name), satisfies p. */
+  const holds = (p: Predicate, g: string, exact: string | null): boolean => {
+    if ("present" in p) return true;
+    if ("eq" in p) {
+      if (!FAST_LITERAL.test(p.eq)) return false;
+      return p.ignoreCase ? fold(p.eq) === g : exact === p.eq;
+    }
+    return p.ignoreCase ? p.in.includes(g) : exact !== null && p.in.includes(exact);
+  };
+  const absent = classOf(() => false);
+  const unknown = classOf((p) => "present" in p);
+  const spellings = new Map<string, Set<string>>();
+  for (const p of byKey.values()) {
+    if ("present" in p) continue;
+    const values = "eq" in p ? (FAST_LITERAL.test(p.eq) ? [p.eq] : []) : p.in;
+    for (const v of values) {
+      const g = fold(v);
+      const set = spellings.get(g) ?? new Set<string>();
+      if (p.ignoreCase !== true) set.add(v);
+      spellings.set(g, set);
+    }
+  }
+  const groups = new Map<string, { other: string; exact: Array<[string, string]> }>();
+  for (const [g, set] of [...spellings].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const other = classOf((p) => holds(p, g, null));
+    const exact: Array<[string, string]> = [];
+    for (const s of [...set].sort()) {
+      const c = classOf((p) => holds(p, g, s));
+      if (c !== other) exact.push([s, c]);
+    }
+    groups.set(g, { other, exact });
+  }
+  const listed = [...groups.values()].flatMap((g) => g.exact.map(([spelling]) => spelling));
+  const guarded = [...groups.values()].every((g) => g.exact.length <= 1) && listed.join("|").length <= MAX_GUARDED_CHARS
+    ? listed
+    : null;
+  return { param, accepts, absent, unknown, groups, guarded };
+}
+
+const classVar = (param: string): string => `bis_c_${param}`;
+const foldedVar = (param: string): string => `bis_f_${param}`;
+
+/** `$bis_c_<param>`: the class of `$arg_<param>` (a hash map, plus one regex when spellings must be told apart). */
+function classMaps(c: ParamClasses): string[] {
+  const verify = c.guarded === null;
+  const hashVar = verify ? `bis_h_${c.param}` : classVar(c.param);
+  const out = [`map =$arg_${c.param} $${hashVar} {`, `    default ${c.unknown};`, `    = ${c.absent};`];
+  for (const [g, { other, exact }] of c.groups) {
+    // Guarded: the value is the listed spelling (or the group lists none), so the group's one class is exact.
+    const value = verify ? [other, ...exact.map(([sp, id]) => `${fastLiteral(sp)}:${id}`)].join("/") : exact[0]?.[1] ?? other;
+    out.push(`    =${fastLiteral(g)} ${value};`);
+  }
+  out.push("}");
+  if (verify) {
+    // "value&other/Spelling:class/…": the class listed after the spelling equal to the value, else the first.
+    out.push(
+      `map "$arg_${c.param}&$${hashVar}" $${classVar(c.param)} {`,
+      `    "~^([^&]*)&[^/]*/(?:[^/]*/)*?\\1:(?<bis_x_${c.param}>[^/]*)" $bis_x_${c.param};`,
+      `    "~&(?<bis_d_${c.param}>[^/]*)" $bis_d_${c.param};`,
+      "}",
+    );
+  }
+  return out;
+}
+
+interface PendingRule {
+  rule: Rule;
+  /** Predicates not decided yet, in the table's order: param → key of the predicate (JSON). */
+  open: Array<[string, string]>;
+}
+
+/**
+ * A rule tree: one map per node, over the class of the parameter the first remaining rule needs next; a node whose
+ * branches all give the same value is left out. `leaf` prints a rule's value; `prefix` names the tree's maps.
+ */
+function decisionTree(
+  table: RouteTable, classes: Map<string, ParamClasses>, prefix: string, leaf: (rule: Rule) => string,
+): { root: string; maps: string[] } {
+  const maps: string[] = [];
+  const memo = new Map<string, string>();
+  /** Map bodies already printed (the status tree has many alike): same body, same map. */
+  const bodies = new Map<string, string>();
+  const node = (rules: PendingRule[]): string => {
+    const first = rules[0]!;
+    if (first.open.length === 0) return leaf(first.rule);
+    const key = JSON.stringify(rules.map((r) => [r.rule.id, r.open]));
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const [param] = first.open[0]!;
+    const c = classes.get(param)!;
+    const children = [...c.accepts].map(([id, accepts]) => {
+      const remaining = rules
+        .filter((r) => r.open.every(([q, k]) => q !== param || accepts.get(k)!))
+        .map((r) => ({ rule: r.rule, open: r.open.filter(([q]) => q !== param) }));
+      return [id, node(remaining)] as const;
+    });
+    let value = children[0]![1];
+    if (children.some(([, v]) => v !== value)) {
+      const body = [
+        `    default ${children.find(([id]) => id === c.unknown)![1]};`,
+        ...children.filter(([id]) => id !== c.unknown).map(([id, v]) => `    ${id} ${v};`),
+      ];
+      const same = `${classVar(param)}\n${body.join("\n")}`;
+      let name = bodies.get(same);
+      if (name === undefined) {
+        name = `${prefix}${bodies.size}`;
+        bodies.set(same, name);
+        maps.push(`# ${rules.slice(0, 3).map((r) => r.rule.id).join(", ")}${rules.length > 3 ? ", …" : ""}: by ${param}`);
+        maps.push(`map $${classVar(param)} $${name} {`, ...body, "}");
+      }
+      value = `$${name}`;
+    }
+    memo.set(key, value);
+    return value;
+  };
+  const pending = table.rules.map((rule) => ({
+    rule, open: predicates(rule).map(([param, p]) => [param, JSON.stringify(p)] as [string, string]),
+  }));
+  return { root: node(pending), maps };
+}
+
+/** For ignoreCase sets: the member named by a value of any case (map string keys compare ignoring case). */
+function foldedMaps(table: RouteTable): string[] {
+  const members = new Map<string, Set<string>>();
+  for (const rule of table.rules) {
+    for (const [param, p] of predicates(rule)) {
+      if ("in" in p && p.ignoreCase && rule.target.includes(`{${param}}`)) {
+        const set = members.get(param) ?? new Set<string>();
+        for (const m of p.in) set.add(m);
+        members.set(param, set);
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const [param, set] of [...members].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    out.push(`map =$arg_${param} $${foldedVar(param)} {`);
+    for (const m of [...set].sort()) out.push(`    =${fastLiteral(m)} ${fastLiteral(m)};`);
+    out.push("}");
+  }
+  return out;
+}
+
+/**
+ * A rule's target on the fast path. A placeholder names an `in` set: for an exact set the member is the value itself
+ * (its class says it is spelled exactly like a member, all FAST_LITERALs), for an ignoreCase set the member is found
+ * by the folded map.
+ */
+function fastTarget(rule: Rule): string {
+  const target = checkTarget(rule.target).replace(/\{([^}]+)\}/g, (_, param: string) => {
+    const p = rule.match[param];
+    if (p === undefined || !("in" in p)) throw new Error(`Internal: {${param}} in ${rule.target} does not name a set.`);
+    return `\${${p.ignoreCase === true ? foldedVar(param) : `arg_${param}`}}`;
+  });
+  return `"${target}"`;
+}
+
+function fastPath(table: RouteTable): string[] {
+  const byParam = new Map<string, Predicate[]>();
+  for (const rule of table.rules) for (const [param, p] of predicates(rule)) byParam.set(param, [...(byParam.get(param) ?? []), p]);
+  const params = [...byParam.keys()].sort();
+  const classes = new Map(params.map((param) => [param, fastClasses(param, byParam.get(param)!)]));
+  // Two trees over the same (cached) classes: the target and the status. The status tree is small (most branches
+  // answer 200), and two hash lookups cost less than splitting one "status:target" value with regexes.
+  const targets = decisionTree(table, classes, "bis_t", fastTarget);
+  const statuses = decisionTree(table, classes, "bis_s", (rule) => String(rule.status));
+  // The query is simple when "&" + $args is a run of "&" + parameter, all in FAST_CHARS, "=" and "&", each parameter
+  // either a table name spelled exactly with a non-empty value and no later "&" + the same name + "=" (for a guarded
+  // name, a value that is a listed spelling or no case variant of one), or a name that is no table name in any case.
+  // Possessive quantifiers and "&"-delimited steps: one pass without backtracking.
+  const value = `[=${FAST_CHARS}]`;
+  const tableParam = (c: ParamClasses): string => {
+    const later = `(?!(?:&[^&]*+)*?&${c.param}=)`;
+    // A spelling without letters has no case variants: the hash lookup is exact for it anyway.
+    const cased = c.guarded?.filter((sp) => /[A-Za-z]/.test(sp)) ?? [];
+    if (cased.length === 0) return `${c.param}=${value}++${later}`;
+    const listed = cased.map((sp) => fastLiteral(sp).replace(/\./g, "\\.")).join("|");
+    return `${c.param}=(?:(?=(?:${listed})(?:&|$))|(?!(?i:${listed})(?:&|$)))${value}++${later}`;
+  };
+  const names = params.join("|");
+  const simple = params.length === 0
+    ? `^[=&${FAST_CHARS}]*$`
+    : `^(?:&(?:${[...classes.values()].map(tableParam).join("|")}|(?!(?i:${names})(?:[=&]|$))${value}*+))*+$`;
+  return [
+    "# Fast path for simple queries (the comments in src/hosts/nginx.ts say why it is exact): 1 = simple.",
+    `map "&$args" $bis_simple { ${quotedRegex(simple)} 1; default 0; }`,
+    ...[...classes.values()].flatMap(classMaps),
+    ...foldedMaps(table),
+    ...targets.maps,
+    ...statuses.maps,
+    `map $bis_simple $bis_target { 1 ${targets.root}; default $bis_slow_target; }`,
+    `map $bis_simple $bis_status { 1 ${statuses.root}; default $bis_slow_status; }`,
+  ];
+}
+
 export function printNginxHttp(table: RouteTable): string {
   return `${[
     "# nginx-http.conf: generated by build-index-site from routes.json; do not edit.",
     "# Include inside http { } (maps must live there); nginx.conf goes inside the site's server { }.",
     ...routeMap(table),
     ...lowerMaps(table),
-    'map $bis_route $bis_status { "~^(?<bis_s>[0-9]+):" $bis_s; }',
-    'map $bis_route $bis_target { "~^[0-9]+:(?<bis_t>.*)$" $bis_t; }',
+    ...fastPath(table),
+    'map $bis_slow $bis_slow_status { "~^(?<bis_s>[0-9]+):" $bis_s; }',
+    'map $bis_slow $bis_slow_target { "~^[0-9]+:(?<bis_t>.*)$" $bis_t; }',
   ].join("\n")}\n`;
 }
 
