@@ -156,15 +156,26 @@ export function getExtensionSetting(
   });
 }
 
+/** Icon records by site, with and without path: one frozen object per icon, shared by every answer that shows it. */
+const iconRecords = new WeakMap<SiteModel, { withPath: Map<string, Body>; without: Map<string, Body> }>();
+
 function iconRecord(site: SiteModel, filename: string, withPath: boolean): Body {
-  const file = site.iconDirFiles.get(filename)!;
-  return {
-    filename,
-    url: `${site.baseUrl}/icons/${filename}`,
-    path: withPath ? `icons/${filename}` : undefined,
-    size: file.size,
-    last_modified: file.lastModified,
-  };
+  let records = iconRecords.get(site);
+  if (records === undefined) iconRecords.set(site, records = { withPath: new Map(), without: new Map() });
+  const cache = withPath ? records.withPath : records.without;
+  let record = cache.get(filename);
+  if (record === undefined) {
+    const file = site.iconDirFiles.get(filename)!;
+    record = Object.freeze({
+      filename,
+      url: `${site.baseUrl}/icons/${filename}`,
+      path: withPath ? `icons/${filename}` : undefined,
+      size: file.size,
+      last_modified: file.lastModified,
+    });
+    cache.set(filename, record);
+  }
+  return record;
 }
 
 export function icons(site: SiteModel): Answer {

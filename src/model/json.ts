@@ -55,6 +55,31 @@ function write(value: Body, indent: string): string {
   return out === "" ? "{}" : `${out}\n${indent}}`;
 }
 
+/** Whether `stringify(a) === stringify(b)`, without printing either (Maps and plain objects with the same entries are equal). */
+export function sameText(a: Body, b: Body): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameText(a[i] as Body, b[i] as Body)) return false;
+    return true;
+  }
+  const ea = definedEntries(a as JsonObject | { readonly [key: string]: Body | undefined });
+  const eb = definedEntries(b as JsonObject | { readonly [key: string]: Body | undefined });
+  if (ea.length !== eb.length) return false;
+  for (let i = 0; i < ea.length; i++) {
+    if (ea[i]![0] !== eb[i]![0] || !sameText(ea[i]![1], eb[i]![1])) return false;
+  }
+  return true;
+}
+
+function definedEntries(value: JsonObject | { readonly [key: string]: Body | undefined }): Array<[string, Body]> {
+  const entries: Iterable<[string, Body | undefined]> = value instanceof Map ? value.entries() : Object.entries(value);
+  const out: Array<[string, Body]> = [];
+  for (const [key, item] of entries) if (item !== undefined) out.push([key, item]);
+  return out;
+}
+
 /** Convert order-preserving JSON into plain JS (for schema validation; key order does not matter there). */
 export function toPlain(value: Json): unknown {
   if (value instanceof Map) {
