@@ -128,7 +128,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 async function writeAll(
   root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
-): Promise<{ bytes: number; reused: number; manifest: string[] }> {
+): Promise<{ bytes: number; reused: number; manifest: Array<string | undefined> }> {
   const { ops, sync } = fileOps(methods);
   const dirs = new Set<string>();
   for (const f of files) {
@@ -143,7 +143,8 @@ async function writeAll(
   let reused = 0;
   let next = 0;
   let failed = false;
-  const manifest: string[] = new Array<string>(files.length);
+  /** `<hash> <size>` of each generated file, by index in `files`. */
+  const manifest = new Array<string | undefined>(files.length);
   /** Links the previous output's file into the new folder; false when that fails (then the file is written). */
   const reuse = async (rel: string, dest: string): Promise<boolean> => {
     try {
@@ -176,7 +177,7 @@ async function writeAll(
         const data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
         const size = data.byteLength;
         const entry = `${digest(data)} ${size}`;
-        manifest[index] = `${entry} ${f.path}`;
+        manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
         if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await ops.writeFile(dest, data);
         bytes += size;
       }
@@ -192,7 +193,44 @@ async function writeAll(
     })));
   const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure !== undefined) throw failure.reason;
-  return { bytes, reused, manifest: manifest.filter((line) => line !== undefined) };
+  return { bytes, reused, manifest };
+}
+
+/**
+ * The manifest's text (header, then `<hash> <size> <path>` per generated file, in `files` order), as chunks of a few
+ * thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
+ */
+function printManifest(files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>): string[] {
+  const chunks: string[] = [];
+  let chunk = `${MANIFEST_HEADER}\n`;
+  let lines = 0;
+  for (let i = 0; i < files.length; i++) {
+    const entry = entries[i];
+    if (entry === undefined) continue;
+    chunk += `${entry} ${files[i]!.path}\n`;
+    if (++lines % 4096 === 0) {
+      chunks.push(flat(chunk));
+      chunk = "";
+    }
+  }
+  if (chunk !== "") chunks.push(flat(chunk));
+  return chunks;
+}
+
+/**
+ * A flat copy of a string built by concatenation (its rope of thousands of pieces would otherwise stay alive until
+ * the text is written). A UTF-8 round trip is exact for text without surrogates (any other is left as it is).
+ */
+const flat = (s: string): string => (/[\uD800-\uDFFF]/.test(s) ? s : Buffer.from(s, "utf8").toString("utf8"));
+
+/** Whether the chunks spell exactly `text`. */
+function sameChunks(text: string, chunks: readonly string[]): boolean {
+  let at = 0;
+  for (const chunk of chunks) {
+    if (!text.startsWith(chunk, at)) return false;
+    at += chunk.length;
+  }
+  return at === text.length;
 }
 
 /** Temporary folders of this writer are named `.<out>.tmp-*` and `.<out>.old-*` beside the output folder. */
@@ -214,9 +252,9 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
     await fs.chmod(tmp, 0o777 & ~process.umask());
     const { bytes, reused, manifest } = await writeAll(tmp, files, options.methods ?? {}, options, previous);
-    const manifestText = `${[MANIFEST_HEADER, ...manifest].join("\n")}\n`;
+    const manifestText = printManifest(files, manifest);
     const manifestPath = path.join(tmp, MANIFEST_FILE);
-    const sameManifest = previous !== null && previous.manifestText === manifestText;
+    const sameManifest = previous !== null && sameChunks(previous.manifestText, manifestText);
     if (!(sameManifest && await fs.link(path.join(out, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
       await fs.writeFile(manifestPath, manifestText);
     }
