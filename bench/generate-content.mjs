@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { squarePng } from "../scripts/tiny-png.mjs";
+import { prng } from "../scripts/prng.mjs";
 
 /** Bump when the generated shape changes: cached content of another version is regenerated. */
 export const GENERATOR_VERSION = 2;
@@ -21,18 +22,6 @@ export const BASE = { extensions: 540, icons: 490, versions: 13 };
 
 /** Every generated file gets this modification time (2025-01-01 00:00:00 UTC). */
 const MTIME = new Date("2025-01-01T00:00:00Z");
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STEMS = [
   "php", "js", "md", "txt", "py", "ps", "html", "css", "json", "rar", "zip", "yml", "conf", "ini", "bat", "sh", "png",

@@ -18,6 +18,7 @@ import type { OutputFile } from "../../src/output/plan.js";
 import { runParity, summarize } from "../hosts/parity.js";
 import { compileContent, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { BASE_FILES, PNG, writeBase } from "./base-content.js";
+import { prng } from "../../scripts/prng.mjs";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -25,18 +26,6 @@ afterAll(async () => Promise.all(temps.map(removeDir)));
 /** Characters that break or inject into host configs (quotes, separators, comment and variable marks, non-ASCII). */
 const HOSTILE = [..." #&=%'\"+;:\\/?*$`{}[]()<>|^!~,@.-_", "é", "ü", "中", "😀", "\u00a0", "\u2028"];
 const PLAIN = [..."abcxyz019"];
-
-/** mulberry32: a small seeded PRNG, so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomKey(next: () => number): string {
   const length = 1 + Math.floor(next() * 7);
@@ -166,7 +155,7 @@ describe("hostile keys through the whole build", () => {
   const SEEDS = Array.from({ length: 12 }, (_, i) => 1000 + i);
 
   it.each(SEEDS)("seed %i: every host file still parses with its host's parser", async (seed) => {
-    const next = rng(seed);
+    const next = prng(seed);
     const h: Hostile = {
       extensions: acceptable(Array.from({ length: 8 }, () => randomKey(next))),
       versions: [...new Set(Array.from({ length: 3 }, () => randomKey(next)))],

@@ -1,0 +1,2 @@
+// Types for scripts/prng.mjs (used by tests and the benchmark).
+export function prng(seed: number): () => number;
