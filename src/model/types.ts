@@ -60,6 +60,11 @@ export function sortedIconNames(site: SiteModel): string[] {
   return [...site.iconDirFiles.keys()].filter(isIconName).sort(compareBytes);
 }
 
+/** Any UTF-16 unit from a surrogate up: only there does UTF-16 order differ from UTF-8 byte order. */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+/** Orders strings by their UTF-8 bytes (PHP's sort order for file names). */
 export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  if (HIGH_UNITS.test(a) || HIGH_UNITS.test(b)) return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  return a < b ? -1 : a > b ? 1 : 0;
 }

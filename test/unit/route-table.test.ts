@@ -171,3 +171,13 @@ describe("fallbacks outside the domain keep the fields a client acts on", () => 
     expect(serve("action=icon&name=nope.png")).toEqual({ status: 404, body: { error: "Icon not found", status: 404 } });
   });
 });
+
+describe("compareBytes", () => {
+  it("orders by UTF-8 bytes, also where UTF-16 order differs", async () => {
+    const { compareBytes } = await import("../../src/model/types.js");
+    expect(["ada.png", "ada-body.png", "Z.png", "a.png"].sort(compareBytes)).toEqual(["Z.png", "a.png", "ada-body.png", "ada.png"]);
+    // U+FF5E (EF BD 9E) sorts before U+1F600 (F0 9F 98 80) in bytes, after it in UTF-16 units (D83D DE00).
+    expect(["\u{1F600}", "\uFF5E"].sort(compareBytes)).toEqual(["\uFF5E", "\u{1F600}"]);
+    expect(["\u{1F600}", "\uFF5E"].sort()).toEqual(["\u{1F600}", "\uFF5E"]);
+  });
+});
