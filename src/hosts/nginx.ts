@@ -165,6 +165,9 @@ function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
     }
     return id;
   };
+  // Sets, not arrays: holds() runs for every value of every set (an array search made this quadratic).
+  const members = new Map<Predicate, Set<string>>();
+  for (const p of byKey.values()) if ("in" in p) members.set(p, new Set(p.in));
   /** Whether a value of case-fold group g, spelled `exact` (null: a spelling the table does not name), satisfies p. */
   const holds = (p: Predicate, g: string, exact: string | null): boolean => {
     if ("present" in p) return true;
@@ -172,7 +175,8 @@ function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
       if (!FAST_LITERAL.test(p.eq)) return false;
       return p.ignoreCase ? fold(p.eq) === g : exact === p.eq;
     }
-    return p.ignoreCase ? p.in.includes(g) : exact !== null && p.in.includes(exact);
+    const set = members.get(p)!;
+    return p.ignoreCase ? set.has(g) : exact !== null && set.has(exact);
   };
   const absent = classOf(() => false);
   const unknown = classOf((p) => "present" in p);
