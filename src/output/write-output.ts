@@ -8,7 +8,6 @@ import crypto from "node:crypto";
 import { copyFileSync, linkSync, mkdirSync, statSync, utimesSync, writeFileSync, type Stats } from "node:fs";
 import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import type { OutputFile } from "./plan.js";
 
 /** How many files are written at once. */
@@ -127,182 +126,10 @@ function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean 
 const YIELD_EVERY = 256;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/**
- * From this many files on, synchronous writing uses a second thread: creating files is mostly the kernel's time, so
- * while this thread produces and hashes the files, a worker thread creates some of them, and both cores create files
- * at once (a ×100 site: 640,000 files). Below it, starting a thread (~30 ms) is not worth it: the real site (6,500
- * files) built no faster with it.
- */
-const THREAD_FROM = 10_000;
-/** Batches (of YIELD_EVERY files) handed to the thread and not yet written: when it has this many, this thread writes. */
-const THREAD_QUEUE = 2;
-
-/** What the thread does with one file: link `link` when given (and it works), else copy `source` or write the bytes. */
-interface Job {
-  dest: string;
-  link?: string;
-  source?: string;
-  /** The copy's modification time, in seconds. */
-  mtime?: number;
-  /** The file's bytes in the batch's buffer. */
-  start?: number;
-  end?: number;
-}
-
-/** The worker thread's code: plain CommonJS evaluated as is, so that it needs no file beside lib/ or src/. */
-const THREAD_CODE = `
-const fs = require("node:fs");
-const { parentPort } = require("node:worker_threads");
-parentPort.on("message", ({ jobs, buffer }) => {
-  const bytes = new Uint8Array(buffer);
-  let reused = 0;
-  try {
-    for (const job of jobs) {
-      if (job.link !== undefined) {
-        try {
-          fs.linkSync(job.link, job.dest);
-          reused++;
-          continue;
-        } catch {}
-      }
-      if (job.source === undefined) fs.writeFileSync(job.dest, bytes.subarray(job.start, job.end));
-      else {
-        fs.copyFileSync(job.source, job.dest);
-        if (job.mtime !== undefined) fs.utimesSync(job.dest, job.mtime, job.mtime);
-      }
-    }
-    parentPort.postMessage({ reused });
-  } catch (e) {
-    const { message, code, errno, syscall, path, dest } = e;
-    parentPort.postMessage({ reused, error: { message, code, errno, syscall, path, dest } });
-  }
-});
-`;
-
-/** A worker thread that writes batches of files; its first failure is kept in `error`. */
-class WriteThread {
-  private readonly worker = new Worker(THREAD_CODE, { eval: true });
-  /** Batches posted and not yet answered. */
-  busy = 0;
-  reused = 0;
-  error: Error | null = null;
-  private wake: (() => void) | null = null;
-  private closing = false;
-
-  constructor() {
-    const fail = (error: Error): void => {
-      this.error ??= error;
-      this.busy = 0;
-      this.wake?.();
-    };
-    this.worker.on("message", (m: { reused: number; error?: Record<string, unknown> }) => {
-      this.busy--;
-      this.reused += m.reused;
-      if (m.error !== undefined) this.error ??= Object.assign(new Error(String(m.error.message)), m.error);
-      this.wake?.();
-    });
-    this.worker.on("error", fail);
-    this.worker.on("exit", () => {
-      if (!this.closing) fail(new Error("Internal: the writing thread stopped."));
-    });
-  }
-
-  post(jobs: Job[], chunks: readonly Uint8Array[], size: number): void {
-    const buffer = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      buffer.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    this.busy++;
-    this.worker.postMessage({ jobs, buffer: buffer.buffer }, [buffer.buffer]);
-  }
-
-  /** Waits until every posted batch is written; throws the thread's failure. */
-  async drain(): Promise<void> {
-    while (this.busy > 0 && this.error === null) await new Promise<void>((resolve) => (this.wake = resolve));
-    if (this.error !== null) throw this.error;
-  }
-
-  /** Stops the thread (at once, even mid-batch): nothing is written into the folder after this resolves. */
-  async close(): Promise<void> {
-    this.closing = true;
-    await this.worker.terminate();
-  }
-}
-
-/** Files gathered for the thread: what to do with each, and their bytes (posted as one buffer). */
-interface Batch {
-  jobs: Job[];
-  chunks: Uint8Array[];
-  size: number;
-}
-
-/**
- * Hands out the files, by index, to two lanes (0: this thread, 1: the worker thread) so that the two do not create
- * files in the same folder at once: they would contend for the folder's lock (the system time doubled). Each lane
- * works through a run of files of one folder, then takes the next run no lane has started; at the very end, a lane
- * with nothing left helps the other.
- */
-class Lanes {
-  /** The first index of each run of files in one folder, then files.length. */
-  private readonly runs: number[] = [];
-  private nextRun = 0;
-  private readonly lanes = [{ at: 0, end: 0 }, { at: 0, end: 0 }];
-
-  constructor(files: readonly OutputFile[]) {
-    let dir: string | null = null;
-    for (let i = 0; i < files.length; i++) {
-      const d = path.posix.dirname(files[i]!.path);
-      if (d !== dir) this.runs.push(i);
-      dir = d;
-    }
-    this.runs.push(files.length);
-  }
-
-  /** Up to `count` indices for the lane; none when every file has been handed out. */
-  take(lane: 0 | 1, count: number): number[] {
-    const indices: number[] = [];
-    while (indices.length < count) {
-      let own = this.lanes[lane]!;
-      if (own.at === own.end) {
-        if (this.nextRun < this.runs.length - 1) {
-          own.at = this.runs[this.nextRun]!;
-          own.end = this.runs[++this.nextRun]!;
-        } else {
-          own = this.lanes[1 - lane]!;
-          if (own.at === own.end) break;
-        }
-      }
-      indices.push(own.at++);
-    }
-    return indices;
-  }
-}
-
 async function writeAll(
   root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
 ): Promise<{ bytes: number; reused: number; manifest: Array<string | undefined> }> {
   const { ops, sync } = fileOps(methods);
-  // onFile is called after each file is written: only this thread knows when that is.
-  const thread = sync && options.onFile === undefined && files.length >= THREAD_FROM ? new WriteThread() : null;
-  try {
-    const written = await writeFiles(root, files, ops, sync, thread, options, previous);
-    if (thread !== null) {
-      await thread.drain();
-      written.reused += thread.reused;
-    }
-    return written;
-  } finally {
-    // Every thread has stopped before the caller removes the folder (after a failure, or Ctrl-C).
-    await thread?.close();
-  }
-}
-
-async function writeFiles(
-  root: string, files: readonly OutputFile[], ops: FileOps, sync: boolean, thread: WriteThread | null, options: WriteOptions,
-  previous: Previous | null,
-): Promise<{ bytes: number; reused: number; manifest: Array<string | undefined> }> {
   const dirs = new Set<string>();
   for (const f of files) {
     const dir = path.posix.dirname(f.path);
@@ -328,70 +155,35 @@ async function writeFiles(
       return false;
     }
   };
-  /** Writes files[index] here, or adds it to the thread's batch (the link to try, then the bytes or the copy). */
-  const writeOne = async (index: number, batch: Batch | null): Promise<void> => {
-    const f = files[index]!;
-    const dest = path.join(root, f.path);
-    if ("source" in f) {
-      const mtimeMs = f.mtimeMs === undefined ? undefined : Math.floor(f.mtimeMs);
-      const old = previous !== null && mtimeMs !== undefined ? await ops.stat(path.join(previous.root, f.path)) : null;
-      const same = old !== null && old.isFile() && old.size === f.size && Math.round(old.mtimeMs) === mtimeMs;
-      if (batch !== null) {
-        const link = same ? path.join(previous!.root, f.path) : undefined;
-        batch.jobs.push({ dest, link, source: f.source, mtime: mtimeMs === undefined ? undefined : mtimeMs / 1000 });
-      } else if (!(same && await reuse(f.path, dest))) {
-        await ops.copyFile(f.source, dest);
-        if (mtimeMs !== undefined) await ops.utimes(dest, mtimeMs / 1000);
-      }
-      bytes += f.size;
-    } else {
-      // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
-      const produced = "data" in f ? f.data : f.produce();
-      const data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
-      const size = data.byteLength;
-      const entry = `${digest(data)} ${size}`;
-      manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
-      const same = previous?.manifest.get(f.path) === entry;
-      if (batch !== null) {
-        const link = same ? path.join(previous!.root, f.path) : undefined;
-        batch.jobs.push({ dest, link, start: batch.size, end: batch.size + size });
-        batch.chunks.push(data);
-        batch.size += size;
-      } else if (!(same && await reuse(f.path, dest))) await ops.writeFile(dest, data);
-      bytes += size;
-    }
-    await options.onFile?.(f);
-  };
   const worker = async (): Promise<void> => {
     while (next < files.length && !failed) {
       options.signal?.throwIfAborted();
       const index = next++;
       if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
-      await writeOne(index, null);
+      const f = files[index]!;
+      const dest = path.join(root, f.path);
+      if ("source" in f) {
+        const mtimeMs = f.mtimeMs === undefined ? undefined : Math.floor(f.mtimeMs);
+        const old = previous !== null && mtimeMs !== undefined ? await ops.stat(path.join(previous.root, f.path)) : null;
+        const same = old !== null && old.isFile() && old.size === f.size && Math.round(old.mtimeMs) === mtimeMs;
+        if (!(same && await reuse(f.path, dest))) {
+          await ops.copyFile(f.source, dest);
+          if (mtimeMs !== undefined) await ops.utimes(dest, mtimeMs / 1000);
+        }
+        bytes += f.size;
+      } else {
+        // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
+        const produced = "data" in f ? f.data : f.produce();
+        const data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
+        const size = data.byteLength;
+        const entry = `${digest(data)} ${size}`;
+        manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
+        if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await ops.writeFile(dest, data);
+        bytes += size;
+      }
+      await options.onFile?.(f);
     }
   };
-  /**
-   * With a thread: batches of YIELD_EVERY files, each handed to the thread while it has fewer than THREAD_QUEUE
-   * waiting, else written here. The two take files from different folders (Lanes).
-   */
-  const threaded = async (thread: WriteThread): Promise<void> => {
-    const lanes = new Lanes(files);
-    for (;;) {
-      options.signal?.throwIfAborted();
-      if (thread.error !== null) throw thread.error;
-      const remote = thread.busy < THREAD_QUEUE;
-      const indices = lanes.take(remote ? 1 : 0, YIELD_EVERY);
-      if (indices.length === 0) return;
-      const batch: Batch | null = remote ? { jobs: [], chunks: [], size: 0 } : null;
-      for (const index of indices) await writeOne(index, batch);
-      if (batch !== null) thread.post(batch.jobs, batch.chunks, batch.size);
-      await nextTurn();
-    }
-  };
-  if (thread !== null) {
-    await threaded(thread);
-    return { bytes, reused, manifest };
-  }
   // Every worker stops at the first failure and all have stopped before the caller removes the folder.
   // Synchronous calls leave nothing to overlap: one worker.
   const results = await Promise.allSettled(Array.from({ length: Math.min(sync ? 1 : CONCURRENCY, files.length) }, () =>
