@@ -71,8 +71,8 @@ function routeMap(table: RouteTable): string[] {
   return out;
 }
 
-/** For ignoreCase sets: map string keys compare ignoring ASCII case, so the value is the member's own spelling. */
-function lowerMaps(table: RouteTable): string[] {
+/** Parameter → every member of the ignoreCase sets that name a target file with it. */
+function ignoreCaseMembers(table: RouteTable): Map<string, Set<string>> {
   const members = new Map<string, Set<string>>();
   for (const rule of table.rules) {
     for (const [param, p] of predicates(rule)) {
@@ -83,6 +83,12 @@ function lowerMaps(table: RouteTable): string[] {
       }
     }
   }
+  return members;
+}
+
+/** For ignoreCase sets: map string keys compare ignoring ASCII case, so the value is the member's own spelling. */
+function lowerMaps(table: RouteTable): string[] {
+  const members = ignoreCaseMembers(table);
   const out: string[] = [];
   for (const [param, set] of [...members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     // Keys carry a "=" prefix so that no member can read as a map keyword (default, include, hostnames, volatile).
@@ -292,16 +298,7 @@ function decisionTree(
 
 /** For ignoreCase sets: the member named by a value of any case (map string keys compare ignoring case). */
 function foldedMaps(table: RouteTable): string[] {
-  const members = new Map<string, Set<string>>();
-  for (const rule of table.rules) {
-    for (const [param, p] of predicates(rule)) {
-      if ("in" in p && p.ignoreCase && rule.target.includes(`{${param}}`)) {
-        const set = members.get(param) ?? new Set<string>();
-        for (const m of p.in) set.add(m);
-        members.set(param, set);
-      }
-    }
-  }
+  const members = ignoreCaseMembers(table);
   const out: string[] = [];
   for (const [param, set] of [...members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     out.push(`map =$arg_${param} $${foldedVar(param)} {`);
