@@ -24,14 +24,7 @@ const ENTRY = "/api.php";
 export function httpAnswerer(baseUrl: string): Answerer {
   const base = baseUrl.replace(/\/$/, "");
   return async (query) => {
-    const res = await fetch(`${base}${ENTRY}${query === "" ? "" : `?${query}`}`, { redirect: "manual" });
-    return {
-      status: res.status,
-      body: await res.text(),
-      contentType: res.headers.get("content-type"),
-      cacheControl: res.headers.get("cache-control"),
-      cors: res.headers.get("access-control-allow-origin"),
-    };
+    return visibleAnswer(await fetch(`${base}${ENTRY}${query === "" ? "" : `?${query}`}`, { redirect: "manual" }));
   };
 }
 
@@ -163,13 +156,17 @@ export async function cloudflareAnswerer(siteDir: string): Promise<Answerer> {
     },
   };
   return async (query) => {
-    const res = await mod.default.fetch(new Request(`https://site.example${ENTRY}${query === "" ? "" : `?${query}`}`), env);
-    return {
-      status: res.status,
-      body: await res.text(),
-      contentType: res.headers.get("content-type"),
-      cacheControl: res.headers.get("cache-control"),
-      cors: res.headers.get("access-control-allow-origin"),
-    };
+    return visibleAnswer(await mod.default.fetch(new Request(`https://site.example${ENTRY}${query === "" ? "" : `?${query}`}`), env));
+  };
+}
+
+/** What a client sees of an HTTP answer: status, body and the three headers the parity suite compares. */
+async function visibleAnswer(res: Response) {
+  return {
+    status: res.status,
+    body: await res.text(),
+    contentType: res.headers.get("content-type"),
+    cacheControl: res.headers.get("cache-control"),
+    cors: res.headers.get("access-control-allow-origin"),
   };
 }

@@ -93,15 +93,7 @@ export async function startApache(siteDir: string): Promise<RunningServer> {
   let output = "";
   child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
   child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
-  const log = async (): Promise<string> => `${output}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
-  await waitForPort(port, child, log);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      await stopChild(child);
-      await removeDir(dir);
-    },
-  };
+  return supervise(child, () => output, dir, port);
 }
 
 /** nginx in the foreground: our http-level file inside http {}, our server-level file inside a server {}. */
@@ -137,7 +129,12 @@ export async function startNginx(siteDir: string, httpConf: string, serverConf: 
   const child = spawn(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
-  const log = async (): Promise<string> => `${output}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
+  return supervise(child, () => output, dir, port);
+}
+
+/** Waits until a started server listens (its output and error.log explain a failure), and how to stop it. */
+async function supervise(child: ChildProcess, output: () => string, dir: string, port: number): Promise<RunningServer> {
+  const log = async (): Promise<string> => `${output()}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
   await waitForPort(port, child, log);
   return {
     url: `http://127.0.0.1:${port}`,
