@@ -10,7 +10,7 @@ import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
 import type { OutputFile } from "./output/plan.js";
 import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { writeOutput, type WriteOptions } from "./output/write-output.js";
+import { claimOutput, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
@@ -35,6 +35,8 @@ export interface BuildOptions {
   strict?: boolean;
   /** Hosts whose config files are written (--hosts); default every host. */
   hosts?: readonly HostName[];
+  /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
+  replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
   write?: WriteOptions;
 }
@@ -129,6 +131,26 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
   options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
 
+/** SOURCE_DATE_EPOCH as seconds (checked: a UsageError when it is not a time), or undefined when it is not set. */
+function epochSeconds(options: Pick<BuildOptions, "sourceDateEpoch">): number | undefined {
+  const epoch = sourceDateEpoch(options);
+  return epoch === undefined || epoch === "" ? undefined : buildClock(epoch, 0).now;
+}
+
+/** Checks, locks and recovers --out before any work (a refused or busy --out exits 2 at once), then runs `work`. */
+async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim) => Promise<T>): Promise<T> {
+  checkFolders(options.content, options.out);
+  epochSeconds(options);
+  const claim = await claimOutput(options.out, {
+    ...options.write, label: options.write?.label ?? options.out, replaceOut: options.replaceOut === true || options.write?.replaceOut === true,
+  });
+  try {
+    return await work(claim);
+  } finally {
+    await claim.release();
+  }
+}
+
 function keySettings(options: BuildOptions): KeySettings {
   return {
     baseUrl: options.baseUrl,
@@ -140,9 +162,10 @@ function keySettings(options: BuildOptions): KeySettings {
 
 /** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
 export async function build(options: BuildOptions): Promise<BuildResult> {
-  checkFolders(options.content, options.out);
-  const raw = await readContent(options.content);
-  return buildFrom(raw, options, await inputsKey(raw, keySettings(options)));
+  return withOutput(options, async (claim) => {
+    const raw = await readContent(options.content);
+    return buildFrom(raw, options, await inputsKey(raw, keySettings(options)), claim);
+  });
 }
 
 /**
@@ -150,20 +173,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
  * tool unchanged, output intact): what the CLI runs.
  */
 export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
-  checkFolders(options.content, options.out);
-  const raw = await readContent(options.content, { iconBytes: false });
-  const key = await inputsKey(raw, keySettings(options));
-  if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
-    const stamp = await upToDate(options.out, key, raw);
-    if (stamp !== null) {
-      return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
+  return withOutput(options, async (claim) => {
+    const raw = await readContent(options.content, { iconBytes: false });
+    const key = await inputsKey(raw, keySettings(options));
+    if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
+      const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
+      if (stamp !== null) {
+        return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
+      }
     }
-  }
-  await readIconBytes(raw);
-  return buildFrom(raw, options, key);
+    await readIconBytes(raw);
+    return buildFrom(raw, options, key, claim);
+  });
 }
 
-async function buildFrom(raw: RawContent, options: BuildOptions, key: string): Promise<BuildResult> {
+async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim): Promise<BuildResult> {
   const { model, routes, files, diagnostics } = await compileContent(raw, options);
   const stamp = printStamp({
     key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
@@ -171,7 +195,8 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string): P
   });
   const at = files.findIndex((f) => f.path > INPUTS_FILE);
   files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
-  const written = await writeOutput(options.out, files, options.write);
+  const epoch = epochSeconds(options);
+  const written = await writeOutput(options.out, files, { ...options.write, claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) });
   return {
     outDir: path.resolve(options.out),
     model,

@@ -94,13 +94,14 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
     .option("--hosts <list>", `host configs to write, comma-separated: ${HOST_NAMES.join(",")} (default: all)`, "all")
     .option("--force", "rebuild even when the output was built from exactly this content and these options")
-    .action(async (opts: CheckFlags & { out: string; hosts: string; force?: boolean }) => {
+    .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
+    .action(async (opts: CheckFlags & { out: string; hosts: string; force?: boolean; replaceOut?: boolean }) => {
       run.json = opts.json === true;
       const started = performance.now();
       const hosts = parseHosts(opts.hosts);
       const result = await interruptible((signal) => {
         const options: BuildOptions = {
-          content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts,
+          content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts, replaceOut: opts.replaceOut === true,
           ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
         };
         return opts.force ? build(options) : buildIfChanged(options);

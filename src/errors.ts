@@ -88,3 +88,39 @@ export function formatError(error: unknown): string {
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
 }
+
+/** What to do about an operating-system error while writing the output, by its code. */
+const OS_HINTS: Record<string, { reason: string; hint: string }> = {
+  EACCES: { reason: "permission denied", hint: "Make that folder writable for this user (owner and permissions), or choose another --out." },
+  EPERM: { reason: "operation not permitted", hint: "Make that folder writable for this user (owner, permissions, immutable flags), or choose another --out." },
+  EROFS: { reason: "the file system is read-only", hint: "Choose an --out on a writable disk (e.g. under /tmp), or remount it read-write." },
+  ENOSPC: { reason: "no space left on the device", hint: "Free space on that disk (the build writes a full new copy beside the old one before it swaps them) or choose an --out on another disk." },
+  EDQUOT: { reason: "disk quota exceeded", hint: "Free space within your quota (the build writes a full new copy beside the old one) or choose an --out on another disk." },
+  EEXIST: { reason: "it already exists", hint: "Another program wrote there while the build ran: make sure nothing else writes beside --out, then run the build again." },
+  ENAMETOOLONG: { reason: "the name or path is too long for the file system", hint: "Choose a shorter --out path, or shorten the content's longest file names and keys." },
+  ENOTDIR: { reason: "a part of the path is a file, not a folder", hint: "Check the --out path: one of its parents is a file." },
+  EISDIR: { reason: "it is a folder", hint: "Check the --out path and the content's file names." },
+  EMFILE: { reason: "too many open files", hint: "Raise the limit (ulimit -n) or close other programs, then run the build again." },
+  ENFILE: { reason: "too many open files in the system", hint: "Close other programs, then run the build again." },
+  EIO: { reason: "an input/output error", hint: "The disk reported an error: check it (dmesg) or choose an --out on another disk." },
+  EBUSY: { reason: "the resource is busy (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
+  EXDEV: { reason: "it is on another file system (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
+  ENOENT: { reason: "it disappeared while the build ran", hint: "Something else deleted files beside --out during the build: run it again." },
+};
+
+/**
+ * An operating-system error (a Node `ErrnoException`, or any error with an `E…` code) as a BuildError that names the
+ * path as the user knows it and what to do; its code is the OS code (ENOSPC, …). `shown` maps the error's path
+ * (e.g. inside the build's temporary folder) to that name. Other errors are returned as they are.
+ */
+export function fromOsError(error: unknown, shown: (p: string) => string = (p) => p, verb = "write"): unknown {
+  if (error instanceof BuildError || !(error instanceof Error)) return error;
+  const e = error as NodeJS.ErrnoException & { dest?: unknown };
+  if (typeof e.code !== "string" || !/^E[A-Z0-9]+$/.test(e.code)) return error;
+  const known = OS_HINTS[e.code];
+  const reason = known?.reason ?? e.message.replace(/^[A-Z0-9]+: /, "").replace(/,.*$/, "");
+  const action = e.syscall === undefined ? "" : ` (${e.syscall})`;
+  const where = typeof e.path === "string" ? `${shown(e.path)}${typeof e.dest === "string" ? ` → ${shown(e.dest)}` : ""}` : "the output";
+  return new BuildError(e.code, `Could not ${verb} ${where}${action}: ${reason} [${e.code}].`,
+    { hint: known?.hint ?? "Fix the cause above and run the build again; the previous output is unchanged.", cause: error });
+}

@@ -1,9 +1,11 @@
 // src/output/up-to-date.ts
 // Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
-// early: a key over the content (texts hashed, other files by size and time), the options and the tool's own code,
+// early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
+// same-size edit would look unchanged), the options and the tool's own code,
 // stored in the output as `.build-inputs`, and a check that the output is still intact.
 
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,7 +58,10 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
     hash.update(`${name} ${Math.min(text.file.mtimeMs, limit)} `).update(text.text).update("\0");
   }
   if (raw.configReference) hash.update(`reference ${Math.min(raw.configReference.file.mtimeMs, limit)} `).update(raw.configReference.text).update("\0");
-  for (const f of raw.published) hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\n`);
+  // Published files by their bytes (and their time, which the copy keeps). The JSON texts above are among them.
+  for (const f of raw.published) {
+    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(f.data ?? readFileSync(f.absPath)).update("\n");
+  }
   return hash.digest("base64url");
 }
 
@@ -79,7 +84,7 @@ function parseStamp(text: string): InputsStamp | null {
  * The previous build's stamp when `out` holds the build of exactly this key and every file it wrote is still there
  * as written (generated files by size, copies by size and modification time); null otherwise.
  */
-export async function upToDate(out: string, key: string, raw: RawContent): Promise<InputsStamp | null> {
+export async function upToDate(out: string, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<InputsStamp | null> {
   const stamp = parseStamp(await readFile(path.join(out, INPUTS_FILE), "utf8").catch(() => ""));
   if (stamp === null || stamp.key !== key) return null;
   const { entries } = await readManifest(out);
@@ -89,8 +94,11 @@ export async function upToDate(out: string, key: string, raw: RawContent): Promi
     const size = Number(entry.slice(entry.indexOf(" ") + 1));
     checks.push([file, (s) => s.size === size]);
   }
-  // The writer gives copies their source's modification time in whole milliseconds.
-  for (const f of raw.published) checks.push([f.path, (s) => s.size === f.size && Math.round(s.mtimeMs) === Math.floor(f.mtimeMs)]);
+  // The writer gives copies their source's modification time in whole milliseconds, clamped to SOURCE_DATE_EPOCH.
+  const limit = sourceDateEpoch === undefined ? Infinity : sourceDateEpoch * 1000;
+  for (const f of raw.published) {
+    checks.push([f.path, (s) => s.size === f.size && Math.round(s.mtimeMs) === Math.min(Math.floor(f.mtimeMs), limit)]);
+  }
   let next = 0;
   let intact = true;
   const worker = async (): Promise<void> => {

@@ -5,10 +5,14 @@
 // (never written into), so a no-op rebuild rewrites nothing and the swap stays atomic.
 
 import crypto from "node:crypto";
-import { copyFileSync, linkSync, mkdirSync, statSync, utimesSync, writeFileSync, type Stats } from "node:fs";
-import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { closeSync, futimesSync, linkSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fromOsError } from "../errors.js";
+import { acquireLock, type OutLock } from "./lock.js";
+import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
 import type { OutputFile } from "./plan.js";
+import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
@@ -21,28 +25,39 @@ export interface WriteStats {
 }
 
 /**
- * The manifest of generated files, written into the output folder itself so that it is swapped in atomically with
- * the files it describes: `<sha1 base64url> <size> <path>` per generated file, sorted by path. Deterministic (no
- * times, no absolute paths), so reproducible builds stay byte-identical. Copied content files are not listed: they
- * are reused when the previous output's copy has the source's size and modification time (the writer gives copies
- * their source's modification time, to the millisecond).
+ * The manifest of the output, written into the output folder itself so that it is swapped in atomically with the
+ * files it describes; it is also the marker by which the tool recognises its own output (a folder without it is
+ * never replaced unless --replace-out). Its first line is the header, the second the modification-time policy
+ * (`mtimes <SOURCE_DATE_EPOCH>` or `mtimes -`), then `<sha1 base64url> <size> <path>` per file (generated and
+ * copied), sorted by path. Deterministic (no times of the build, no absolute paths), so reproducible builds stay
+ * byte-identical. A file is reused from the previous output only when its bytes hash the same.
  */
-export const MANIFEST_FILE = ".build-manifest";
-const MANIFEST_HEADER = "build-index-site manifest 1";
+export const MANIFEST_FILE = MARKER_FILE;
+const MANIFEST_HEADER = MARKER_HEADER;
 
 /** The file-system calls the writer makes: replaceable, so that tests can make any of them fail (a full disk). */
 export interface WriteMethods {
   mkdir: typeof mkdir;
   mkdtemp: typeof mkdtemp;
-  copyFile: typeof copyFile;
   writeFile: typeof writeFile;
   rename: typeof rename;
   rm: typeof rm;
+  unlink: typeof unlink;
   stat: typeof stat;
   link: typeof link;
   utimes: typeof utimes;
   readFile: typeof readFile;
   chmod: typeof chmod;
+}
+
+/** An output folder claimed for writing: checked, locked, recovered. `claimOutput` makes one; release it when done. */
+export interface OutputClaim {
+  /** The real folder that is replaced (through a symlinked --out). */
+  target: string;
+  /** --out as the user gave it, for messages. */
+  label: string;
+  lock: OutLock;
+  release(): Promise<void>;
 }
 
 export interface WriteOptions {
@@ -53,39 +68,91 @@ export interface WriteOptions {
   onFile?: (file: OutputFile) => void | Promise<void>;
   /** Hard-link unchanged files from the previous output instead of writing them (default true). */
   reuse?: boolean;
+  /** Replace an existing output that this tool did not write (a file, a non-empty folder without the marker). */
+  replaceOut?: boolean;
+  /** SOURCE_DATE_EPOCH in seconds: every file's modification time is clamped to it (reproducible Last-Modified). */
+  sourceDateEpoch?: number;
+  /** The claim of this output folder when the caller already holds it (build() takes it before compiling). */
+  claim?: OutputClaim;
+  /** How to name the output folder in messages (default: the path as given). */
+  label?: string;
 }
 
-const FS: WriteMethods = { mkdir, mkdtemp, copyFile, writeFile, rename, rm, stat, link, utimes, readFile, chmod };
+const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
 
 /** sha1, base64url: crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
 const digest: (data: Uint8Array) => string = typeof crypto.hash === "function"
   ? (data) => crypto.hash("sha1", data, "base64url")
   : (data) => crypto.createHash("sha1").update(data).digest("base64url");
 
+/** The name of a path for messages: inside the temporary folder or the target, relative to --out as given. */
+function shownPath(claim: { target: string; label: string }, tmp: string | null): (p: string) => string {
+  return (p) => {
+    for (const root of [tmp, claim.target]) {
+      if (root !== null && (p === root || p.startsWith(root + path.sep))) return path.join(claim.label, path.relative(root, p));
+    }
+    return p;
+  };
+}
+
+/**
+ * Claims an output folder: resolves a symlinked --out to its target, refuses what may not be replaced (a mount
+ * point; anything not empty and not made by this tool unless `replaceOut`) before touching anything, takes the
+ * lock beside it (a second build exits 2), and recovers from a killed build (finishes an interrupted swap, removes
+ * the temporary folders of dead builds). Throws a UsageError (exit 2) or a BuildError naming an OS error.
+ */
+export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods"> = {}): Promise<OutputClaim> {
+  const fs: WriteMethods = { ...FS, ...options.methods };
+  const label = options.label ?? outDir;
+  const shown = (p: string): string => p;
+  try {
+    const target = await resolveTarget(outDir);
+    await checkTarget(target, label, options.replaceOut === true); // read-only: a refusal touches nothing
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const lock = await acquireLock(target, label);
+    try {
+      await recover(target, fs);
+      await checkTarget(target, label, options.replaceOut === true);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    return { target, label, lock, release: () => lock.release() };
+  } catch (error) {
+    throw fromOsError(error, shown);
+  }
+}
+
 /** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
-export async function readManifest(out: string, fs: WriteMethods = FS): Promise<{ text: string; entries: Map<string, string> }> {
+export async function readManifest(out: string, fs: Pick<WriteMethods, "readFile"> = FS): Promise<{ text: string; entries: Map<string, string>; mtimes: string | null }> {
   const entries = new Map<string, string>();
   let text: string;
   try {
     text = await fs.readFile(path.join(out, MANIFEST_FILE), "utf8");
   } catch {
-    return { text: "", entries };
+    return { text: "", entries, mtimes: null };
   }
   const lines = text.split("\n");
-  if (lines[0] !== MANIFEST_HEADER) return { text: "", entries };
-  for (let i = 1; i < lines.length; i++) {
+  if (lines[0] !== MANIFEST_HEADER) return { text: "", entries, mtimes: null };
+  const mtimes = lines[1]?.startsWith("mtimes ") ? lines[1] : null;
+  for (let i = mtimes === null ? 1 : 2; i < lines.length; i++) {
     const line = lines[i]!;
     const second = line.indexOf(" ", line.indexOf(" ") + 1);
     if (second > 0) entries.set(line.slice(second + 1), line.slice(0, second));
   }
-  return { text, entries };
+  return { text, entries, mtimes };
 }
+
+/** The manifest's line for the modification-time policy: files whose times the writer sets are clamped to this. */
+const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch ?? "-"}`;
 
 /** What the writer knows of the previous output folder, to reuse its files. */
 interface Previous {
   root: string;
   manifest: Map<string, string>;
   manifestText: string;
+  /** Whether the previous output's generated files have the times this build gives them. */
+  sameMtimes: boolean;
 }
 
 /**
@@ -95,9 +162,9 @@ interface Previous {
  */
 interface FileOps {
   mkdir(dir: string): void | Promise<unknown>;
-  writeFile(dest: string, data: string | Uint8Array): void | Promise<void>;
-  copyFile(source: string, dest: string): void | Promise<void>;
-  utimes(dest: string, seconds: number): void | Promise<void>;
+  /** Writes a new file; with `mtimeMs`, gives it that modification time. */
+  write(dest: string, data: Uint8Array, mtimeMs: number | undefined): void | Promise<void>;
+  read(source: string): Uint8Array | Promise<Uint8Array>;
   link(existing: string, dest: string): void | Promise<void>;
   /** null when the path does not exist (or cannot be read). */
   stat(p: string): Stats | null | Promise<Stats | null>;
@@ -106,9 +173,22 @@ interface FileOps {
 function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean } {
   const ops: FileOps = {
     mkdir: methods.mkdir ? (d) => methods.mkdir!(d, { recursive: true }) : (d) => void mkdirSync(d, { recursive: true }),
-    writeFile: methods.writeFile ? (d, data) => methods.writeFile!(d, data) : (d, data) => writeFileSync(d, data),
-    copyFile: methods.copyFile ? (s, d) => methods.copyFile!(s, d) : (s, d) => copyFileSync(s, d),
-    utimes: methods.utimes ? (d, t) => methods.utimes!(d, t, t) : (d, t) => utimesSync(d, t, t),
+    write: methods.writeFile || methods.utimes
+      ? async (d, data, mtimeMs) => {
+        await (methods.writeFile ?? writeFile)(d, data);
+        if (mtimeMs !== undefined) await (methods.utimes ?? utimes)(d, mtimeMs / 1000, mtimeMs / 1000);
+      }
+      : (d, data, mtimeMs) => {
+        if (mtimeMs === undefined) return writeFileSync(d, data);
+        const fd = openSync(d, "w");
+        try {
+          writeFileSync(fd, data);
+          futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
+        } finally {
+          closeSync(fd);
+        }
+      },
+    read: methods.readFile ? (s) => methods.readFile!(s) : (s) => readFileSync(s),
     link: methods.link ? (e, d) => methods.link!(e, d) : (e, d) => linkSync(e, d),
     stat: methods.stat ? (p) => methods.stat!(p).catch(() => null) : (p) => {
       try {
@@ -118,7 +198,7 @@ function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean 
       }
     },
   };
-  const perFile = ["mkdir", "writeFile", "copyFile", "utimes", "link", "stat"] as const;
+  const perFile = ["mkdir", "writeFile", "utimes", "readFile", "link", "stat"] as const;
   return { ops, sync: perFile.every((name) => methods[name] === undefined) };
 }
 
@@ -139,16 +219,27 @@ async function writeAll(
   const leaves = [...dirs].sort().filter((d, i, all) => !(all[i + 1]?.startsWith(`${d}/`) ?? false));
   await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
 
+  /** SOURCE_DATE_EPOCH in ms: the latest modification time of any file written (generated files get exactly it). */
+  const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
   let bytes = 0;
   let reused = 0;
   let next = 0;
   let failed = false;
-  /** `<hash> <size>` of each generated file, by index in `files`. */
+  /** `<hash> <size>` of each file, by index in `files`. */
   const manifest = new Array<string | undefined>(files.length);
-  /** Links the previous output's file into the new folder; false when that fails (then the file is written). */
-  const reuse = async (rel: string, dest: string): Promise<boolean> => {
+  /**
+   * Links the previous output's file into the new folder when its bytes hash the same (and, when the file must have
+   * a given modification time, it has it); false otherwise or when linking fails (then the file is written).
+   */
+  const reuse = async (rel: string, entry: string, mtimeMs: number | undefined, checkTime: boolean): Promise<boolean> => {
+    if (previous === null || previous.manifest.get(rel) !== entry) return false;
+    const existing = path.join(previous.root, rel);
+    if (checkTime && mtimeMs !== undefined) {
+      const old = await ops.stat(existing);
+      if (old === null || Math.round(old.mtimeMs) !== mtimeMs) return false;
+    }
     try {
-      await ops.link(path.join(previous!.root, rel), dest);
+      await ops.link(existing, path.join(root, rel));
       reused++;
       return true;
     } catch {
@@ -161,26 +252,33 @@ async function writeAll(
       const index = next++;
       if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
       const f = files[index]!;
-      const dest = path.join(root, f.path);
+      let data: Uint8Array;
+      let mtimeMs: number | undefined;
+      let isCopy = false;
       if ("source" in f) {
-        const mtimeMs = f.mtimeMs === undefined ? undefined : Math.floor(f.mtimeMs);
-        const old = previous !== null && mtimeMs !== undefined ? await ops.stat(path.join(previous.root, f.path)) : null;
-        const same = old !== null && old.isFile() && old.size === f.size && Math.round(old.mtimeMs) === mtimeMs;
-        if (!(same && await reuse(f.path, dest))) {
-          await ops.copyFile(f.source, dest);
-          if (mtimeMs !== undefined) await ops.utimes(dest, mtimeMs / 1000);
+        // Copies are hashed too: reuse is decided by the bytes, never by size and time (normalised times, e.g. 1 in
+        // Nix, would hide a same-size edit). A copy keeps its source's modification time, clamped.
+        isCopy = true;
+        try {
+          data = await ops.read(f.source);
+        } catch (error) {
+          throw fromOsError(error, undefined, "read");
         }
-        bytes += f.size;
+        const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
+        mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
       } else {
         // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
         const produced = "data" in f ? f.data : f.produce();
-        const data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
-        const size = data.byteLength;
-        const entry = `${digest(data)} ${size}`;
-        manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
-        if (!(previous?.manifest.get(f.path) === entry && await reuse(f.path, dest))) await ops.writeFile(dest, data);
-        bytes += size;
+        data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
+        mtimeMs = limit;
       }
+      const size = data.byteLength;
+      const entry = `${digest(data)} ${size}`;
+      manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
+      if (!(options.reuse !== false && await reuse(f.path, entry, mtimeMs, isCopy || !(previous?.sameMtimes ?? false)))) {
+        await ops.write(path.join(root, f.path), data, mtimeMs);
+      }
+      bytes += size;
       await options.onFile?.(f);
     }
   };
@@ -197,12 +295,12 @@ async function writeAll(
 }
 
 /**
- * The manifest's text (header, then `<hash> <size> <path>` per generated file, in `files` order), as chunks of a few
- * thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
+ * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order), as chunks of a
+ * few thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
  */
-function printManifest(files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>): string[] {
+function printManifest(files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>, epoch: number | undefined): string[] {
   const chunks: string[] = [];
-  let chunk = `${MANIFEST_HEADER}\n`;
+  let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
     const entry = entries[i];
@@ -233,49 +331,67 @@ function sameChunks(text: string, chunks: readonly string[]): boolean {
   return at === text.length;
 }
 
-/** Temporary folders of this writer are named `.<out>.tmp-*` and `.<out>.old-*` beside the output folder. */
+/**
+ * Writes the site into `outDir`: the whole site in a fresh folder beside it, then swapped in (see recovery.ts for
+ * the journal that makes a killed swap finish on the next run). The folder is claimed first (claimOutput) unless
+ * `options.claim` already holds it. Temporary folders are `.<out>.tmp-<pid>-*` and `.<out>.old-<pid>-*` beside it.
+ */
 export async function writeOutput(outDir: string, files: readonly OutputFile[], options: WriteOptions = {}): Promise<WriteStats> {
   const fs: WriteMethods = { ...FS, ...options.methods };
   const exists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
-  const out = path.resolve(outDir);
-  const parent = path.dirname(out);
-  const base = path.basename(out);
   options.signal?.throwIfAborted();
-  await fs.mkdir(parent, { recursive: true });
-  let previous: Previous | null = null;
-  if (options.reuse !== false && await exists(out)) {
-    const { text, entries } = await readManifest(out, fs);
-    previous = { root: out, manifest: entries, manifestText: text };
-  }
-  const tmp = await fs.mkdtemp(path.join(parent, `.${base}.tmp-`));
+  const given = options.claim;
+  const claim = given !== undefined && given.target === await resolveTarget(outDir)
+    ? given
+    : await claimOutput(outDir, { ...options, label: options.label ?? given?.label ?? outDir });
+  const { target } = claim;
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  let tmp: string | null = null;
   try {
+    let previous: Previous | null = null;
+    if (options.reuse !== false && await exists(target)) {
+      const { text, entries, mtimes } = await readManifest(target, fs);
+      previous = { root: target, manifest: entries, manifestText: text, sameMtimes: mtimes === mtimesLine(options.sourceDateEpoch) };
+    }
+    tmp = await fs.mkdtemp(path.join(parent, tmpPrefix(target)));
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
     await fs.chmod(tmp, 0o777 & ~process.umask());
     const { bytes, reused, manifest } = await writeAll(tmp, files, options.methods ?? {}, options, previous);
-    const manifestText = printManifest(files, manifest);
+    const manifestText = printManifest(files, manifest, options.sourceDateEpoch);
     const manifestPath = path.join(tmp, MANIFEST_FILE);
-    const sameManifest = previous !== null && sameChunks(previous.manifestText, manifestText);
-    if (!(sameManifest && await fs.link(path.join(out, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
+    const sameManifest = previous !== null && previous.sameMtimes && sameChunks(previous.manifestText, manifestText);
+    if (!(sameManifest && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
       await fs.writeFile(manifestPath, manifestText);
+      const limit = options.sourceDateEpoch;
+      if (limit !== undefined) await fs.utimes(manifestPath, limit, limit);
     }
     options.signal?.throwIfAborted(); // the last moment to stop: the swap below is not interrupted
-    if (await exists(out)) {
-      const old = await fs.mkdtemp(path.join(parent, `.${base}.old-`));
-      await fs.rename(out, path.join(old, base));
+    if (await exists(target)) {
+      const old = await fs.mkdtemp(path.join(parent, oldPrefix(target)));
+      const journal = journalFile(target);
+      await fs.writeFile(journal, printJournal(tmp, old));
+      await fs.rename(target, path.join(old, base));
       try {
-        await fs.rename(tmp, out);
+        await fs.rename(tmp, target);
       } catch (error) {
-        await fs.rename(path.join(old, base), out);
+        await fs.rename(path.join(old, base), target);
+        await fs.unlink(journal);
         await fs.rm(old, { recursive: true, force: true });
         throw error;
       }
+      tmp = null;
+      await fs.unlink(journal);
       await fs.rm(old, { recursive: true, force: true });
     } else {
-      await fs.rename(tmp, out);
+      await fs.rename(tmp, target);
+      tmp = null;
     }
     return { files: files.length, bytes, reused };
   } catch (error) {
-    await fs.rm(tmp, { recursive: true, force: true });
-    throw error;
+    if (tmp !== null) await fs.rm(tmp, { recursive: true, force: true });
+    throw fromOsError(error, shownPath(claim, tmp));
+  } finally {
+    if (claim !== given) await claim.release();
   }
 }

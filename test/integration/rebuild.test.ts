@@ -6,6 +6,7 @@ import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
+import { UsageError } from "../../src/errors.js";
 import { MANIFEST_FILE } from "../../src/output/write-output.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { squarePng } from "../../scripts/tiny-png.mjs";
@@ -102,14 +103,17 @@ describe("rebuilds reuse unchanged files", () => {
     for (const [file, entry] of scratch) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
   });
 
-  it("without the previous manifest, generated files are written anew and copied files still reused", async () => {
+  it("without its manifest (the marker) the previous output is not recognised: refused, and with replaceOut nothing is reused", async () => {
     const before = await snapshot(out);
     await rm(path.join(out, MANIFEST_FILE));
-    await buildIt();
+    await expect(buildIt()).rejects.toBeInstanceOf(UsageError);
+    const untouched = await snapshot(out);
+    for (const [file, entry] of untouched) expect(entry.ino, file).toBe(before.get(file)!.ino);
+    await build({ content, out, sourceDateEpoch: TEST_EPOCH, replaceOut: true });
     const after = await snapshot(out);
     expect(after.get("api/config.json")!.ino).not.toBe(before.get("api/config.json")!.ino);
-    expect(after.get("icons/php.png")!.ino).toBe(before.get("icons/php.png")!.ino);
-    for (const [file, entry] of before) if (file !== MANIFEST_FILE) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+    expect(after.get("icons/php.png")!.ino).not.toBe(before.get("icons/php.png")!.ino);
+    for (const [file, entry] of before) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
   });
 
   it("with reuse off, every file is written anew", async () => {

@@ -96,9 +96,9 @@ describe("a failed build leaves the previous output byte-identical", () => {
     await expectUntouched();
   });
 
-  it("a failed copy of a content file", async () => {
-    const copyFile = (async () => { throw Object.assign(new Error("EIO: i/o error, copyfile"), { code: "EIO" }); }) as never;
-    await expect(buildIt({ methods: noReuse({ copyFile }) })).rejects.toMatchObject({ code: "EIO" });
+  it("a failed read of a content file to copy", async () => {
+    const readFile = (async () => { throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" }); }) as never;
+    await expect(buildIt({ methods: noReuse({ readFile }) })).rejects.toMatchObject({ code: "EIO", message: expect.stringMatching(/^Could not read/) });
     await expectUntouched();
   });
 
