@@ -1,0 +1,114 @@
+// test/safety/stale-bytes.test.ts
+// Issue 8 point 5, stale bytes: copied files were reused by size and modification time. When times are normalised
+// (Nix stores use 1; some CI pipelines do the same), a same-size edit was never published, not even with --force.
+// Now reuse is decided by the bytes (the writer hashes every copy; the up-to-date key hashes every published file).
+// Also (issue 10): under SOURCE_DATE_EPOCH every file's modification time in dist/ is clamped to it, so that
+// Last-Modified is reproducible, and rebuilds still reuse unchanged files.
+
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { build, buildIfChanged } from "../../src/build.js";
+import { writeOutput } from "../../src/output/write-output.js";
+import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+/** A copy of the demo content whose every file has modification time 1, as in a Nix store. */
+async function nixContent(): Promise<string> {
+  const content = await copyContent(DEMO_CONTENT);
+  temps.push(content);
+  for (const e of await readdir(content, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) await utimes(path.join(e.parentPath, e.name), 1, 1);
+  }
+  return content;
+}
+
+/** Rewrites a file with the same size but other bytes (its last byte, a PNG's IEND checksum, changed) and time 1. */
+async function sameSizeEdit(file: string): Promise<Buffer> {
+  const bytes = await readFile(file);
+  bytes[bytes.length - 1] = (bytes[bytes.length - 1]! + 1) % 256;
+  await writeFile(file, bytes);
+  await utimes(file, 1, 1);
+  return bytes;
+}
+
+describe("stale bytes: a same-size edit with normalised modification times is published", () => {
+  it("by a rebuild (buildIfChanged, what the CLI runs) and by a forced build", async () => {
+    const content = await nixContent();
+    const root = await tmpDir("bis-stale-");
+    temps.push(root);
+    const options = { content, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH };
+    const icon = "icons/json.png";
+    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect("model" in await buildIfChanged(options)).toBe(false); // unchanged: up to date
+
+    const edited = await sameSizeEdit(path.join(content, icon));
+    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect((await readFile(path.join(options.out, icon))).equals(edited)).toBe(true);
+
+    const again = await sameSizeEdit(path.join(content, icon));
+    await build(options); // --force
+    expect((await readFile(path.join(options.out, icon))).equals(again)).toBe(true);
+    expect((await stat(path.join(options.out, icon))).mtimeMs).toBe(1000);
+  });
+
+  it("by the writer itself: a copy with the same size and time as the previous output's is reused only if its bytes are the same", async () => {
+    const root = await tmpDir("bis-stale-");
+    temps.push(root);
+    const source = path.join(root, "source.bin");
+    const out = path.join(root, "dist");
+    await writeFile(source, "AAAA");
+    await utimes(source, 1, 1);
+    const plan = [{ path: "copy.bin", source, size: 4, mtimeMs: 1000 }];
+    expect((await writeOutput(out, plan)).reused).toBe(0);
+    expect((await writeOutput(out, plan)).reused).toBe(1); // same bytes: hard-linked
+    await writeFile(source, "BBBB");
+    await utimes(source, 1, 1);
+    expect((await writeOutput(out, plan)).reused).toBe(0);
+    expect(await readFile(path.join(out, "copy.bin"), "utf8")).toBe("BBBB");
+  });
+});
+
+describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (reproducible Last-Modified)", () => {
+  const epochMs = Number(TEST_EPOCH) * 1000;
+
+  it("generated files get the epoch, copies keep an older time and are clamped when newer; a rebuild reuses them", async () => {
+    const content = await copyContent(DEMO_CONTENT);
+    const root = await tmpDir("bis-mtimes-");
+    temps.push(content, root);
+    const old = new Date("2020-02-03T04:05:06.789Z");
+    await utimes(path.join(content, "icons/json.png"), old, old);
+    await utimes(path.join(content, "icons/folder.png"), new Date(), new Date());
+    const out = path.join(root, "dist");
+    await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+
+    const times = new Map<string, { mtimeMs: number; ino: number }>();
+    for (const e of await readdir(out, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile()) continue;
+      const s = await stat(path.join(e.parentPath, e.name));
+      times.set(path.relative(out, path.join(e.parentPath, e.name)), { mtimeMs: s.mtimeMs, ino: s.ino });
+    }
+    expect(times.size).toBeGreaterThan(50);
+    for (const [file, { mtimeMs }] of times) expect(mtimeMs, file).toBeLessThanOrEqual(epochMs);
+    for (const file of ["routes.json", "api/config.json", ".build-manifest", ".build-inputs", "icons/folder.png"]) {
+      expect(times.get(file)!.mtimeMs, file).toBe(epochMs);
+    }
+    expect(times.get("icons/json.png")!.mtimeMs).toBe(old.getTime());
+
+    // A forced rebuild reuses every file (same inode) with the same time.
+    await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+    for (const [file, before] of times) {
+      const s = await stat(path.join(out, file));
+      expect({ mtimeMs: s.mtimeMs, ino: s.ino }, file).toEqual(before);
+    }
+
+    // Another epoch: files whose bytes do not change (the route table) still get the new time, not a linked old one.
+    const later = Number(TEST_EPOCH) + 86400;
+    await build({ content, out, sourceDateEpoch: String(later) });
+    expect((await stat(path.join(out, "routes.json"))).mtimeMs).toBe(later * 1000);
+    expect((await stat(path.join(out, "icons/folder.png"))).mtimeMs).toBe(later * 1000);
+    expect((await stat(path.join(out, "icons/json.png"))).mtimeMs).toBe(old.getTime());
+  });
+});
