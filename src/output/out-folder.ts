@@ -73,7 +73,7 @@ export async function checkTarget(target: string, label: string, replaceOut: boo
     throw error;
   });
   if (st === null) return;
-  if (st.isDirectory() && await isMountPoint(target)) {
+  if (await isMountPoint(target)) {
     throw new UsageError(`--out ${label} is a mount point (a Docker volume or another file system): the build replaces --out by renaming a folder beside it, which a mount point does not allow.`,
       `Point --out at a new folder inside it (e.g. --out ${path.join(label, "site")}), or mount the volume one level up.`);
   }

@@ -10,6 +10,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
+import { fromOsError } from "../errors.js";
 import { readManifest } from "./write-output.js";
 
 export const INPUTS_FILE = ".build-inputs";
@@ -60,7 +61,13 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
   if (raw.configReference) hash.update(`reference ${Math.min(raw.configReference.file.mtimeMs, limit)} `).update(raw.configReference.text).update("\0");
   // Published files by their bytes (and their time, which the copy keeps). The JSON texts above are among them.
   for (const f of raw.published) {
-    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(f.data ?? readFileSync(f.absPath)).update("\n");
+    let bytes: Uint8Array;
+    try {
+      bytes = f.data ?? readFileSync(f.absPath);
+    } catch (error) {
+      throw fromOsError(error, undefined, "read");
+    }
+    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(bytes).update("\n");
   }
   return hash.digest("base64url");
 }
