@@ -371,7 +371,14 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
       const old = await fs.mkdtemp(path.join(parent, oldPrefix(target)));
       const journal = journalFile(target);
       await fs.writeFile(journal, printJournal(tmp, old));
-      await fs.rename(target, path.join(old, base));
+      try {
+        await fs.rename(target, path.join(old, base));
+      } catch (error) {
+        // Nothing moved (a mount point that detection missed answers EBUSY here): leave nothing beside --out.
+        await fs.unlink(journal);
+        await fs.rm(old, { recursive: true, force: true });
+        throw error;
+      }
       try {
         await fs.rename(tmp, target);
       } catch (error) {

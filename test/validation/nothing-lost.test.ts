@@ -112,6 +112,14 @@ describe("a failed build leaves the previous output byte-identical", () => {
     await expectUntouched();
   });
 
+  it("a failed first rename of the swap (EBUSY: a mount point that detection missed) leaves nothing beside --out", async () => {
+    const busy = (async (from: string) => {
+      throw Object.assign(new Error(`EBUSY: resource busy or locked, rename '${from}'`), { code: "EBUSY", syscall: "rename", path: from });
+    }) as typeof rename;
+    await expect(buildIt({ methods: { rename: busy } })).rejects.toMatchObject({ code: "EBUSY", hint: expect.stringMatching(/not a mount point/) });
+    await expectUntouched();
+  });
+
   it("an abort (what Ctrl-C does) in the middle of writing", async () => {
     const controller = new AbortController();
     let n = 0;
