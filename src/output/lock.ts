@@ -2,8 +2,8 @@
 // One build at a time per output folder: an exclusive-create lock file beside it, `.<name>.lock`, naming the
 // process that holds it. A lock whose process is gone (killed, crashed) is stale and taken over.
 
-import { readFileSync } from "node:fs";
-import { open, readFile, stat, unlink } from "node:fs/promises";
+import { readFileSync, readlinkSync } from "node:fs";
+import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
@@ -32,28 +32,42 @@ export function processStart(pid: number): string {
   }
 }
 
-/**
- * Whether the process that wrote a lock (or named a temporary folder) may still be running. False only when that
- * can be proven: same host, and the pid is gone or now belongs to a process started at another time.
- */
-export function processAlive(pid: number, host = os.hostname(), start = "-"): boolean {
-  if (host !== os.hostname()) return true;
-  if (pid === process.pid) return start === "-" || start === processStart(pid);
+/** The pid namespace of this process (containers have their own), or "-". */
+function pidNamespace(): string {
   try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return "-";
   }
-  if (start === "-") return true;
-  const now = processStart(pid);
-  return now === "-" || now === start;
 }
+
+/** A live build touches its lock this often; a lock whose holder cannot be checked is stale once this old ×6. */
+const HEARTBEAT_MS = 5_000;
+const UNCHECKABLE_STALE_MS = 6 * HEARTBEAT_MS;
 
 interface Holder {
   pid: number;
   host: string;
+  pidns: string;
   start: string;
   since: string;
+}
+
+/**
+ * Whether the holder of a lock is provably gone. Its pid is checked when it ran on this host in this pid namespace
+ * (gone, or now another process started at another time). Otherwise (another container, another host on a shared
+ * file system) the lock's time decides: a live build touches it every few seconds.
+ */
+function holderGone(holder: Holder, lockMtimeMs: number): boolean {
+  if (holder.host !== os.hostname() || holder.pidns !== pidNamespace()) return Date.now() - lockMtimeMs > UNCHECKABLE_STALE_MS;
+  if (holder.pid === process.pid) return holder.start !== "-" && holder.start !== processStart(process.pid);
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return true;
+  }
+  const now = processStart(holder.pid);
+  return holder.start !== "-" && now !== "-" && now !== holder.start;
 }
 
 function parse(text: string): Holder | null {
@@ -62,20 +76,18 @@ function parse(text: string): Holder | null {
   const field = (name: string): string => lines.find((l) => l.startsWith(`${name} `))?.slice(name.length + 1) ?? "";
   const pid = Number(field("pid"));
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  return { pid, host: field("host"), start: field("start") || "-", since: field("since") };
+  return { pid, host: field("host"), pidns: field("pidns") || "-", start: field("start") || "-", since: field("since") };
 }
 
 /** Whether the lock file's holder is provably gone (then the lock may be taken over). */
 async function stale(file: string): Promise<{ stale: boolean; holder: Holder | null }> {
   const text = await readFile(file, "utf8").catch(() => null);
-  if (text === null) return { stale: true, holder: null }; // removed meanwhile: try again
+  const mtimeMs = await stat(file).then((s) => s.mtimeMs, () => null);
+  if (text === null || mtimeMs === null) return { stale: true, holder: null }; // removed meanwhile: try again
   const holder = parse(text);
-  if (holder === null) {
-    // Being written right now, or left empty by a process killed between creating and writing it.
-    const age = await stat(file).then((s) => Date.now() - s.mtimeMs, () => Infinity);
-    return { stale: age > EMPTY_GRACE_MS, holder: null };
-  }
-  return { stale: !processAlive(holder.pid, holder.host, holder.start), holder };
+  // Unparsable: being written right now, or left empty by a process killed between creating and writing it.
+  if (holder === null) return { stale: Date.now() - mtimeMs > EMPTY_GRACE_MS, holder: null };
+  return { stale: holderGone(holder, mtimeMs), holder };
 }
 
 /**
@@ -84,7 +96,8 @@ async function stale(file: string): Promise<{ stale: boolean; holder: Holder | n
  */
 export async function acquireLock(target: string, label: string): Promise<OutLock> {
   const file = lockFile(target);
-  const text = `${HEADER}\npid ${process.pid}\nhost ${os.hostname()}\nstart ${processStart(process.pid)}\nsince ${new Date().toISOString()}\n`;
+  const text = `${HEADER}\npid ${process.pid}\nhost ${os.hostname()}\npidns ${pidNamespace()}\n`
+    + `start ${processStart(process.pid)}\nsince ${new Date().toISOString()}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
     let handle;
     try {
@@ -106,11 +119,18 @@ export async function acquireLock(target: string, label: string): Promise<OutLoc
       await handle.close();
     }
     let released = false;
+    // The heartbeat that tells builds which cannot check this process (another container) that it is alive.
+    const heartbeat = setInterval(() => {
+      const now = new Date();
+      utimes(file, now, now).catch(() => {});
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     return {
       target, file,
       release: async () => {
         if (released) return;
         released = true;
+        clearInterval(heartbeat);
         // Only our own lock is removed (a lock file taken over meanwhile is left alone).
         if (await readFile(file, "utf8").then((t) => t === text, () => false)) await unlink(file).catch(() => {});
       },

@@ -5,12 +5,13 @@
 // that will hold the old site, rename the output folder into the latter, rename the new folder into place, delete
 // the journal, delete the old site. A build killed between the two renames leaves no output folder: the next build
 // finds the journal first and finishes the swap (the new folder was complete before the journal was written).
-// Temporary folders are named `.<name>.tmp-<pid>-*` and `.<name>.old-<pid>-*`: those of a process that is gone are
-// removed.
+// Temporary folders are named `.<name>.tmp-<pid>-XXXXXX` and `.<name>.old-<pid>-XXXXXX`. Every build of this tool
+// takes the output folder's lock before it makes one, so while this build holds the lock, any such folder belongs to
+// a build that is gone (killed; possibly in another container, where its pid means nothing here): it is removed.
+// Nothing else beside the output folder is touched (other names, the unnumbered `.tmp-XXXXXX` of older versions).
 
 import { readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { processAlive } from "./lock.js";
 
 const HEADER = "build-index-site swap 1";
 
@@ -76,14 +77,13 @@ export async function recover(target: string, fs: SwapMethods = { writeFile, ren
   return done;
 }
 
-/** Removes the temporary folders of builds of this output folder whose process is gone (or is this one). */
+/** Removes the temporary folders of earlier builds of this output folder (call only while holding its lock). */
 async function removeLeftovers(target: string, fs: Pick<SwapMethods, "rm">): Promise<string[]> {
   const parent = path.dirname(target);
-  const pattern = new RegExp(`^\\.${escape(path.basename(target))}\\.(?:tmp|old)-(\\d+)-[A-Za-z0-9]{6}$`);
+  const pattern = new RegExp(`^\\.${escape(path.basename(target))}\\.(?:tmp|old)-\\d+-[A-Za-z0-9]{6}$`);
   const removed: string[] = [];
   for (const name of await readdir(parent).catch(() => [])) {
-    const pid = Number(pattern.exec(name)?.[1] ?? 0);
-    if (pid === 0 || (pid !== process.pid && processAlive(pid))) continue;
+    if (!pattern.test(name)) continue;
     await fs.rm(path.join(parent, name), { recursive: true, force: true });
     removed.push(name);
   }

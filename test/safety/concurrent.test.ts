@@ -8,8 +8,9 @@
 
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, readlinkSync } from "node:fs";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
@@ -66,22 +67,22 @@ async function deadPid(): Promise<number> {
 }
 
 describe("leftovers: a SIGKILLed build's temporary folders are removed by the next build", () => {
-  it("kills a real build twice while it writes; each next build removes the dead builds' folders, and only those", async () => {
+  it("kills a real build twice while it writes; each next build removes the gone builds' numbered folders, and only those", async () => {
     const root = await tmpDir("bis-leftovers-");
     temps.push(root);
     const out = path.join(root, "site");
     expect((await start(out).done).code).toBe(0);
     const built = await snapshot(out);
 
-    // Folders that are not provably a dead build's: another live process's (this test's pid), the old unnamed
-    // pattern, and a user's file. They must survive.
-    const keep = [`.site.tmp-${process.pid}-abcdef`, ".site.tmp-Ab12Cd", ".site.notes"];
+    // Names this tool never makes: kept. (The unnumbered `.tmp-XXXXXX` is what versions before the lock made.)
+    const keep = [".site.tmp-Ab12Cd", ".site.notes", ".site.tmp-12-abcdef.bak"];
     await mkdir(path.join(root, keep[0]!));
-    await mkdir(path.join(root, keep[1]!));
-    await writeFile(path.join(root, keep[2]!), "mine\n");
-    // A folder named for a dead build, with a pid that no process has.
-    const dead = `.site.old-${await deadPid()}-XyZ123`;
-    await mkdir(path.join(root, dead, "site"), { recursive: true });
+    await writeFile(path.join(root, keep[1]!), "mine\n");
+    await mkdir(path.join(root, keep[2]!));
+    // Numbered folders of builds that are gone: one of a pid no process has, one whose pid is alive but is no build
+    // of this folder (this test; in another container a pid means nothing): the lock proves no build owns them.
+    const gone = [`.site.old-${await deadPid()}-XyZ123`, `.site.tmp-${process.pid}-abcdef`];
+    for (const name of gone) await mkdir(path.join(root, name, "site"), { recursive: true });
 
     for (let kill = 0; kill < 2; kill++) {
       const run = start(out, "--force");
@@ -91,7 +92,7 @@ describe("leftovers: a SIGKILLed build's temporary folders are removed by the ne
       expect((await run.done).signal).toBe("SIGKILL");
       const left = await readdir(root);
       // The killed build's folder and lock are there; the earlier killed build's folder was removed by this one.
-      expect(left.filter((n) => /^\.site\.(tmp|old)-\d+-[A-Za-z0-9]{6}$/.test(n) && !keep.includes(n))).toEqual([left.find(ours)]);
+      expect(left.filter((n) => /^\.site\.(tmp|old)-\d+-[A-Za-z0-9]{6}$/.test(n))).toEqual([left.find(ours)]);
       expect(left).toContain(".site.lock");
       expect(await snapshot(out)).toEqual(built);
     }
@@ -153,17 +154,33 @@ describe("two builds into one --out", () => {
     expect(await readdir(root)).toEqual(["site"]);
   });
 
-  it("a lock left by a process that is gone is taken over", async () => {
+  it("a lock left by a process that is gone is taken over; a live one is not", async () => {
     const root = await tmpDir("bis-lock-");
     temps.push(root);
     const out = path.join(root, "site");
-    await writeFile(path.join(root, ".site.lock"), `build-index-site lock 1\npid ${await deadPid()}\nhost ${(await import("node:os")).hostname()}\nstart -\nsince 2024-01-01T00:00:00.000Z\n`);
+    const lock = path.join(root, ".site.lock");
+    const lockText = (pid: number, host: string, pidns: string) =>
+      `build-index-site lock 1\npid ${pid}\nhost ${host}\npidns ${pidns}\nstart -\nsince 2024-01-01T00:00:00.000Z\n`;
+    const pidns = readlinkSync("/proc/self/ns/pid");
+    // This host and pid namespace, a pid that is gone: taken over at once.
+    await writeFile(lock, lockText(await deadPid(), hostname(), pidns));
     expect((await start(out).done).code).toBe(0);
     expect(await readdir(root)).toEqual(["site"]);
-    // A lock of a live process is not (this test's own, taken through the API).
-    const lock = await acquireLock(out, "site");
+
+    // Another container or host (its pid cannot be checked here): live while its heartbeat is recent.
+    await writeFile(lock, lockText(1, "other-container", "pid:[1]"));
+    const busy = await start(out, "--force").done;
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(/being written by another build \(pid 1 on other-container/);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, minuteAgo, minuteAgo);
+    expect((await start(out, "--force").done).code).toBe(0);
+    expect(await readdir(root)).toEqual(["site"]);
+
+    // A lock of a live process here is not taken over (this test's own, through the API).
+    const held = await acquireLock(out, "site");
     await expect(acquireLock(out, "site")).rejects.toBeInstanceOf(UsageError);
-    await lock.release();
+    await held.release();
     expect(await readdir(root)).toEqual(["site"]);
   });
 });
