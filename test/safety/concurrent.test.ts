@@ -9,10 +9,10 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readlinkSync } from "node:fs";
-import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { acquireLock } from "../../src/output/lock.js";
 import { claimOutput, writeOutput } from "../../src/output/write-output.js";
@@ -182,5 +182,23 @@ describe("two builds into one --out", () => {
     await expect(acquireLock(out, "site")).rejects.toBeInstanceOf(UsageError);
     await held.release();
     expect(await readdir(root)).toEqual(["site"]);
+  });
+
+  it("a held lock is touched every 5 s (the heartbeat other containers judge it by), and no longer once released", async () => {
+    const root = await tmpDir("bis-lock-");
+    temps.push(root);
+    const file = path.join(root, ".site.lock");
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const held = await acquireLock(path.join(root, "site"), "site");
+      const old = new Date(Date.now() - 60_000);
+      await utimes(file, old, old);
+      vi.advanceTimersByTime(5_000);
+      await waitFor(async () => Date.now() - (await stat(file)).mtimeMs < 10_000);
+      await held.release();
+      expect(await readdir(root)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
