@@ -2,8 +2,9 @@
 // EDGE: the command line. Maps flags to build() / compile() / preview; one catch turns failures into a message and an
 // exit code (0 ok, 1 content or build errors, 2 usage, 130/143 stopped by a signal).
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type http from "node:http";
+import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
 import { debounced, logRequests, swappableHandler, watchTree } from "./cli/dev.js";
@@ -241,10 +242,9 @@ function program(io: Io, run: Run): Command {
     .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
     .option("-q, --quiet", "no line per request")
     .option("--verbose", "print every warning")
-    .action(async (opts: CommonFlags & { out: string; port: number; host: string; poll?: boolean }) => {
+    .action(async (opts: DevFlags) => {
       hostsFlag(opts.hosts);
-      run.wait = dev(io, opts);
-      // dev resolves only when stopped; its first build's usage errors (bad --out) still end it at once
+      run.wait = dev(io, opts); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
     });
 
   cmd.command("init")
@@ -265,30 +265,45 @@ function program(io: Io, run: Run): Command {
   return cmd;
 }
 
-/** The dev loop; resolves with the exit code when stopped by SIGINT/SIGTERM. */
-async function dev(io: Io, opts: CommonFlags & { out: string; port: number; host: string; poll?: boolean }): Promise<number> {
+export interface DevFlags extends CommonFlags {
+  out: string;
+  port: number;
+  host: string;
+  poll?: boolean;
+}
+
+/**
+ * The dev loop: build, preview, rebuild on change. Resolves with the exit code when stopped by SIGINT/SIGTERM (or by
+ * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
+ */
+export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
   const { createPreviewHandler, startPreview } = await import("./preview/server.js");
   let handler: http.RequestListener | null = null;
   let preview: Awaited<ReturnType<typeof startPreview>> | null = null;
   let controller = new AbortController();
 
+  let stopped = false;
   const rebuild = async (): Promise<void> => {
+    if (stopped) return;
     controller = new AbortController();
+    let built = false;
     try {
       await runBuild(io, { ...opts, quiet: false }, controller.signal, false);
+      built = true;
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
       io.err(formatError(error));
-      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview keeps the last good build).`));
-      return;
+      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
     }
-    handler = await createPreviewHandler(opts.out);
-    if (preview === null) {
+    // The first time, an earlier build in --out is served even when this one failed.
+    if (built || (handler === null && existsSync(path.join(opts.out, "routes.json")))) handler = await createPreviewHandler(opts.out);
+    if (handler !== null && preview === null && !stopped) {
       preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
       swappableHandler(preview.server, () => handler!);
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
+      control.onReady?.(preview.url);
     }
   };
 
@@ -296,18 +311,23 @@ async function dev(io: Io, opts: CommonFlags & { out: string; port: number; host
   const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
   const unwatch = watchTree(opts.content, loop.trigger, { poll: opts.poll === true });
   return new Promise<number>((resolve) => {
-    const stop = (sig: NodeJS.Signals): void => {
+    const stop = (code: number, reason: unknown): void => {
+      stopped = true;
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
-      controller.abort(new InterruptedError(sig));
+      control.stop?.removeEventListener("abort", onStop);
+      controller.abort(reason);
       unwatch();
       const closed = preview === null ? Promise.resolve() : preview.close();
-      void closed.then(() => loop.idle()).then(() => resolve(EXIT_SIGNAL[sig] ?? EXIT_CONTENT));
+      void closed.then(() => loop.idle()).then(() => resolve(code));
     };
-    const onInt = (): void => stop("SIGINT");
-    const onTerm = (): void => stop("SIGTERM");
+    const onInt = (): void => stop(EXIT_SIGNAL.SIGINT!, new InterruptedError("SIGINT"));
+    const onTerm = (): void => stop(EXIT_SIGNAL.SIGTERM!, new InterruptedError("SIGTERM"));
+    const onStop = (): void => stop(0, control.stop?.reason);
     process.on("SIGINT", onInt);
     process.on("SIGTERM", onTerm);
+    if (control.stop?.aborted) onStop();
+    else control.stop?.addEventListener("abort", onStop);
   });
 }
 

@@ -18,13 +18,13 @@ export interface Io {
 }
 
 /**
- * Colours on: FORCE_COLOR set to anything but "0" or "false"; else off when NO_COLOR is set (any value but ""), when
+ * Colours on: FORCE_COLOR set to anything but "", "0" or "false"; else off when NO_COLOR is set (any value but ""), when
  * the stream is not a terminal, or when the terminal has no colours. (https://no-color.org, https://force-color.org)
  */
 export function colorEnabled(stream: { isTTY?: boolean; hasColors?: () => boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== "0" && force !== "false") return true;
-  if (force === "0" || force === "false") return false;
+  if (force === "0" || force === "false") return false; // as Node itself reads it
+  if (force !== undefined && force !== "") return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (stream.isTTY !== true) return false;
   return typeof stream.hasColors === "function" ? stream.hasColors() : true;
@@ -63,7 +63,7 @@ export function humanBytes(bytes: number): string {
   let value = bytes;
   let unit = "B";
   for (const u of units) {
-    if (value < 1000) break;
+    if (value < 999.5) break; // 999,999 bytes is "1.0 MB", not "1000 kB"
     value /= 1000;
     unit = u;
   }
