@@ -3,9 +3,10 @@
 // one-line reasons without stack traces, and the preview's URL line.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
@@ -104,6 +105,23 @@ describe("build-index-site", () => {
     expect(forced.stdout).toMatch(/^\x1b\[32mBuilt\x1b\[39m /);
     const off = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({ FORCE_COLOR: "0" }) });
     expect(off.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it("runs the README's programmatic API example as written (against the compiled package)", async () => {
+    const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+    const example = /## Programmatic API\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const cwd = await temp();
+    cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
+    const script = path.join(cwd, "example.mjs");
+    await writeFile(script, example!.replace('from "build-index-site"', `from ${JSON.stringify(pathToFileURL(path.join(REPO, "lib/index.js")).href)}`));
+    const r = spawnSync(process.execPath, [script], { cwd, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/answers: \d+, rules: \d+, files: \d+, bytes: \d+/);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+    expect(existsSync(path.join(cwd, "dist/_redirects"))).toBe(true);
+    expect(existsSync(path.join(cwd, "dist/vercel.json"))).toBe(false);
   });
 
   it("refuses to preview a folder that is not a built site", async () => {
