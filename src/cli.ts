@@ -366,6 +366,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (run.json) io.out(JSON.stringify(failureReport(error), null, 2));
     else io.err(formatError(error, { debug }));
     if (error instanceof UsageError) return EXIT_USAGE;
+    // --host names an address this machine does not have: a wrong flag.
+    if ((error as NodeJS.ErrnoException | null)?.code === "EADDRNOTAVAIL") return EXIT_USAGE;
     if (error instanceof InterruptedError) return EXIT_SIGNAL[error.signal] ?? EXIT_CONTENT;
     return EXIT_CONTENT;
   }

@@ -88,6 +88,15 @@ describe("CLI conventions", () => {
     expect(formatError(new UsageError("bad", "fix it"))).toBe("bad\n  fix it");
   });
 
+  it("preview --host with an address this machine does not have is one line and exit 2", async () => {
+    const out = path.join(await temp(), "site");
+    expect((await cli("build", "--content", DEMO_CONTENT, "--out", out, "-q")).code).toBe(0);
+    const r = await cli("preview", "--dir", out, "--port", "0", "--host", "192.0.2.1");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/EADDRNOTAVAIL.*192\.0\.2\.1\n  That address is not one of this machine's/);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  });
+
   it("--debug is accepted anywhere and changes nothing for user mistakes", async () => {
     const r = await cli("build", "--debug", "--hosts", "netlfy");
     expect(r.code).toBe(2);
