@@ -293,7 +293,7 @@ export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal;
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
-      io.err(formatError(error));
+      printFailure(io, error, { debug: false, verbose: opts.verbose === true });
       io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
     }
     // The first time, an earlier build in --out is served even when this one failed.
@@ -343,6 +343,16 @@ function withDefaultCommand(args: string[]): string[] | { unknown: string } {
   return { unknown: first };
 }
 
+/** A failure on stderr: content errors with their problems (warnings summarised by code unless verbose), else one reason. */
+function printFailure(io: Io, error: unknown, options: { debug: boolean; verbose: boolean }): void {
+  if (error instanceof ContentError) {
+    io.err(error.message);
+    for (const line of diagnosticLines(io, error.diagnostics, options.verbose)) io.err(line);
+    return;
+  }
+  io.err(formatError(error, { debug: options.debug }));
+}
+
 /** Runs the CLI; resolves to the exit code (a preview resolves when its server closes). */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const run: Run = { wait: null, json: false };
@@ -364,7 +374,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     if (run.json) io.out(JSON.stringify(failureReport(error), null, 2));
-    else io.err(formatError(error, { debug }));
+    else printFailure(io, error, { debug, verbose: rest.includes("--verbose") });
     if (error instanceof UsageError) return EXIT_USAGE;
     // --host names an address this machine does not have: a wrong flag.
     if ((error as NodeJS.ErrnoException | null)?.code === "EADDRNOTAVAIL") return EXIT_USAGE;

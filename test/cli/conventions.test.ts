@@ -104,3 +104,23 @@ describe("CLI conventions", () => {
     expect(r.stderr).not.toMatch(STACK_LINE);
   });
 });
+
+describe("a build's warnings", () => {
+  it("are summarised by code when there are many, and listed in full with --verbose", async () => {
+    const { cp, readFile, writeFile } = await import("node:fs/promises");
+    const content = await temp();
+    await cp(DEMO_CONTENT, content, { recursive: true });
+    const iconsFile = path.join(content, "icons.json");
+    const icons = JSON.parse(await readFile(iconsFile, "utf8")) as Record<string, string>;
+    for (let i = 0; i < 20; i++) icons[`x${i}`] = `missing-${i}.png`; // 20 ICON_MISSING warnings
+    await writeFile(iconsFile, JSON.stringify(icons, null, 2));
+    const out = path.join(await temp(), "site");
+    const short = await cli("build", "--content", content, "--out", out);
+    expect(short.code).toBe(0);
+    expect(short.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:"))).toHaveLength(3);
+    expect(short.stderr).toMatch(/… and 17 more warnings \[ICON_MISSING\]/);
+    expect(short.stderr.split("\n").at(-1)).toMatch(/^\d+ warnings: .*ICON_MISSING 20/);
+    const verbose = await cli("build", "--content", content, "--out", out, "--verbose", "--force");
+    expect(verbose.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:"))).toHaveLength(20);
+  });
+});
