@@ -252,7 +252,8 @@ function program(io: Io, run: Run): Command {
     .argument("[dir]", "folder to create (must be new or empty)", "content")
     .action(async (dir: string) => {
       const result = await init(dir);
-      io.out(`${colorOut(io, "green", "Created")} ${dir}/ (${countNoun(result.files.length, "file")}: ${result.files.map((f) => f.slice(dir.length + 1)).join(", ")}).`);
+      const shown = dir.replace(/[\\/]+$/, "") || dir;
+      io.out(`${colorOut(io, "green", "Created")} ${shown}/ (${countNoun(result.files.length, "file")}: ${result.files.join(", ")}).`);
       io.out(result.netlify ? "Created netlify.toml (Netlify builds with build-index-site and publishes dist/)." : "netlify.toml exists: left as it is.");
       const flag = dir === "content" ? "" : ` --content ${dir}`;
       io.out("Next:");

@@ -9,6 +9,7 @@ import { netlifyToml, starterContent } from "../init/templates.js";
 
 export interface InitResult {
   dir: string;
+  /** The files written, relative to `dir`. */
   files: string[];
   /** netlify.toml was written (false: one was already there and was left alone). */
   netlify: boolean;
@@ -38,7 +39,7 @@ export async function init(dir: string, cwd: string = process.cwd()): Promise<In
     const file = path.join(target, rel);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, data, { flag: "wx" });
-    files.push(path.posix.join(dir.split(path.sep).join("/"), rel));
+    files.push(rel);
   }
   let netlify = false;
   try {

@@ -39,10 +39,22 @@ function styler(enabled: boolean): (style: Style, text: string) => string {
 }
 
 export function processIo(): Io {
+  // A reader that goes away (`| head`) is no error worth a stack trace: later lines for it are dropped, and the
+  // command finishes its work (a build is not cut off half-way).
+  const gone = new Set<NodeJS.WriteStream>();
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      gone.add(stream);
+    });
+  }
+  const write = (stream: NodeJS.WriteStream, line: string): void => {
+    if (!gone.has(stream)) stream.write(`${line}\n`);
+  };
   const progressOn = process.stderr.isTTY === true;
   return {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: (line) => write(process.stdout, line),
+    err: (line) => write(process.stderr, line),
     color: { out: styler(colorEnabled(process.stdout)), err: styler(colorEnabled(process.stderr)) },
     ...(progressOn ? {
       progress: {
