@@ -3,7 +3,8 @@
 // same files), no-op and one-icon rebuilds, preview throughput against serve-handler by path, and nginx with the
 // emitted config against nginx by path. Writes bench/results/latest.{md,json} and prints the table.
 //
-// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--duration S]
+// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--duration S] [--help]
+//   Unknown flags and bad values exit 2 before anything runs (util.parseArgs, strict).
 //   --quick: scales 1 and 10, fewer runs, 3 s load runs (about a minute).
 // Everything it writes besides the results goes under $TMPDIR/build-index-site-bench (synthetic content is cached
 // there between runs; built sites are removed as soon as they are measured).
@@ -14,6 +15,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile, lstat } from "no
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { CACHE_DIR, cachedContent, GENERATOR_VERSION } from "./generate-content.mjs";
 import { squarePng } from "../scripts/tiny-png.mjs";
 import { nginxRows } from "./nginx.mjs";
@@ -27,16 +29,60 @@ const RESULTS = path.join(REPO, "bench/results");
 const SOURCE_DATE_EPOCH = "1735689600";
 
 // ---------------------------------------------------------------------------------------------------------- options
+const USAGE = `Usage: npm run bench -- [options]   (or: node bench/run.mjs [options])
+
+Full builds, no-op and one-icon rebuilds, preview and nginx throughput; writes bench/results/latest.{md,json}.
+A full run builds synthetic content at x1, x10 and x100 (x100 writes about 0.5 M files, ~2 GB under
+${CACHE_DIR}) and takes several minutes.
+
+Options:
+  --quick            scales 1 and 10, fewer runs, 3 s load runs (about a minute)
+  --scales <list>    synthetic scales, comma-separated positive integers (default 1,10,100; --quick: 1,10)
+  --runs <n>         build runs per row (default: 5, or fewer for large sites)
+  --duration <s>     seconds per load run (default 5; --quick: 3)
+  --no-preview       skip the preview throughput rows
+  --no-nginx         skip the nginx rows
+  -h, --help         print this help and exit
+`;
 const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const value = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : args[i + 1];
+let parsed;
+try {
+  parsed = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      quick: { type: "boolean" },
+      scales: { type: "string" },
+      runs: { type: "string" },
+      duration: { type: "string" },
+      "no-preview": { type: "boolean" },
+      "no-nginx": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  }).values;
+} catch (error) {
+  process.stderr.write(`bench: ${error.message}\nnpm run bench -- --help lists the options.\n`);
+  process.exit(2);
+}
+if (parsed.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+/** A flag's value as a positive number (integer unless `fraction`), or exit 2 naming the flag. */
+const positive = (name, text, fraction = false) => {
+  const n = Number(text);
+  if (text === undefined || text.trim() === "" || !Number.isFinite(n) || n <= 0 || (!fraction && !Number.isInteger(n))) {
+    process.stderr.write(`bench: --${name} must be a positive ${fraction ? "number" : "whole number"} (got ${JSON.stringify(text)}).\n`);
+    process.exit(2);
+  }
+  return n;
 };
+const flag = (name) => parsed[name.replace(/^--/, "")] === true;
 const QUICK = flag("--quick");
-const SCALES = value("--scales", QUICK ? "1,10" : "1,10,100").split(",").map(Number);
-const RUNS_OVERRIDE = value("--runs", undefined);
-const LOAD_SECONDS = Number(value("--duration", QUICK ? "3" : "5"));
+const SCALES = (parsed.scales ?? (QUICK ? "1,10" : "1,10,100")).split(",").map((s) => positive("scales", s));
+const RUNS_OVERRIDE = parsed.runs === undefined ? undefined : positive("runs", parsed.runs);
+const LOAD_SECONDS = positive("duration", parsed.duration ?? (QUICK ? "3" : "5"), true);
 const CONNECTIONS = 50;
 const runsFor = (files) => Number(RUNS_OVERRIDE ?? (files > 200_000 ? 2 : files > 20_000 ? 3 : QUICK ? 3 : 5));
 

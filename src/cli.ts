@@ -1,17 +1,37 @@
 // src/cli.ts
-// EDGE: the command line. Maps flags to build() / preview(); one catch turns failures into a message and an exit code.
+// EDGE: the command line. Maps flags to build() / compile() / preview; one catch turns failures into a message and an
+// exit code (0 ok, 1 content or build errors, 2 usage, 130/143 stopped by a signal).
 
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { existsSync, readFileSync } from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
+import { debounced, logRequests, swappableHandler, watchTree } from "./cli/dev.js";
+import { init } from "./cli/init.js";
 import {
-  BuildError, ContentError, countNoun, formatDiagnostic, formatError, InterruptedError, UsageError, type Diagnostic,
+  colorErr, colorOut, diagnosticLines, humanBytes, humanMs, processIo, startProgress, type Io,
+} from "./cli/output.js";
+import { didYouMean } from "./cli/suggest.js";
+import {
+  BuildError, ContentError, countNoun, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
-import { HOST_NAMES, parseHosts } from "./hosts/index.js";
+import { HOST_NAMES, parseHosts, type HostName } from "./hosts/index.js";
+
+export type { Io } from "./cli/output.js";
 
 const EXIT_CONTENT = 1;
 const EXIT_USAGE = 2;
 /** 128 + the signal number, as shells report it. */
 const EXIT_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+const COMMANDS = ["build", "check", "preview", "dev", "init", "help"] as const;
+
+/** The package's version (package.json sits one folder above both src/ and lib/). */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
 
 /** What `--json` prints: one object on stdout, for CI. */
 export interface JsonReport {
@@ -56,89 +76,134 @@ async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   }
 }
 
-interface CheckFlags {
-  content: string;
-  baseUrl?: string;
-  strict?: boolean;
-  json?: boolean;
-}
-
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError("must be a whole number from 0 to 65535.");
   return Number(value);
 }
 
-interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
+/** `--hosts` → host names: a typo gets "did you mean", an empty list is an error (leave the flag out for all hosts). */
+export function hostsFlag(list: string | undefined): HostName[] | undefined {
+  if (list === undefined) return undefined;
+  const names = list.split(",").map((s) => s.trim());
+  if (names.every((n) => n === "")) {
+    throw new UsageError("--hosts is empty: name at least one host.", `Choose from ${HOST_NAMES.join(", ")} (comma-separated), or all; leave the flag out for all.`);
+  }
+  for (const name of names) {
+    if (name === "" || name === "all" || (HOST_NAMES as readonly string[]).includes(name)) continue;
+    throw new UsageError(`Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all"])}.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), or all.`);
+  }
+  return parseHosts(list);
 }
 
-const defaultIo: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+interface CommonFlags {
+  content: string;
+  baseUrl?: string;
+  strict?: boolean;
+  json?: boolean;
+  hosts?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+}
 
-function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Command {
+interface Run {
+  wait: Promise<number> | null;
+  json: boolean;
+}
+
+const hostsOption = (): Option =>
+  new Option("--hosts <list>", `host configs, comma-separated: ${HOST_NAMES.join(",")} or all (default: all)`);
+
+function buildOptionsFrom(opts: CommonFlags & { out: string; replaceOut?: boolean }, signal?: AbortSignal): BuildOptions {
+  const hosts = hostsFlag(opts.hosts);
+  return {
+    content: opts.content, out: opts.out, strict: opts.strict === true, replaceOut: opts.replaceOut === true,
+    ...(signal ? { write: { signal } } : {}),
+    ...(hosts !== undefined ? { hosts } : {}),
+    ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+  };
+}
+
+/** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
+async function runBuild(io: Io, opts: CommonFlags & { out: string; force?: boolean; replaceOut?: boolean }, signal: AbortSignal | undefined, json: boolean): Promise<void> {
+  const started = performance.now();
+  const options = buildOptionsFrom(opts, signal);
+  const stop = json || opts.quiet ? () => {} : startProgress(io, `Building ${opts.out}/ from ${opts.content}/…`);
+  let result: Awaited<ReturnType<typeof buildIfChanged>>;
+  try {
+    result = await (opts.force ? build(options) : buildIfChanged(options));
+  } finally {
+    stop();
+  }
+  const ms = performance.now() - started;
+  if (!("model" in result)) {
+    if (json) {
+      const summary = report([], result.counts);
+      io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
+      return;
+    }
+    if (opts.quiet) return;
+    io.out(`${opts.out}/ is up to date: content, options and tool unchanged since it was built `
+      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
+      + `Nothing written (${humanMs(ms)}); --force rebuilds.`);
+    return;
+  }
+  if (json) {
+    io.out(JSON.stringify(report(result.diagnostics, result.counts), null, 2));
+    return;
+  }
+  if (opts.quiet) return;
+  for (const line of diagnosticLines(io, result.diagnostics, opts.verbose === true)) io.err(line);
+  io.out(`${colorOut(io, "green", "Built")} ${opts.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
+    + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
+}
+
+function program(io: Io, run: Run): Command {
   const cmd = new Command("build-index-site")
-    .description("Build the indexer configuration and icon API as a static site: every response precomputed into dist/.")
+    .description("Build the indexer configuration and icon API as a static site: every response precomputed into dist/.\n"
+      + "With no command, runs `build`.")
+    .version(version(), "-V, --version", "print the version")
+    .option("--debug", "print the stack trace of an internal error")
     .showHelpAfterError("(Use --help for the options.)")
+    .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
-  cmd.command("build", { isDefault: true })
+  cmd.command("build")
     .description("Validate content/ and write every response, the route table and the host configs to dist/ (the default command).")
     .option("--content <dir>", "content folder", "content")
     .option("--out <dir>", "output folder (replaced atomically)", "dist")
     .option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url")
     .option("--strict", "treat warnings as errors")
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
-    .option("--hosts <list>", `host configs to write, comma-separated: ${HOST_NAMES.join(",")} (default: all)`, "all")
+    .addOption(hostsOption())
     .option("--force", "rebuild even when the output was built from exactly this content and these options")
     .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
-    .action(async (opts: CheckFlags & { out: string; hosts: string; force?: boolean; replaceOut?: boolean }) => {
+    .option("-q, --quiet", "print nothing but errors")
+    .option("--verbose", "print every warning (by default, more than 10 are summarised by code)")
+    .action(async (opts: CommonFlags & { out: string; force?: boolean; replaceOut?: boolean }) => {
       run.json = opts.json === true;
-      const started = performance.now();
-      const hosts = parseHosts(opts.hosts);
-      const result = await interruptible((signal) => {
-        const options: BuildOptions = {
-          content: opts.content, out: opts.out, strict: opts.strict === true, write: { signal }, hosts, replaceOut: opts.replaceOut === true,
-          ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
-        };
-        return opts.force ? build(options) : buildIfChanged(options);
-      });
-      if (!("model" in result)) {
-        const ms = Math.round(performance.now() - started);
-        if (run.json) {
-          const summary = report([], result.counts);
-          io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
-          return;
-        }
-        io.out(`${opts.out}/ is up to date: content, options and tool unchanged since it was built `
-          + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
-          + `Nothing written (${ms} ms); --force rebuilds.`);
-        return;
-      }
-      if (run.json) {
-        io.out(JSON.stringify(report(result.diagnostics, result.counts), null, 2));
-        return;
-      }
-      for (const d of result.diagnostics) io.err(formatDiagnostic(d));
-      const ms = Math.round(performance.now() - started);
-      io.out(`Built ${opts.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
-        + `${countNoun(result.counts.files, "file")} (${result.counts.bytes} bytes) in ${ms} ms.`);
+      hostsFlag(opts.hosts); // a wrong flag is a usage error before anything is read
+      await interruptible((signal) => runBuild(io, opts, signal, run.json));
     });
 
   cmd.command("check")
-    .description("Validate the content and compute every response, but write nothing (exit 1 on errors).")
+    .description("Validate the content and compute every response and host config, but write nothing (exit 1 on errors).")
     .option("--content <dir>", "content folder", "content")
     .option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url")
     .option("--strict", "treat warnings as errors")
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
-    .action(async (opts: CheckFlags) => {
+    .addOption(hostsOption())
+    .option("-q, --quiet", "print nothing but errors")
+    .option("--verbose", "print every warning (by default, more than 10 are summarised by code)")
+    .action(async (opts: CommonFlags) => {
       run.json = opts.json === true;
       const started = performance.now();
+      const hosts = hostsFlag(opts.hosts);
       const result = await compile({
-        content: opts.content, strict: opts.strict === true, ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+        content: opts.content, strict: opts.strict === true,
+        ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+        ...(hosts !== undefined ? { hosts } : {}),
       });
       const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.files.length };
       const summary = report(result.diagnostics, counts);
@@ -146,10 +211,11 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
         io.out(JSON.stringify(summary, null, 2));
         return;
       }
-      for (const d of result.diagnostics) io.err(formatDiagnostic(d));
-      const ms = Math.round(performance.now() - started);
-      io.out(`Checked ${opts.content}/: no errors, ${countNoun(summary.counts.warnings, "warning")}; `
-        + `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} would be written (${ms} ms).`);
+      if (opts.quiet) return;
+      for (const line of diagnosticLines(io, result.diagnostics, opts.verbose === true)) io.err(line);
+      io.out(`${colorOut(io, "green", "Checked")} ${opts.content}/: no errors, ${countNoun(summary.counts.warnings, "warning")}; `
+        + `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} `
+        + `would be written (${humanMs(performance.now() - started)}).`);
     });
 
   cmd.command("preview")
@@ -157,31 +223,164 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--dir <dir>", "built site folder", "dist")
     .option("--port <n>", "port (0 = any free port)", parsePort, 8080)
     .option("--host <addr>", "address to listen on", "127.0.0.1")
-    .action(async (opts: { dir: string; port: number; host: string }) => {
+    .option("-q, --quiet", "print only the URL (no line per request)")
+    .action(async (opts: { dir: string; port: number; host: string; quiet?: boolean }) => {
       const { startPreview } = await import("./preview/server.js");
-      const preview = await startPreview(opts);
+      const preview = await startPreview({ dir: opts.dir, port: opts.port, host: opts.host });
+      if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url}`);
-      run.wait = new Promise<void>((resolve) => preview.server.on("close", () => resolve()));
+      run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));
+    });
+
+  cmd.command("dev")
+    .description("Build, preview and rebuild on every change in the content folder (Ctrl-C stops).")
+    .option("--content <dir>", "content folder", "content")
+    .option("--out <dir>", "output folder (replaced atomically)", "dist")
+    .option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url")
+    .addOption(hostsOption())
+    .option("--port <n>", "port (0 = any free port)", parsePort, 8080)
+    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
+    .option("-q, --quiet", "no line per request")
+    .option("--verbose", "print every warning")
+    .action(async (opts: DevFlags) => {
+      hostsFlag(opts.hosts);
+      run.wait = dev(io, opts); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
+    });
+
+  cmd.command("init")
+    .description("Write a minimal content folder that builds (and a netlify.toml here when there is none).")
+    .argument("[dir]", "folder to create (must be new or empty)", "content")
+    .action(async (dir: string) => {
+      const result = await init(dir);
+      const shown = dir.replace(/[\\/]+$/, "") || dir;
+      io.out(`${colorOut(io, "green", "Created")} ${shown}/ (${countNoun(result.files.length, "file")}: ${result.files.join(", ")}).`);
+      io.out(result.netlify ? "Created netlify.toml (Netlify builds with build-index-site and publishes dist/)." : "netlify.toml exists: left as it is.");
+      const flag = dir === "content" ? "" : ` --content ${dir}`;
+      io.out("Next:");
+      const build = `npx build-index-site${flag} --strict`;
+      const preview = "npx build-index-site preview";
+      const width = Math.max(build.length, preview.length) + 2;
+      io.out(`  ${build.padEnd(width)}# validate ${dir}/ and build dist/`);
+      io.out(`  ${preview.padEnd(width)}# serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev${flag}, which also rebuilds on change)`);
     });
   return cmd;
 }
 
+export interface DevFlags extends CommonFlags {
+  out: string;
+  port: number;
+  host: string;
+  poll?: boolean;
+}
+
+/**
+ * The dev loop: build, preview, rebuild on change. Resolves with the exit code when stopped by SIGINT/SIGTERM (or by
+ * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
+ */
+export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
+  const { createPreviewHandler, startPreview } = await import("./preview/server.js");
+  let handler: http.RequestListener | null = null;
+  let preview: Awaited<ReturnType<typeof startPreview>> | null = null;
+  let controller = new AbortController();
+
+  let stopped = false;
+  const rebuild = async (): Promise<void> => {
+    if (stopped) return;
+    controller = new AbortController();
+    let built = false;
+    try {
+      await runBuild(io, { ...opts, quiet: false }, controller.signal, false);
+      built = true;
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof UsageError) throw error;
+      printFailure(io, error, { debug: false, verbose: opts.verbose === true });
+      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
+    }
+    // The first time, an earlier build in --out is served even when this one failed.
+    if (built || (handler === null && existsSync(path.join(opts.out, "routes.json")))) handler = await createPreviewHandler(opts.out);
+    if (handler !== null && preview === null && !stopped) {
+      preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
+      swappableHandler(preview.server, () => handler!);
+      if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
+      io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
+      control.onReady?.(preview.url);
+    }
+  };
+
+  await rebuild();
+  const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
+  const unwatch = watchTree(opts.content, loop.trigger, { poll: opts.poll === true });
+  return new Promise<number>((resolve) => {
+    const stop = (code: number, reason: unknown): void => {
+      stopped = true;
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      control.stop?.removeEventListener("abort", onStop);
+      controller.abort(reason);
+      unwatch();
+      const closed = preview === null ? Promise.resolve() : preview.close();
+      void closed.then(() => loop.idle()).then(() => resolve(code));
+    };
+    const onInt = (): void => stop(EXIT_SIGNAL.SIGINT!, new InterruptedError("SIGINT"));
+    const onTerm = (): void => stop(EXIT_SIGNAL.SIGTERM!, new InterruptedError("SIGTERM"));
+    const onStop = (): void => stop(0, control.stop?.reason);
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+    if (control.stop?.aborted) onStop();
+    else control.stop?.addEventListener("abort", onStop);
+  });
+}
+
+/**
+ * argv without the default command spelled out gets `build` in front: a first word that is an option (or nothing)
+ * means `build`; a first word that is no command is an error (never taken as an argument of build).
+ */
+function withDefaultCommand(args: string[]): string[] | { unknown: string } {
+  const first = args[0];
+  if (first === undefined) return ["build"];
+  if (first.startsWith("-")) return ["-h", "--help", "-V", "--version"].includes(first) ? args : ["build", ...args];
+  if ((COMMANDS as readonly string[]).includes(first)) return args;
+  return { unknown: first };
+}
+
+/** A failure on stderr: content errors with their problems (warnings summarised by code unless verbose), else one reason. */
+function printFailure(io: Io, error: unknown, options: { debug: boolean; verbose: boolean }): void {
+  if (error instanceof ContentError) {
+    io.err(error.message);
+    for (const line of diagnosticLines(io, error.diagnostics, options.verbose)) io.err(line);
+    return;
+  }
+  io.err(formatError(error, { debug: options.debug }));
+}
+
 /** Runs the CLI; resolves to the exit code (a preview resolves when its server closes). */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  const run: { wait: Promise<void> | null; json: boolean } = { wait: null, json: false };
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const run: Run = { wait: null, json: false };
+  const args = argv.slice(2);
+  const debug = args.includes("--debug");
+  const rest = args.filter((a) => a !== "--debug");
   try {
-    await program(io, run).parseAsync(argv);
-    if (run.wait) await run.wait;
+    const routed = withDefaultCommand(rest);
+    if (!Array.isArray(routed)) {
+      io.err(`error: unknown command '${routed.unknown}'${didYouMean(routed.unknown, COMMANDS.filter((c) => c !== "help"))}`);
+      io.err(`Commands: ${COMMANDS.join(", ")} (with none, build runs). Use --help for more.`);
+      return EXIT_USAGE;
+    }
+    await program(io, run).parseAsync(routed, { from: "user" });
+    if (run.wait) return await run.wait;
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     if (run.json) io.out(JSON.stringify(failureReport(error), null, 2));
-    else io.err(formatError(error));
+    else printFailure(io, error, { debug, verbose: rest.includes("--verbose") });
     if (error instanceof UsageError) return EXIT_USAGE;
+    // --host names an address this machine does not have: a wrong flag.
+    if ((error as NodeJS.ErrnoException | null)?.code === "EADDRNOTAVAIL") return EXIT_USAGE;
     if (error instanceof InterruptedError) return EXIT_SIGNAL[error.signal] ?? EXIT_CONTENT;
-    if (error instanceof ContentError || error instanceof BuildError) return EXIT_CONTENT;
     return EXIT_CONTENT;
   }
 }

@@ -76,17 +76,47 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.hint === undefined ? text : `${text}\n  ${d.hint}`;
 }
 
-/** The text the CLI prints for a failure: one line of reason, then (for content errors) one line per problem. */
-export function formatError(error: unknown): string {
+/** What to do about an operating system error, by its code. */
+const OS_HINTS: Record<string, string> = {
+  EACCES: "Check the permissions of that path (or choose another folder).",
+  EPERM: "Check the permissions of that path (or choose another folder).",
+  EROFS: "That file system is read-only: choose a writable folder.",
+  ENOSPC: "The disk is full: free some space and build again (the previous output is unchanged).",
+  EDQUOT: "The disk quota is exhausted: free some space and build again.",
+  EEXIST: "Something is already there: move it away or choose another path.",
+  ENAMETOOLONG: "A path is too long for this file system: use a shorter --out or shorter names.",
+  EMFILE: "Too many open files: raise the limit (ulimit -n) and try again.",
+  ENOENT: "That path does not exist.",
+  ENOTDIR: "A part of that path is a file, not a folder.",
+  EISDIR: "That path is a folder, not a file.",
+  EBUSY: "That path is in use (a mount point or an open file): choose another folder.",
+  EADDRNOTAVAIL: "That address is not one of this machine's: use 127.0.0.1, 0.0.0.0 or one of its own addresses.",
+};
+
+const isOsError = (error: unknown): error is NodeJS.ErrnoException =>
+  error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && typeof (error as NodeJS.ErrnoException).syscall === "string";
+
+/**
+ * The text the CLI prints for a failure: one line of reason, then (for content errors) one line per problem. A stack
+ * trace only with `debug` (--debug): an operating system error is one line with its path and what to do, anything
+ * else is an internal error (a bug) with its message.
+ */
+export function formatError(error: unknown, options: { debug?: boolean } = {}): string {
   if (error instanceof ContentError) {
     return [error.message, ...error.diagnostics.map(formatDiagnostic)].join("\n");
   }
   if (error instanceof BuildError) {
     const where = error.location === undefined ? "" : `${formatLocation(error.location)}: `;
-    return error.hint === undefined ? `${where}${error.message}` : `${where}${error.message}\n  ${error.hint}`;
+    const text = error.hint === undefined ? `${where}${error.message}` : `${where}${error.message}\n  ${error.hint}`;
+    return options.debug && error.cause instanceof Error && error.cause.stack ? `${text}\n${error.cause.stack}` : text;
   }
-  if (error instanceof Error) return error.stack ?? error.message;
-  return String(error);
+  if (options.debug) return error instanceof Error ? error.stack ?? error.message : String(error);
+  if (isOsError(error)) {
+    const hint = OS_HINTS[error.code!];
+    return hint === undefined ? error.message : `${error.message}\n  ${hint}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `Internal error: ${message}\n  This is a bug in build-index-site: run again with --debug for the stack trace, and report it.`;
 }
 
 /** What to do about an operating-system error while writing the output, by its code. */

@@ -1,9 +1,98 @@
 // src/index.ts
-// Public API: the build, the preview server, the route table evaluator and the reference answers.
+// Public API: build, check and preview with the CLI's defaults; the route table evaluator and the reference answers.
 
-export { build, compile, type BuildOptions, type BuildResult } from "./build.js";
-export { startPreview, createPreviewHandler, type Preview, type PreviewOptions } from "./preview/server.js";
+import {
+  build as buildSite, buildIfChanged, compile, type BuildOptions as CoreBuildOptions, type BuildResult, type UpToDateResult,
+} from "./build.js";
+import { ContentError, type Diagnostic } from "./errors.js";
+import type { HostName } from "./hosts/index.js";
+import { startPreview, type Preview } from "./preview/server.js";
+
+export interface BuildOptions {
+  /** Content folder. Default "content". */
+  content?: string;
+  /** Output folder, replaced atomically. Default "dist". */
+  out?: string;
+  /** Public https URL of the site; overrides manifest.json base_url. */
+  baseUrl?: string;
+  /** Warnings fail the build like errors. Default false. */
+  strict?: boolean;
+  /** Hosts whose config files are written. Default every host. */
+  hosts?: readonly HostName[];
+  /** SOURCE_DATE_EPOCH (seconds) for a reproducible build. Default the environment's SOURCE_DATE_EPOCH. */
+  sourceDateEpoch?: string;
+  /** Write nothing when `out` was built from exactly these inputs (what the CLI does without --force). Default false. */
+  ifChanged?: boolean;
+  /** Aborts the build; the previous output is kept. */
+  signal?: AbortSignal;
+}
+
+export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch">;
+
+export interface CheckResult {
+  /** No errors (under `strict`, no warnings either). */
+  ok: boolean;
+  /** Every problem found, with file, JSON pointer and line:column. */
+  diagnostics: Diagnostic[];
+  /** Answer files, route rules and output files that a build would write (0 when the content has errors). */
+  counts: { answers: number; rules: number; files: number };
+}
+
+export interface PreviewOptions {
+  /** Built site folder. Default "dist". */
+  dir?: string;
+  /** Port; 0 takes any free port. Default 8080. */
+  port?: number;
+  /** Address to listen on. Default "127.0.0.1". */
+  host?: string;
+}
+
+function coreOptions(options: BuildOptions): CoreBuildOptions {
+  return {
+    content: options.content ?? "content",
+    out: options.out ?? "dist",
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
+    ...(options.sourceDateEpoch !== undefined ? { sourceDateEpoch: options.sourceDateEpoch } : {}),
+    ...(options.signal !== undefined ? { write: { signal: options.signal } } : {}),
+  };
+}
+
+/**
+ * Validates the content and writes the site. Rejects with a ContentError (its `diagnostics` list every problem) when
+ * the content has errors, a UsageError for impossible options; the previous output is then untouched.
+ */
+export function build(options?: BuildOptions & { ifChanged?: false }): Promise<BuildResult>;
+export function build(options: BuildOptions & { ifChanged: true }): Promise<BuildResult | UpToDateResult>;
+export function build(options: BuildOptions = {}): Promise<BuildResult | UpToDateResult> {
+  return options.ifChanged ? buildIfChanged(coreOptions(options)) : buildSite(coreOptions(options));
+}
+
+/** Validates the content and computes everything a build would write, writing nothing. */
+export async function check(options: CheckOptions = {}): Promise<CheckResult> {
+  try {
+    const result = await compile({ ...coreOptions(options), content: options.content ?? "content" });
+    return {
+      ok: !result.diagnostics.some((d) => d.severity === "error"),
+      diagnostics: result.diagnostics,
+      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.files.length },
+    };
+  } catch (error) {
+    if (error instanceof ContentError) return { ok: false, diagnostics: error.diagnostics, counts: { answers: 0, rules: 0, files: 0 } };
+    throw error;
+  }
+}
+
+/** Serves a built site the way a static host with the route table would; `close()` stops it. */
+export function preview(options: PreviewOptions = {}): Promise<Preview> {
+  return startPreview({ dir: options.dir ?? "dist", port: options.port ?? 8080, host: options.host ?? "127.0.0.1" });
+}
+
+export type { BuildResult, UpToDateResult } from "./build.js";
+export { startPreview, createPreviewHandler, type Preview } from "./preview/server.js";
 export * from "./routes/route-table.js";
 export { answer, answerHeaders, answerText, type Answer, type Query } from "./api/answers.js";
 export { versionCompare } from "./model/version-compare.js";
 export { BuildError, ContentError, UsageError, formatError, type Diagnostic } from "./errors.js";
+export { HOST_NAMES, type HostName } from "./hosts/index.js";

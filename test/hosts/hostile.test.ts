@@ -11,6 +11,7 @@ import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
+import { canRun } from "../helpers/needs.js";
 import { cloudflareAnswerer, httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer } from "./answers.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
 import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
@@ -72,9 +73,10 @@ afterAll(async () => {
 
 describe("hostile literals through every host's engine", () => {
   for (const host of ["netlify", "apache", "nginx", "vercel", "cloudflare"]) {
-    test(host, async () => {
+    // Outside CI a host whose server is not installed is skipped (the run says so once); in CI it must run.
+    test.skipIf((host === "apache" && !canRun("apache")) || (host === "nginx" && !canRun("nginx")))(host, async () => {
       const answer = answerers[host];
-      if (answer === undefined) return; // not installed outside CI (mustRunServers makes CI fail instead)
+      if (answer === undefined) throw new Error(`${host} has no answerer`);
       for (const rule of table.rules.slice(0, -1)) {
         const v = (rule.match.key as { eq: string }).eq;
         const got = await answer(`action=hostile&key=${encodeURIComponent(v)}`);

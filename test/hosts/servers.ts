@@ -3,11 +3,11 @@
 // temporary config of its own; in CI a server that cannot start fails the test instead of skipping it.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
+import { inCI, installed } from "../helpers/needs.js";
 
 export interface RunningServer {
   url: string;
@@ -18,10 +18,16 @@ export const APACHE_BIN = "/usr/sbin/apache2";
 export const APACHE_MODULES = "/usr/lib/apache2/modules";
 export const NGINX_BIN = "/usr/sbin/nginx";
 
-export const haveApache = existsSync(APACHE_BIN) && existsSync(path.join(APACHE_MODULES, "mod_rewrite.so"));
-export const haveNginx = existsSync(NGINX_BIN);
+// Installed (test/helpers/needs.ts; BIS_TEST_PRETEND_MISSING=apache,nginx tries the skip path).
+export const haveApache = installed("apache");
+export const haveNginx = installed("nginx");
 /** In CI a missing server is a failure, not a skip. */
-export const mustRunServers = Boolean(process.env.CI);
+export const mustRunServers = inCI;
+/** What the parity suite reports for a host that it did not run (outside CI, when its server is not installed). */
+export const notInstalled: Record<string, string | undefined> = {
+  apache: haveApache || mustRunServers ? undefined : "apache2 is not installed",
+  nginx: haveNginx || mustRunServers ? undefined : "nginx is not installed",
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -3,9 +3,10 @@
 // one-line reasons without stack traces, and the preview's URL line.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
@@ -43,7 +44,7 @@ describe("build-index-site", () => {
     cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
     const r = run([], cwd);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Built dist\/: \d+ responses, \d+ route rules, \d+ files/);
+    expect(r.stdout.trimEnd()).toMatch(/^Built dist\/: \d+ responses, \d+ route rules, \d+ files \(\d+(\.\d)? kB\) in \d+ ms\.$/);
     expect(existsSync(path.join(cwd, "dist/api/findIcon/file/php.json"))).toBe(true);
     expect(existsSync(path.join(cwd, "dist/routes.json"))).toBe(true);
   });
@@ -84,6 +85,45 @@ describe("build-index-site", () => {
     noStack(r.stderr);
   });
 
+  it("prints its version, and a typo of a command is not taken as an argument of build", () => {
+    const v = run(["--version"]);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const typo = run(["chek"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^error: unknown command 'chek' \(did you mean check\?\)$/m);
+    noStack(typo.stderr);
+  });
+
+  it("prints no colour codes to a pipe, and colours with FORCE_COLOR=1 (unless FORCE_COLOR=0)", async () => {
+    const out = path.join(await temp(), "site");
+    const env = (extra: Record<string, string>) => ({ ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH, NO_COLOR: "", FORCE_COLOR: "", ...extra });
+    const piped = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({}) });
+    expect(piped.stdout).toMatch(/^Built /);
+    expect(piped.stdout).not.toMatch(/\x1b\[/);
+    const forced = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({ FORCE_COLOR: "1" }) });
+    expect(forced.stdout).toMatch(/^\x1b\[32mBuilt\x1b\[39m /);
+    const off = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({ FORCE_COLOR: "0" }) });
+    expect(off.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it("runs the README's programmatic API example as written (against the compiled package)", async () => {
+    const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+    const example = /## Programmatic API\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const cwd = await temp();
+    cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
+    const script = path.join(cwd, "example.mjs");
+    await writeFile(script, example!.replace('from "build-index-site"', `from ${JSON.stringify(pathToFileURL(path.join(REPO, "lib/index.js")).href)}`));
+    const r = spawnSync(process.execPath, [script], { cwd, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/answers: \d+, rules: \d+, files: \d+, bytes: \d+/);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+    expect(existsSync(path.join(cwd, "dist/_redirects"))).toBe(true);
+    expect(existsSync(path.join(cwd, "dist/vercel.json"))).toBe(false);
+  });
+
   it("refuses to preview a folder that is not a built site", async () => {
     const r = run(["preview", "--dir", await temp(), "--port", "0"]);
     expect(r.code).toBe(1);
@@ -108,6 +148,17 @@ describe("build-index-site", () => {
       const res = await fetch(`${url}api.php?action=config`);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { version: string }).version).toBe("1.2.0");
+      // One line per request: method, the URL as sent, status, milliseconds.
+      const logged = await new Promise<string>((resolve) => {
+        let text = "";
+        const check = (): void => {
+          const m = /^GET \/api\.php\?action=config 200 \d+\.\d ms$/m.exec(text);
+          if (m) resolve(m[0]);
+        };
+        child.stdout.on("data", (chunk: Buffer) => { text += chunk.toString(); check(); });
+        setTimeout(() => resolve(text), 5000);
+      });
+      expect(logged).toMatch(/^GET \/api\.php\?action=config 200 \d+\.\d ms$/);
     } finally {
       child.kill("SIGTERM");
     }

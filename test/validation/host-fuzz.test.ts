@@ -7,7 +7,6 @@
 // 3. control characters (a newline) are refused before anything is written.
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseAllRedirects } from "@netlify/redirect-parser";
@@ -16,7 +15,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ContentError } from "../../src/errors.js";
 import type { OutputFile } from "../../src/output/plan.js";
 import { runParity, summarize } from "../hosts/parity.js";
+import { notInstalled } from "../hosts/servers.js";
 import { compileContent, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { canRun } from "../helpers/needs.js";
 import { BASE_FILES, PNG, writeBase } from "./base-content.js";
 import { prng } from "../../scripts/prng.mjs";
 
@@ -81,8 +82,9 @@ const text = (files: OutputFile[], p: string): string => {
   return typeof f.data === "string" ? f.data : Buffer.from(f.data).toString("utf8");
 };
 
-const haveNginx = existsSync("/usr/sbin/nginx");
-const haveApache = existsSync("/usr/sbin/apache2") && existsSync("/usr/lib/apache2/modules/mod_rewrite.so");
+// Outside CI, `nginx -t` / `apache2 -t` are left out where the server is not installed (the run says so once).
+const haveNginx = canRun("nginx");
+const haveApache = canRun("apache");
 
 /** Every host file of one build, checked with the host's own parser. Returns the problems found. */
 async function checkHostFiles(files: OutputFile[], work: string): Promise<string[]> {
@@ -196,7 +198,7 @@ describe("hostile keys through the whole build", () => {
     const run = await runParity(dir, { membersPerSet: 20, netlifyEvery: 10 });
     console.log(summarize("hostile keys", run));
     for (const r of run.reports) {
-      expect(r.skipped, `${r.host} was not run`).toBeUndefined();
+      expect(r.skipped, `${r.host} was not run`).toBe(notInstalled[r.host]);
       // Netlify's _redirects cannot spell some literals (spaces, "#", "%", quotes, non-ASCII …): the adapter leaves
       // those rules out (a documented difference; its file says so in a comment), so those values get the answer of
       // the fallback rule (unknown extension, unknown version, icon not found). Every other rule must still match.

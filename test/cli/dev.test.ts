@@ -1,0 +1,97 @@
+// test/cli/dev.test.ts
+// Issue 10 point 3: `dev` builds, serves, and after a change in the content the same listener answers from the new
+// build; a content error is shown and the loop keeps running; one log line per request unless --quiet.
+
+import { cp, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { dev, type DevFlags } from "../../src/cli.js";
+import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { captureIo } from "./run.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const configVersion = async (url: string): Promise<string> =>
+  ((await (await fetch(`${url}api.php?action=config`)).json()) as { config: { version: string } }).config.version;
+
+async function devLoop(flags: Partial<DevFlags>) {
+  const root = await tmpDir("bis-dev-");
+  temps.push(root);
+  const content = path.join(root, "content");
+  await cp(DEMO_CONTENT, content, { recursive: true });
+  const io = captureIo();
+  const stop = new AbortController();
+  let ready: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => { ready = resolve; });
+  const done = dev(io, { content, out: path.join(root, "dist"), port: 0, host: "127.0.0.1", ...flags }, { stop: stop.signal, onReady: ready });
+  return { content, io, url: await url, stop: async () => { stop.abort(); return done; } };
+}
+
+/** The icon file findIcon answers for an extension: the route table decides whether it has a rule of its own. */
+const iconFor = async (url: string, ext: string): Promise<string> =>
+  ((await (await fetch(`${url}api.php?action=findIcon&extension=${ext}`)).json()) as { icon: { filename: string } }).icon.filename;
+
+async function mapIcon(content: string, ext: string, icon: string): Promise<void> {
+  const file = path.join(content, "icons.json");
+  const icons = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+  icons[ext] = icon;
+  await writeFile(file, JSON.stringify(icons, null, 2));
+}
+
+async function setConfigVersion(content: string, version: string): Promise<void> {
+  const file = path.join(content, "config.json");
+  const config = JSON.parse(await readFile(file, "utf8")) as { version: string };
+  config.version = version;
+  await writeFile(file, JSON.stringify(config, null, 2));
+}
+
+describe.each([["fs.watch", false], ["polling", true]])("dev (%s)", (_name, poll) => {
+  it("answers from the new build after a change, keeps running through a content error, logs each request", async () => {
+    const loop = await devLoop({ poll });
+    try {
+      expect(await configVersion(loop.url)).toBe("1.2.0");
+      expect(await iconFor(loop.url, "zzz")).toBe("text.png");
+      // A new key is a new route rule: only a reloaded table routes it (an answer file rewritten in place would not).
+      await mapIcon(loop.content, "zzz", "php.png");
+      await until("the new rule", async () => ((await iconFor(loop.url, "zzz")) === "php.png" ? true : undefined));
+      await setConfigVersion(loop.content, "9.9.9");
+      await until("the rebuilt answer", async () => ((await configVersion(loop.url)) === "9.9.9" ? true : undefined));
+
+      await writeFile(path.join(loop.content, "icons.json"), "{ broken");
+      await until("the content error", async () => (loop.io.stderr.some((l) => /icons\.json:1:\d+: error/.test(l)) ? true : undefined));
+      expect(await configVersion(loop.url)).toBe("9.9.9"); // the last good build is still served
+
+      await cp(path.join(DEMO_CONTENT, "icons.json"), path.join(loop.content, "icons.json"));
+      await mapIcon(loop.content, "zzz", "php.png");
+      await setConfigVersion(loop.content, "10.0");
+      await until("the answer after the fix", async () => ((await configVersion(loop.url)) === "10.0" ? true : undefined));
+      expect(await iconFor(loop.url, "zzz")).toBe("php.png");
+      expect(loop.io.stdout.filter((l) => /^GET \/api\.php\?action=config 200 \d+\.\d ms$/.test(l)).length).toBeGreaterThanOrEqual(4);
+    } finally {
+      expect(await loop.stop()).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe("dev --quiet", () => {
+  it("logs no request", async () => {
+    const loop = await devLoop({ quiet: true });
+    try {
+      expect(await configVersion(loop.url)).toBe("1.2.0");
+      expect(loop.io.stdout.filter((l) => l.startsWith("GET "))).toEqual([]);
+    } finally {
+      await loop.stop();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// test/cli/pack.mjs (`npm run test:pack`, run by .ci/run): the package as npm publishes it. Packs the tarball, checks
+// what is in it (LICENSE, compiled code, no source maps, no sources), installs it into an empty temporary project
+// (dependencies come from the npm registry), then runs `npx build-index-site init` and `npx build-index-site --strict`
+// there and imports the programmatic API. Takes about half a minute; exits non-zero on the first failure.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const work = mkdtempSync(path.join(os.tmpdir(), "bis-pack-"));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const fail = (message) => {
+  console.error(`test:pack FAILED: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+};
+
+try {
+  const [packed] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], repo));
+  const files = packed.files.map((f) => f.path);
+  for (const needed of ["LICENSE", "README.md", "package.json", "bin/build-index-site.js", "lib/cli.js", "lib/index.js", "lib/index.d.ts",
+    "schemas/manifest.schema.json"]) {
+    if (!files.includes(needed)) fail(`${needed} is not in the package`);
+  }
+  const maps = files.filter((f) => f.endsWith(".map"));
+  if (maps.length > 0) fail(`source maps in the package point at files outside it: ${maps.slice(0, 3).join(", ")}`);
+  const sources = files.filter((f) => f.startsWith("src/") || f.startsWith("test/"));
+  if (sources.length > 0) fail(`sources in the package: ${sources.slice(0, 3).join(", ")}`);
+
+  // Every runtime dependency is imported by the compiled code.
+  const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8"));
+  const lib = files.filter((f) => f.startsWith("lib/") && f.endsWith(".js")).map((f) => readFileSync(path.join(repo, f), "utf8")).join("\n");
+  for (const dep of Object.keys(pkg.dependencies ?? {})) {
+    if (!lib.includes(`"${dep}"`) && !lib.includes(`"${dep}/`)) fail(`the dependency ${dep} is never imported by lib/`);
+  }
+
+  const project = path.join(work, "project");
+  run("mkdir", ["-p", project]);
+  writeFileSync(path.join(project, "package.json"), `${JSON.stringify({ name: "pack-test", private: true, type: "module" })}\n`);
+  run(npm, ["install", "--no-audit", "--no-fund", path.join(work, packed.filename)], project);
+  console.log(run(npx, ["--no-install", "build-index-site", "--version"], project).trim());
+  console.log(run(npx, ["--no-install", "build-index-site", "init"], project).trim());
+  console.log(run(npx, ["--no-install", "build-index-site", "--strict"], project).trim());
+  if (!existsSync(path.join(project, "dist", "routes.json"))) fail("dist/routes.json was not written");
+  const api = run("node", ["--input-type=module", "-e",
+    "import { build, check, preview } from 'build-index-site'; const r = await check(); console.log(typeof build, typeof preview, r.ok, r.diagnostics.length);"], project).trim();
+  if (api !== "function function true 0") fail(`the programmatic API answered "${api}"`);
+  console.log(`test:pack ok: ${packed.filename} (${files.length} files, ${packed.size} bytes packed); init, build --strict and the API work from the installed tarball.`);
+} catch (error) {
+  if (process.exitCode !== 1) {
+    console.error(`test:pack FAILED: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    process.exitCode = 1;
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

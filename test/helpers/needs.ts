@@ -1,0 +1,49 @@
+// test/helpers/needs.ts
+// What some suites need beyond Node: Apache and nginx (Debian packages) and the real fixtures in ../shared. Outside CI
+// a suite whose need is missing is skipped, and test/helpers/report-skips.ts prints one plain line per missing need
+// saying what to install or provide; with CI set nothing is skipped, so a missing need fails its suites.
+//
+// BIS_TEST_PRETEND_MISSING=apache,nginx,shared makes those count as missing (to try the skip path on a machine that
+// has them, without uninstalling anything).
+
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export type Need = "apache" | "nginx" | "shared";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const SHARED_DIR = path.resolve(REPO, "../shared");
+
+/**
+ * `npm run test:quick` (the inner loop) leaves out every suite with a need, installed or not, also in CI.
+ * BIS_TEST_QUICK=1 does the same for a plain `npx vitest run …`.
+ */
+export const quick = process.env.npm_lifecycle_event === "test:quick" || Boolean(process.env.BIS_TEST_QUICK);
+
+/** In CI a missing need is a failure, not a skip. */
+export const inCI = Boolean(process.env.CI) && !quick;
+
+const pretend = new Set((process.env.BIS_TEST_PRETEND_MISSING ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+
+const present: Record<Need, () => boolean> = {
+  apache: () => existsSync("/usr/sbin/apache2") && existsSync("/usr/lib/apache2/modules/mod_rewrite.so"),
+  nginx: () => existsSync("/usr/sbin/nginx"),
+  shared: () => existsSync(path.join(SHARED_DIR, "fixtures", "indexer-1.2.0-r2", "manifest.json")),
+};
+
+/** The need is installed or provided on this machine. */
+export const installed = (need: Need): boolean => !quick && !pretend.has(need) && present[need]();
+
+/** Suites needing it run: it is there, or we are in CI (where a missing need must fail). */
+export const canRun = (need: Need): boolean => inCI || installed(need);
+
+/** What to do so that the suites needing it run (one plain line). */
+export const MISSING_LINE: Record<Need, string> = {
+  apache: "Skipping the Apache suites: apache2 is not installed (Debian/Ubuntu: sudo apt-get install apache2).",
+  nginx: "Skipping the nginx suites: nginx is not installed (Debian/Ubuntu: sudo apt-get install nginx).",
+  shared: `Skipping the real-data suites: ${SHARED_DIR}/fixtures is not there (the indexer fixtures; they exist only in the project's workplace).`,
+};
+
+/** Why a suite needing it is skipped, or undefined when it runs. */
+export const skipReason = (need: Need): string | undefined => (canRun(need) ? undefined : MISSING_LINE[need]);
