@@ -76,22 +76,6 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.hint === undefined ? text : `${text}\n  ${d.hint}`;
 }
 
-/** What to do about an operating system error, by its code. */
-const OS_HINTS: Record<string, string> = {
-  EACCES: "Check the permissions of that path (or choose another folder).",
-  EPERM: "Check the permissions of that path (or choose another folder).",
-  EROFS: "That file system is read-only: choose a writable folder.",
-  ENOSPC: "The disk is full: free some space and build again (the previous output is unchanged).",
-  EDQUOT: "The disk quota is exhausted: free some space and build again.",
-  EEXIST: "Something is already there: move it away or choose another path.",
-  ENAMETOOLONG: "A path is too long for this file system: use a shorter --out or shorter names.",
-  EMFILE: "Too many open files: raise the limit (ulimit -n) and try again.",
-  ENOENT: "That path does not exist.",
-  ENOTDIR: "A part of that path is a file, not a folder.",
-  EISDIR: "That path is a folder, not a file.",
-  EBUSY: "That path is in use (a mount point or an open file): choose another folder.",
-  EADDRNOTAVAIL: "That address is not one of this machine's: use 127.0.0.1, 0.0.0.0 or one of its own addresses.",
-};
 
 const isOsError = (error: unknown): error is NodeJS.ErrnoException =>
   error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && typeof (error as NodeJS.ErrnoException).syscall === "string";
@@ -112,7 +96,7 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
   }
   if (options.debug) return error instanceof Error ? error.stack ?? error.message : String(error);
   if (isOsError(error)) {
-    const hint = OS_HINTS[error.code!];
+    const hint = OS_HINTS[error.code!]?.hint;
     return hint === undefined ? error.message : `${error.message}\n  ${hint}`;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -136,6 +120,7 @@ const OS_HINTS: Record<string, { reason: string; hint: string }> = {
   EBUSY: { reason: "the resource is busy (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
   EXDEV: { reason: "it is on another file system (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
   ENOENT: { reason: "it disappeared while the build ran", hint: "Something else deleted files beside --out during the build: run it again." },
+  EADDRNOTAVAIL: { reason: "the address is not this machine's", hint: "Use 127.0.0.1, 0.0.0.0 or one of this machine's own addresses." },
 };
 
 /**

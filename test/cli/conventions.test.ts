@@ -84,7 +84,7 @@ describe("CLI conventions", () => {
   it("an operating system error is one line with its path and what to do, no stack trace", () => {
     const error = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), { code: "EACCES", syscall: "mkdir", path: "/root/x" });
     const text = formatError(error);
-    expect(text).toBe("EACCES: permission denied, mkdir '/root/x'\n  Check the permissions of that path (or choose another folder).");
+    expect(text).toBe("EACCES: permission denied, mkdir '/root/x'\n  Make that folder writable for this user (owner and permissions), or choose another --out.");
     expect(formatError(new UsageError("bad", "fix it"))).toBe("bad\n  fix it");
   });
 
@@ -93,7 +93,7 @@ describe("CLI conventions", () => {
     expect((await cli("build", "--content", DEMO_CONTENT, "--out", out, "-q")).code).toBe(0);
     const r = await cli("preview", "--dir", out, "--port", "0", "--host", "192.0.2.1");
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/EADDRNOTAVAIL.*192\.0\.2\.1\n  That address is not one of this machine's/);
+    expect(r.stderr).toMatch(/EADDRNOTAVAIL.*192\.0\.2\.1\n  Use 127.0.0.1, 0.0.0.0 or one of this machine's own addresses/);
     expect(r.stderr).not.toMatch(STACK_LINE);
   });
 
