@@ -1,24 +1,41 @@
 // src/build.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
-import type { HostName } from "./hosts/index.js";
+import type { BesideFolder, HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
 import type { OutputFile } from "./output/plan.js";
 import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { writeOutput, type WriteOptions } from "./output/write-output.js";
+import { MANIFEST_FILE, writeOutput, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
+import { isInternalPath } from "./routes/internal-files.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
   import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
-  import("./output/plan.js"), import("./hosts/index.js"),
+  import("./output/plan.js"), import("./hosts/index.js"), loadEdge(),
 ]);
+
+/** The request-time handler's module (src/edge): the data it answers from, and its bundle. */
+interface EdgeModule {
+  toSiteData(model: SiteModel): unknown;
+  handlerBundle(): string;
+}
+// Interim: src/edge lands in a parallel commit; until then it is loaded by name and only its use fails.
+const EDGE_MODULE = "./edge/index.js";
+const loadEdge = async (): Promise<EdgeModule> => {
+  const missing = (): never => {
+    throw new Error("Internal: the request-time handler (src/edge) is not built yet.");
+  };
+  return (await import(EDGE_MODULE).catch(() => null) as EdgeModule | null) ?? { toSiteData: missing, handlerBundle: missing };
+};
+// The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
+const hostRegistry = () => import("./hosts/index.js");
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -33,7 +50,7 @@ export interface BuildOptions {
   nowMs?: number;
   /** Warnings fail the build like errors (--strict). */
   strict?: boolean;
-  /** Hosts whose config files are written (--hosts); default every host. */
+  /** Hosts whose files are written (--hosts); default DEFAULT_HOSTS (every host but the fallbacks). */
   hosts?: readonly HostName[];
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
   write?: WriteOptions;
@@ -71,6 +88,49 @@ export function checkFolders(contentDir: string, outDir: string): void {
   }
 }
 
+/** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
+ * replace: inside or around the output or content folder, or a folder the build did not write. */
+export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir: string): string {
+  const out = realNearest(options.out);
+  const content = realNearest(options.content);
+  const target = path.join(path.dirname(out), ...dir.split("/"));
+  const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
+  if (inside(target, out) || inside(out, target) || inside(target, content) || inside(content, target)) {
+    throw new UsageError(`--out ${options.out} puts the host folder ${dir} (beside it) in or around the output or content folder.`,
+      "Choose an output folder of its own, e.g. dist, or leave the host out of --hosts.");
+  }
+  const stat = statSync(target, { throwIfNoEntry: false });
+  if (stat === undefined) return target;
+  if (!(stat.isDirectory() && statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile())) {
+    throw new UsageError(`${path.relative(process.cwd(), target) || target} exists and was not written by build-index-site: the build would replace it.`,
+      "Move it away (the build writes this folder whole), or leave the host out of --hosts.");
+  }
+  return target;
+}
+
+/** The output folder's public files (never its internal files), as copies under `into` of a folder beside it. */
+function siteCopy(outDir: string, files: readonly OutputFile[], into: string): OutputFile[] {
+  const out = path.resolve(outDir);
+  const copies: OutputFile[] = [];
+  for (const f of files) {
+    if (isInternalPath(f.path)) continue;
+    const source = path.join(out, f.path);
+    const s = statSync(source);
+    copies.push({ path: `${into}/${f.path}`, source, size: s.size, mtimeMs: s.mtimeMs });
+  }
+  return copies;
+}
+
+/** Whether every folder the chosen hosts write beside --out holds the build of this key, intact. */
+async function besideUpToDate(options: BuildOptions, key: string, raw: RawContent): Promise<boolean> {
+  const { besideDirs } = await hostRegistry();
+  const out = path.resolve(options.out);
+  for (const dir of besideDirs(options.hosts)) {
+    if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, { ...raw, published: [] }) === null) return false;
+  }
+  return true;
+}
+
 /** The real path of a folder, through symlinks, also when only some leading part of it exists yet. */
 function realNearest(dir: string): string {
   const abs = path.resolve(dir);
@@ -99,6 +159,8 @@ export interface Compiled {
   model: SiteModel;
   routes: BuiltRoutes;
   files: OutputFile[];
+  /** Folders the hosts write beside the output folder (`.netlify/v1`, `.vercel/output`). */
+  beside: BesideFolder[];
   diagnostics: Diagnostic[];
 }
 
@@ -108,7 +170,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 }
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
-  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }] = await pipeline();
+  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }, edge] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   const result = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
   const { model } = result;
@@ -116,14 +178,20 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
-  const files = planOutput(routes, raw.published, renderHosts(routes.table, options.hosts));
+  let site: unknown;
+  const hosts = renderHosts({
+    table: routes.table,
+    site: () => (site ??= edge.toSiteData(model)),
+    handlerBundle: () => edge.handlerBundle(),
+  }, options.hosts);
+  const files = planOutput(routes, raw.published, hosts.files);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
       `These output files differ only in case and would overwrite each other on macOS or Windows: ${collisions.map((c) => c.join(" / ")).join("; ")}.`,
       { hint: "Rename the content files or keys so that they differ in more than case." });
   }
-  return { model, routes, files, diagnostics };
+  return { model, routes, files, beside: hosts.beside, diagnostics };
 }
 
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
@@ -155,7 +223,7 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
   const key = await inputsKey(raw, keySettings(options));
   if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
     const stamp = await upToDate(options.out, key, raw);
-    if (stamp !== null) {
+    if (stamp !== null && await besideUpToDate(options, key, raw)) {
       return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
     }
   }
@@ -164,7 +232,8 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
 }
 
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string): Promise<BuildResult> {
-  const { model, routes, files, diagnostics } = await compileContent(raw, options);
+  const { model, routes, files, beside, diagnostics } = await compileContent(raw, options);
+  const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const stamp = printStamp({
     key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
     answers: routes.files.size, rules: routes.table.rules.length,
@@ -172,6 +241,16 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string): P
   const at = files.findIndex((f) => f.path > INPUTS_FILE);
   files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
   const written = await writeOutput(options.out, files, options.write);
+  // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
+  // carries the stamp, so that a build stopped between two swaps is redone by the next one.
+  for (const [i, folder] of beside.entries()) {
+    const besideFiles: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
+    if (folder.siteCopy !== undefined) besideFiles.push(...siteCopy(options.out, files, folder.siteCopy));
+    besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const more = await writeOutput(besidePaths[i]!, besideFiles, options.write);
+    written.files += more.files;
+    written.bytes += more.bytes;
+  }
   return {
     outDir: path.resolve(options.out),
     model,

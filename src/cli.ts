@@ -6,7 +6,7 @@ import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
 import {
   BuildError, ContentError, countNoun, formatDiagnostic, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
-import { HOST_NAMES, parseHosts } from "./hosts/index.js";
+import { DEFAULT_HOSTS, HOST_NAMES, parseHosts } from "./hosts/index.js";
 
 const EXIT_CONTENT = 1;
 const EXIT_USAGE = 2;
@@ -92,7 +92,7 @@ function program(io: Io, run: { wait: Promise<void> | null; json: boolean }): Co
     .option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url")
     .option("--strict", "treat warnings as errors")
     .option("--json", "print one JSON report {ok, errors, warnings, counts} on stdout")
-    .option("--hosts <list>", `host configs to write, comma-separated: ${HOST_NAMES.join(",")} (default: all)`, "all")
+    .option("--hosts <list>", `hosts to write files for, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`, "default")
     .option("--force", "rebuild even when the output was built from exactly this content and these options")
     .action(async (opts: CheckFlags & { out: string; hosts: string; force?: boolean }) => {
       run.json = opts.json === true;

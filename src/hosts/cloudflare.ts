@@ -90,10 +90,12 @@ export function printRoutesJson(table: RouteTable): string {
 
 export const cloudflare: HostAdapter = {
   name: "cloudflare",
-  render(table): HostFile[] {
-    return [
-      { path: "_worker.js", data: printWorker(table) },
-      { path: "_routes.json", data: printRoutesJson(table) },
-    ];
+  render({ table }) {
+    return {
+      files: [
+        { path: "_worker.js", data: printWorker(table) },
+        { path: "_routes.json", data: printRoutesJson(table) },
+      ],
+    };
   },
 };

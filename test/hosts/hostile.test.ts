@@ -5,11 +5,12 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { renderHosts } from "../../src/hosts/index.js";
+import { HOST_NAMES, renderHosts } from "../../src/hosts/index.js";
 import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
+import { tableInput } from "../edge-hosts/input.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import { cloudflareAnswerer, httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer } from "./answers.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
@@ -47,7 +48,7 @@ beforeAll(async () => {
   site = path.join(root, "site");
   await mkdir(path.join(site, "api", "hostile"), { recursive: true });
   for (const rule of table.rules) await writeFile(path.join(site, rule.target), `${JSON.stringify({ rule: rule.id })}\n`);
-  for (const f of renderHosts(table)) await writeFile(path.join(site, f.path), f.data);
+  for (const f of renderHosts(tableInput(table), HOST_NAMES).files) await writeFile(path.join(site, f.path), f.data);
   await chmod(root, 0o755);
   netlifyOmitted = printRedirects(table).omitted;
   answerers.netlify = await netlifyAnswerer(site, await loadNetlifyEngine(path.join(site, "_redirects")));

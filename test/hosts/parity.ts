@@ -65,7 +65,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
   const servers: RunningServer[] = [];
   let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
   try {
-    await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH });
+    await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: HOST_NAMES });
     // Web servers run their workers as an unprivileged user: the site must be world-readable (the writer's temp
     // folder is created 0700).
     await chmod(out, 0o755);
@@ -80,7 +80,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
     const answerers: Partial<Record<HostName, Answerer>> = {};
     const skipped: Partial<Record<HostName, string>> = {};
     const engine = await loadNetlifyEngine(path.join(siteDir, "_redirects"));
-    answerers.netlify = await netlifyAnswerer(siteDir, engine);
+    answerers["netlify-static"] = await netlifyAnswerer(siteDir, engine);
     if (haveApache || mustRunServers) {
       const apache = await startApache(siteDir);
       servers.push(apache);
@@ -92,7 +92,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
       answerers.nginx = httpAnswerer(nginx.url);
     } else skipped.nginx = "nginx is not installed";
     const vercelJson = JSON.parse(await readFile(path.join(siteDir, "vercel.json"), "utf8")) as VercelJson;
-    answerers.vercel = await vercelAnswerer(siteDir, vercelJson);
+    answerers["vercel-static"] = await vercelAnswerer(siteDir, vercelJson);
     answerers.cloudflare = await cloudflareAnswerer(siteDir);
 
     const reports: HostReport[] = [];
@@ -105,9 +105,9 @@ export async function runParity(content: string, options: ParityOptions): Promis
         continue;
       }
       const known = new Set(KNOWN_DIFFERENCES[host].map((d) => d.category));
-      const leftOut = new Set(host === "netlify" ? printRedirects(table).omitted : []);
+      const leftOut = new Set(host === "netlify-static" ? printRedirects(table).omitted : []);
       for (const [i, request] of requests.entries()) {
-        if (host === "netlify" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
+        if (host === "netlify-static" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
         const got = await answer(request.query);
         const want = expected.get(request.query)!;
         report.compared++;
