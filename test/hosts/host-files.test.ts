@@ -6,11 +6,12 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
-import { rewritesSchema, headersSchema } from "@vercel/routing-utils";
+import { headersSchema, normalizeRoutes, rewritesSchema } from "@vercel/routing-utils";
 import { UsageError } from "../../src/errors.js";
 import { DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
+import { vercelConfig } from "../../src/hosts/vercel-edge.js";
 import { API_ENTRY, type RouteTable } from "../../src/routes/route-table.js";
 import { compileContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { tableInput } from "../edge-hosts/input.js";
@@ -47,6 +48,13 @@ describe("host files for the demo content", () => {
     const ajv = new Ajv({ allErrors: true, strict: false });
     expect(ajv.validate(rewritesSchema, json.rewrites), JSON.stringify(ajv.errors)).toBe(true);
     expect(ajv.validate(headersSchema, json.headers), JSON.stringify(ajv.errors)).toBe(true);
+  });
+
+  test("the Vercel Build Output config.json's routes pass Vercel's own route normalizer", () => {
+    const config = vercelConfig();
+    const normalized = normalizeRoutes(config.routes);
+    expect(normalized.error).toBeNull();
+    expect(normalized.routes).toHaveLength(config.routes.length);
   });
 
   test("Netlify's parser reads every _redirects line, none bare, none dropped", async () => {
