@@ -52,7 +52,7 @@ describe("host files for the demo content", () => {
 
   test("the Vercel Build Output config.json's routes pass Vercel's own route normalizer", () => {
     const config = vercelConfig();
-    const normalized = normalizeRoutes(config.routes);
+    const normalized = normalizeRoutes(config.routes as Parameters<typeof normalizeRoutes>[0]);
     expect(normalized.error).toBeNull();
     expect(normalized.routes).toHaveLength(config.routes.length);
   });
