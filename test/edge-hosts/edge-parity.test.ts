@@ -1,0 +1,31 @@
+// test/edge-hosts/edge-parity.test.ts
+// Every edge output, on its host's runtime, answers every request of the precomputed domain exactly as the
+// precomputed file (status, body, Content-Type, Cache-Control, CORS): demo content always, both real fixtures when
+// ../shared is present (in CI they must be).
+
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
+import { mustRunServers } from "../hosts/servers.js";
+import { compareHosts, domainRequests, startEdgeSite, summarizeEdge, type EdgeSite } from "./edge-parity.js";
+
+const sites: Array<[string, string]> = [["demo", DEMO_CONTENT]];
+if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f)]);
+
+for (const [name, content] of sites) {
+  describe(`edge hosts, ${name}`, () => {
+    let site: EdgeSite;
+    beforeAll(async () => {
+      site = await startEdgeSite(content);
+    }, 120_000);
+    afterAll(async () => site?.close());
+
+    test("every request of the precomputed domain gets the precomputed answer on every edge host", async () => {
+      const reports = await compareHosts(site, domainRequests(site.model), site.preview);
+      console.log(summarizeEdge(`${name}, precomputed domain`, reports));
+      for (const r of reports) {
+        expect(r.compared, r.host).toBeGreaterThan(100);
+        expect(r.mismatches.slice(0, 5), `${r.host}: differences from the precomputed answers`).toEqual([]);
+      }
+    }, 600_000);
+  });
+}
