@@ -11,9 +11,19 @@ import type { RouteTable } from "../routes/route-table.js";
 export const HOST_NAMES = ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
-/** What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
- * output, and refuse large sites). */
-export const DEFAULT_HOSTS: readonly HostName[] = ["netlify", "apache", "nginx", "vercel", "cloudflare"];
+/**
+ * Whether the request-time handler (src/edge) is part of this build of the tool. Interim: it lands in a parallel
+ * commit; until then the edge outputs are opt-in and the default hosts are the static ones.
+ */
+export const HANDLER_READY: boolean = false;
+
+/**
+ * What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
+ * output, and refuse large sites); while the handler is not ready, the fallbacks instead of the edge outputs.
+ */
+export const DEFAULT_HOSTS: readonly HostName[] = HANDLER_READY
+  ? ["netlify", "apache", "nginx", "vercel", "cloudflare"]
+  : ["netlify-static", "apache", "nginx", "vercel-static", "cloudflare"];
 
 /** One file of a host's configuration, relative to its folder (no leading "/"). */
 export interface HostFile {

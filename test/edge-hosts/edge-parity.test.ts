@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
+import { runEdgeBuilds } from "./handler.js";
 import { compareHosts, domainRequests, startEdgeSite, summarizeEdge, type EdgeSite } from "./edge-parity.js";
 
 const sites: Array<[string, string]> = [["demo", DEMO_CONTENT]];
 if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f)]);
 
 for (const [name, content] of sites) {
-  describe(`edge hosts, ${name}`, () => {
+  describe.skipIf(!runEdgeBuilds)(`edge hosts, ${name}`, () => {
     let site: EdgeSite;
     beforeAll(async () => {
       site = await startEdgeSite(content);

@@ -8,7 +8,7 @@ import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
 import { headersSchema, normalizeRoutes, rewritesSchema } from "@vercel/routing-utils";
 import { UsageError } from "../../src/errors.js";
-import { DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
+import { besideDirs, DEFAULT_HOSTS, HANDLER_READY, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
 import { vercelConfig } from "../../src/hosts/vercel-edge.js";
@@ -35,7 +35,7 @@ describe("host files for the demo content", () => {
   test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
     const paths = demo.files.map((f) => f.path);
     for (const f of renderHosts(tableInput(table)).files) expect(paths).toContain(f.path);
-    expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output"]);
+    expect(demo.beside.map((f) => f.dir)).toEqual(besideDirs(DEFAULT_HOSTS));
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });
 
@@ -82,7 +82,8 @@ describe("--hosts", () => {
     expect(parseHosts("vercel-static,netlify-static")).toEqual(["netlify-static", "vercel-static"]);
     expect(parseHosts("all")).toEqual([...HOST_NAMES]);
     expect(parseHosts("default")).toEqual([...DEFAULT_HOSTS]);
-    expect(parseHosts("")).toEqual(["netlify", "apache", "nginx", "vercel", "cloudflare"]);
+    expect(parseHosts("")).toEqual([...DEFAULT_HOSTS]);
+    expect(DEFAULT_HOSTS.filter((h) => h.endsWith("-static"))).toEqual(HANDLER_READY ? [] : ["netlify-static", "vercel-static"]);
   });
   test("an unknown name is a usage error that lists the hosts", () => {
     expect(() => parseHosts("netlify,gh-pages")).toThrow(UsageError);

@@ -15,9 +15,8 @@ import { getTransformedRoutes } from "@vercel/routing-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { compile } from "../../src/build.js";
 import { ContentError } from "../../src/errors.js";
-import { HOST_NAMES } from "../../src/hosts/index.js";
 import type { OutputFile } from "../../src/output/plan.js";
-import { runParity, summarize } from "../hosts/parity.js";
+import { runParity, STATIC_HOSTS, summarize } from "../hosts/parity.js";
 import { compileContent, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { BASE_FILES, PNG, writeBase } from "./base-content.js";
 import { prng } from "../../scripts/prng.mjs";
@@ -165,7 +164,7 @@ describe("hostile keys through the whole build", () => {
         .filter((n) => n !== "." && n !== ".." && !n.startsWith(".")),
     };
     const dir = await hostileContent(h);
-    const { files, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: HOST_NAMES }).catch((error: unknown) => {
+    const { files, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: STATIC_HOSTS }).catch((error: unknown) => {
       throw new Error(`seed ${seed} ${JSON.stringify(h)}: ${error instanceof ContentError ? JSON.stringify(error.diagnostics) : String(error)}`);
     });
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
