@@ -81,6 +81,18 @@ export function decodeBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/** The bytes a string stands for (the inverse of decodeBytes). */
+export function encodeBytes(s: string): Uint8Array {
+  const out: number[] = [];
+  const utf8 = new TextEncoder();
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    if (ch.length === 1 && c >= 0xdc80 && c <= 0xdcff) out.push(c - 0xdc00);
+    else out.push(...utf8.encode(ch));
+  }
+  return Uint8Array.from(out);
+}
+
 /** Whether a string holds bytes that are not valid UTF-8 (json_encode fails on it). */
 export const hasInvalidUtf8 = (s: string): boolean => /(?<![\uD800-\uDBFF])[\uDC00-\uDCFF]/.test(s);
 
@@ -99,7 +111,7 @@ export function jsonEncodeFails(value: Body | undefined): boolean {
 
 /** PHP's integer-like array keys ("0", "12", "-3", within PHP_INT range): stored as integers. */
 const INTEGER_KEY = /^(?:0|-?[1-9][0-9]*)$/;
-const isIntegerKey = (k: string): boolean =>
+export const isIntegerKey = (k: string): boolean =>
   INTEGER_KEY.test(k) && k !== "-0" && BigInt(k) <= 9223372036854775807n && BigInt(k) >= -9223372036854775808n;
 
 const newArray = (): PhpArray => ({ entries: new Map(), nextIndex: 0 });
