@@ -7,6 +7,7 @@ import { readContent, readIconBytes, type RawContent } from "./content/read-cont
 import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
+import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
 import type { OutputFile } from "./output/plan.js";
 import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
@@ -18,22 +19,8 @@ import { isInternalPath } from "./routes/internal-files.js";
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
   import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
-  import("./output/plan.js"), import("./hosts/index.js"), loadEdge(),
+  import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
 ]);
-
-/** The request-time handler's module (src/edge): the data it answers from, and its bundle. */
-interface EdgeModule {
-  toSiteData(model: SiteModel): unknown;
-  handlerBundle(): string;
-}
-// Interim: src/edge lands in a parallel commit; until then it is loaded by name and only its use fails.
-const EDGE_MODULE = "./edge/index.js";
-const loadEdge = async (): Promise<EdgeModule> => {
-  const missing = (): never => {
-    throw new Error("Internal: the request-time handler (src/edge) is not built yet.");
-  };
-  return (await import(EDGE_MODULE).catch(() => null) as EdgeModule | null) ?? { toSiteData: missing, handlerBundle: missing };
-};
 // The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
 const hostRegistry = () => import("./hosts/index.js");
 
@@ -178,7 +165,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
-  let site: unknown;
+  let site: SiteData | undefined;
   const hosts = renderHosts({
     table: routes.table,
     site: () => (site ??= edge.toSiteData(model)),

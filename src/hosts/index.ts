@@ -14,7 +14,7 @@ import { vercelStatic } from "./vercel.js";
 import { vercel } from "./vercel-edge.js";
 
 export {
-  DEFAULT_HOSTS, HANDLER_READY, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
+  DEFAULT_HOSTS, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
   type HostOutput,
 } from "./types.js";
 

@@ -2,6 +2,7 @@
 // The contract every host adapter keeps: a pure function from the route table (static hosts) or the request-time
 // handler and its data (edge hosts) to the text of that host's files.
 
+import type { SiteData } from "../edge/index.js";
 import type { RouteTable } from "../routes/route-table.js";
 
 /**
@@ -11,19 +12,9 @@ import type { RouteTable } from "../routes/route-table.js";
 export const HOST_NAMES = ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
-/**
- * Whether the request-time handler (src/edge) is part of this build of the tool. Interim: it lands in a parallel
- * commit; until then the edge outputs are opt-in and the default hosts are the static ones.
- */
-export const HANDLER_READY: boolean = false;
-
-/**
- * What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
- * output, and refuse large sites); while the handler is not ready, the fallbacks instead of the edge outputs.
- */
-export const DEFAULT_HOSTS: readonly HostName[] = HANDLER_READY
-  ? ["netlify", "apache", "nginx", "vercel", "cloudflare"]
-  : ["netlify-static", "apache", "nginx", "vercel-static", "cloudflare"];
+/** What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
+ * output, and refuse large sites). */
+export const DEFAULT_HOSTS: readonly HostName[] = ["netlify", "apache", "nginx", "vercel", "cloudflare"];
 
 /** One file of a host's configuration, relative to its folder (no leading "/"). */
 export interface HostFile {
@@ -50,7 +41,7 @@ export interface HostInput {
    * The data the request-time handler answers from (src/edge `toSiteData(model)`: JSON-able, deterministic, nothing
    * the site does not already publish).
    */
-  site: () => unknown;
+  site: () => SiteData;
   /** The handler: one self-contained ES module (no imports) exporting `createApiHandler(site)`. */
   handlerBundle: () => string;
 }

@@ -10,7 +10,6 @@ import { build, buildIfChanged, type BuildOptions } from "../../src/build.js";
 import { UsageError } from "../../src/errors.js";
 import { isInternalPath } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { runEdgeBuilds } from "./handler.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -25,7 +24,7 @@ const list = async (dir: string): Promise<string[]> =>
   (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
 
-describe.skipIf(!runEdgeBuilds)("folders beside --out", () => {
+describe("folders beside --out", () => {
   it("the edge outputs write .netlify/v1 and .vercel/output in the folder that holds --out, and nothing else there", async () => {
     const options = await setup();
     await build(options);

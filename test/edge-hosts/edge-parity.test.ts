@@ -1,19 +1,21 @@
 // test/edge-hosts/edge-parity.test.ts
 // Every edge output, on its host's runtime, answers every request of the precomputed domain exactly as the
-// precomputed file (status, body, Content-Type, Cache-Control, CORS): demo content always, both real fixtures when
+// precomputed file, and every other request (variants, PHP's query shapes, other methods) as src/api's reference
+// semantics (status, body, Content-Type, Cache-Control, CORS): demo content always, both real fixtures when
 // ../shared is present (in CI they must be).
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
-import { runEdgeBuilds } from "./handler.js";
-import { compareHosts, domainRequests, startEdgeSite, summarizeEdge, type EdgeSite } from "./edge-parity.js";
+import {
+  compareHosts, domainRequests, referenceAnswer, referenceRequests, startEdgeSite, summarizeEdge, type EdgeSite,
+} from "./edge-parity.js";
 
 const sites: Array<[string, string]> = [["demo", DEMO_CONTENT]];
 if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f)]);
 
 for (const [name, content] of sites) {
-  describe.skipIf(!runEdgeBuilds)(`edge hosts, ${name}`, () => {
+  describe(`edge hosts, ${name}`, () => {
     let site: EdgeSite;
     beforeAll(async () => {
       site = await startEdgeSite(content);
@@ -26,6 +28,16 @@ for (const [name, content] of sites) {
       for (const r of reports) {
         expect(r.compared, r.host).toBeGreaterThan(100);
         expect(r.mismatches.slice(0, 5), `${r.host}: differences from the precomputed answers`).toEqual([]);
+      }
+    }, 600_000);
+
+    // Cloudflare's _worker.js on workerd, over these and more requests, is test/edge's (wrangler pages dev).
+    test("every request outside it, and every method, gets src/api's answer on Netlify's and Vercel's runtimes", async () => {
+      const reports = await compareHosts(site, referenceRequests(site, 200), referenceAnswer(site.model), ["netlify", "vercel"]);
+      console.log(summarizeEdge(`${name}, outside the domain`, reports));
+      for (const r of reports) {
+        expect(r.compared, r.host).toBeGreaterThan(100);
+        expect(r.mismatches.slice(0, 5), `${r.host}: differences from src/api`).toEqual([]);
       }
     }, 600_000);
   });

@@ -10,13 +10,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { phpRespond } from "../../src/api/php-request.js";
 import { build } from "../../src/build.js";
 import { VERCEL_DIR, VERCEL_FUNCTION_DIR } from "../../src/hosts/vercel-edge.js";
 import type { SiteModel } from "../../src/model/types.js";
+import type { RouteTable } from "../../src/routes/route-table.js";
 import { startPreview } from "../../src/preview/server.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import type { HostAnswer } from "../hosts/answers.js";
+import { generateRequests } from "../hosts/requests.js";
 import type { RunningServer } from "../hosts/servers.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
 import { loadVercelFunction, type VercelFunction } from "./vercel-edge-runtime.js";
@@ -75,6 +78,7 @@ export interface EdgeSite {
   root: string;
   siteDir: string;
   model: SiteModel;
+  table: RouteTable;
   answerers: Record<EdgeHost, EdgeAnswerer>;
   /** The precomputed answers, as the preview serves them. */
   preview: EdgeAnswerer;
@@ -93,7 +97,7 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
   let vercel: VercelFunction | undefined;
   let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
   try {
-    const { model } = await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel", "cloudflare"] });
+    const { model, routes } = await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel", "cloudflare"] });
     deno = await startNetlifyDeno(root, siteDir);
     vercel = await loadVercelFunction(await readFile(path.join(root, VERCEL_DIR, VERCEL_FUNCTION_DIR, "index.js"), "utf8"));
     preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
@@ -117,7 +121,7 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     };
     const running = { deno, vercel, preview };
     return {
-      root, siteDir, model, answerers,
+      root, siteDir, model, table: routes.table, answerers,
       preview: async (r) => visible(await fetch(apiUrl(previewUrl, r.query), { method: r.method, redirect: "manual" })),
       async close() {
         await running.preview.close();
@@ -140,14 +144,73 @@ export function domainRequests(model: SiteModel): EdgeRequest[] {
   return [...new Set(domainQueries(model).map(toSearch))].map((query) => ({ method: "GET", query, category: "domain" }));
 }
 
+/**
+ * Requests outside the precomputed domain: the static parity suite's variants of every rule (extra, reordered,
+ * repeated, unknown, empty, bare, case, encoded …), shapes of reference-behaviour.md (versions around the manifest's,
+ * PHP's name mangling and arrays, invalid UTF-8, icon paths), and other methods.
+ */
+export function referenceRequests(site: EdgeSite, membersPerSet: number): EdgeRequest[] {
+  const table = site.table;
+  const out: EdgeRequest[] = generateRequests(table, { membersPerSet })
+    .filter((r) => r.category !== "own")
+    .map((r) => ({ method: "GET", query: r.query, category: r.category }));
+  const latest = site.model.versions.at(-1) ?? "1.0.0";
+  const versions = [latest, `v${latest}`, `${latest}.0`, `${latest}-rc1`, `${latest}pl1`, `${latest}-r9`, "2.0", "0.0.1", "99", "1.2.0", "1.2.0-rc1", " 1.0", "1.0 "];
+  const shapes: Array<[string, string]> = [
+    ...versions.map((v): [string, string] => ["version", `action=versionCheck&current_version=${encodeURIComponent(v)}`]),
+    ["mangled", "action=versionCheck&current.version=1.0"],
+    ["mangled", "action=versionCheck&current%20version=1.0"],
+    ["mangled", "action=versionCheck&current[version=1.0"],
+    ["array", "action[]=config"],
+    ["array", "action=findIcon&extension[]=php"],
+    ["array", "action=versionCheck&current_version[a]=1"],
+    ["repeated", "action=config&action=status"],
+    ["utf8", "action=getExtensionSetting&extension=%FF"],
+    ["utf8", "action=findIcon&extension=%C3%A9"],
+    ["case", "action=getExtensionSetting&extension=PHP"],
+    ["case", "action=getExtensionSetting&extension=pHp&type=viewing"],
+    ["case", "action=findIcon&extension=PhP&type=folder"],
+    ["icon", "action=icon&name=../icons/php.png"],
+    ["icon", "action=icon&name=PHP.PNG"],
+    ["icon", "action=icon&name=%00"],
+    ["plus", "action=findIcon&extension=c%2B%2B"],
+    ["plus", "action=findIcon&extension=c++"],
+  ];
+  for (const [category, query] of shapes) out.push({ method: "GET", query, category });
+  for (const method of ["OPTIONS", "HEAD", "POST", "PUT"]) {
+    for (const query of ["", "action=config", "action=icon", "action=findIcon&extension=php"]) out.push({ method, query, category: `method-${method}` });
+  }
+  const seen = new Set<string>();
+  return out.filter((r) => {
+    const key = `${r.method} ${r.query}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** src/api's answer to a request (the reference semantics as pure functions), as a client sees it. */
+export function referenceAnswer(model: SiteModel): (r: EdgeRequest) => Promise<HostAnswer> {
+  return async (r) => {
+    const answer = phpRespond(model, r.method, r.query);
+    const header = (name: string): string | null =>
+      Object.entries(answer.headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
+    return {
+      status: answer.status, body: answer.body,
+      contentType: header("content-type"), cacheControl: header("cache-control"), cors: header("access-control-allow-origin"),
+    };
+  };
+}
+
 /** Asks every host each request and compares with `expected`. */
 export async function compareHosts(
   site: EdgeSite, requests: readonly EdgeRequest[], expected: (r: EdgeRequest) => Promise<HostAnswer>,
+  hosts: readonly EdgeHost[] = EDGE_HOSTS,
 ): Promise<EdgeReport[]> {
   const wants = new Map<EdgeRequest, HostAnswer>();
   for (const r of requests) wants.set(r, await expected(r));
   const reports: EdgeReport[] = [];
-  for (const host of EDGE_HOSTS) {
+  for (const host of hosts) {
     const report: EdgeReport = { host, compared: 0, equal: 0, byCategory: {}, mismatches: [] };
     for (const r of requests) {
       const got = await site.answerers[host](r);

@@ -1,6 +1,7 @@
 // test/edge-hosts/input.ts
 // Host adapter inputs for tests that render host files without a build.
 
+import type { SiteData } from "../../src/edge/index.js";
 import type { HostInput } from "../../src/hosts/index.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 
@@ -20,5 +21,6 @@ export const STAND_IN_BUNDLE = [
 
 /** Input for rendering hosts from a table alone: the edge hosts get the stand-in bundle and a small data object. */
 export function tableInput(table: RouteTable): HostInput {
-  return { table, site: () => ({ standIn: true, entry: table.entry }), handlerBundle: () => STAND_IN_BUNDLE };
+  // The stand-in bundle echoes whatever data it is given: a small object stands for the site's.
+  return { table, site: () => ({ standIn: true, entry: table.entry }) as unknown as SiteData, handlerBundle: () => STAND_IN_BUNDLE };
 }

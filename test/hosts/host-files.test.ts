@@ -8,7 +8,7 @@ import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
 import { headersSchema, normalizeRoutes, rewritesSchema } from "@vercel/routing-utils";
 import { UsageError } from "../../src/errors.js";
-import { besideDirs, DEFAULT_HOSTS, HANDLER_READY, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
+import { besideDirs, DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
 import { vercelConfig } from "../../src/hosts/vercel-edge.js";
@@ -83,7 +83,7 @@ describe("--hosts", () => {
     expect(parseHosts("all")).toEqual([...HOST_NAMES]);
     expect(parseHosts("default")).toEqual([...DEFAULT_HOSTS]);
     expect(parseHosts("")).toEqual([...DEFAULT_HOSTS]);
-    expect(DEFAULT_HOSTS.filter((h) => h.endsWith("-static"))).toEqual(HANDLER_READY ? [] : ["netlify-static", "vercel-static"]);
+    expect(DEFAULT_HOSTS).toEqual(["netlify", "apache", "nginx", "vercel", "cloudflare"]);
   });
   test("an unknown name is a usage error that lists the hosts", () => {
     expect(() => parseHosts("netlify,gh-pages")).toThrow(UsageError);
