@@ -14,7 +14,7 @@ import { startPreview } from "../../src/preview/server.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import {
-  cloudflareAnswerer, httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
+  httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
 } from "./answers.js";
 import { KNOWN_DIFFERENCES } from "./known-differences.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
@@ -22,7 +22,7 @@ import { generateRequests, type Category, type HostRequest } from "./requests.js
 import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
 
 /** The hosts that answer from the precomputed files, as the preview does; the others run the request-time handler. */
-export const STATIC_HOSTS: readonly HostName[] = HOST_NAMES.filter((h) => h !== "netlify" && h !== "vercel");
+export const STATIC_HOSTS: readonly HostName[] = HOST_NAMES.filter((h) => h !== "netlify" && h !== "vercel" && h !== "cloudflare");
 
 export interface Mismatch {
   host: HostName;
@@ -97,7 +97,6 @@ export async function runParity(content: string, options: ParityOptions): Promis
     } else skipped.nginx = "nginx is not installed";
     const vercelJson = JSON.parse(await readFile(path.join(siteDir, "vercel.json"), "utf8")) as VercelJson;
     answerers["vercel-static"] = await vercelAnswerer(siteDir, vercelJson);
-    answerers.cloudflare = await cloudflareAnswerer(siteDir);
 
     const reports: HostReport[] = [];
     for (const host of STATIC_HOSTS) {
