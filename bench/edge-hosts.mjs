@@ -5,7 +5,8 @@
 // (limit 3 MB compressed on Free, 10 MB on paid), at the demo, both real fixtures (when ../shared is present) and
 // synthetic ×1 and ×100 (bench/generate-content.mjs). Writes bench/results/edge-hosts.{md,json} and prints the table.
 //
-// Usage: node bench/edge-hosts.mjs [--scales 1,100]     (run `npm run build` first: it runs the built CLI)
+// Usage: node bench/edge-hosts.mjs [--scales 1,100] [--fixtures <dir>]   (run `npm run build` first: it runs the
+// built CLI)
 
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -18,7 +19,10 @@ import { cachedContent } from "./generate-content.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(REPO, "bin/build-index-site.js");
-const FIXTURES = path.resolve(REPO, "../shared/fixtures");
+const args0 = process.argv.slice(2);
+const fixturesAt = args0.indexOf("--fixtures");
+/** The real fixtures: ../shared/fixtures from a checkout, or --fixtures <dir>. */
+const FIXTURES = fixturesAt === -1 ? path.resolve(REPO, "../shared/fixtures") : path.resolve(args0[fixturesAt + 1]);
 const RESULTS = path.join(REPO, "bench/results");
 const args = process.argv.slice(2);
 const at = args.indexOf("--scales");
