@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
 import {
-  compareHosts, domainRequests, referenceAnswer, referenceRequests, startEdgeSite, summarizeEdge, type EdgeSite,
+  compareHosts, domainRequests, generatedEdgeRequests, referenceAnswer, referenceRequests, startEdgeSite, summarizeEdge, type EdgeSite,
 } from "./edge-parity.js";
 
 const sites: Array<[string, string]> = [["demo", DEMO_CONTENT]];
@@ -38,6 +38,15 @@ for (const [name, content] of sites) {
       for (const r of reports) {
         expect(r.compared, r.host).toBeGreaterThan(100);
         expect(r.mismatches.slice(0, 5), `${r.host}: differences from src/api`).toEqual([]);
+      }
+    }, 600_000);
+
+    test("test/edge's generated requests (domain, outside it, methods, PATH_INFO) get the reference answer on every edge host", async () => {
+      const reports = await compareHosts(site, generatedEdgeRequests(site.model, 40), referenceAnswer(site.model));
+      console.log(summarizeEdge(`${name}, test/edge requests`, reports));
+      for (const r of reports) {
+        expect(r.compared, r.host).toBeGreaterThan(500);
+        expect(r.mismatches.slice(0, 5), `${r.host}: differences from the reference`).toEqual([]);
       }
     }, 600_000);
   });

@@ -10,7 +10,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { phpRespond } from "../../src/api/php-request.js";
 import { build } from "../../src/build.js";
 import { VERCEL_DIR, VERCEL_FUNCTION_DIR } from "../../src/hosts/vercel-edge.js";
 import type { SiteModel } from "../../src/model/types.js";
@@ -19,6 +18,8 @@ import { startPreview } from "../../src/preview/server.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import type { HostAnswer } from "../hosts/answers.js";
+import { expectedAnswer } from "../edge/expected.js";
+import { edgeRequests } from "../edge/requests.js";
 import { generateRequests } from "../hosts/requests.js";
 import type { RunningServer } from "../hosts/servers.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
@@ -33,6 +34,8 @@ export interface EdgeRequest {
   query: string;
   /** "domain", or the generator's category. */
   category: string;
+  /** The request path: "/api.php" unless given (PATH_INFO: "/api.php/extra"). */
+  path?: string;
 }
 
 /** A host's handler: one request in, what a client sees out. */
@@ -72,7 +75,7 @@ async function visible(res: Response): Promise<HostAnswer> {
   };
 }
 
-const apiUrl = (base: string, query: string): string => `${base}/api.php${query === "" ? "" : `?${query}`}`;
+const apiUrl = (base: string, r: EdgeRequest): string => `${base}${r.path ?? "/api.php"}${r.query === "" ? "" : `?${r.query}`}`;
 
 export interface EdgeSite {
   root: string;
@@ -115,14 +118,14 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     const previewUrl = preview.url.replace(/\/$/, "");
     const fn = vercel;
     const answerers: Record<EdgeHost, EdgeAnswerer> = {
-      netlify: async (r) => visible(await fetch(apiUrl(denoUrl, r.query), { method: r.method, redirect: "manual" })),
-      vercel: async (r) => visible(await fn(new Request(apiUrl("https://site.example", r.query), { method: r.method }))),
-      cloudflare: async (r) => visible(await worker.default.fetch(new Request(apiUrl("https://site.example", r.query), { method: r.method }), { ASSETS: assets })),
+      netlify: async (r) => visible(await fetch(apiUrl(denoUrl, r), { method: r.method, redirect: "manual" })),
+      vercel: async (r) => visible(await fn(new Request(apiUrl("https://site.example", r), { method: r.method }))),
+      cloudflare: async (r) => visible(await worker.default.fetch(new Request(apiUrl("https://site.example", r), { method: r.method }), { ASSETS: assets })),
     };
     const running = { deno, vercel, preview };
     return {
       root, siteDir, model, table: routes.table, answerers,
-      preview: async (r) => visible(await fetch(apiUrl(previewUrl, r.query), { method: r.method, redirect: "manual" })),
+      preview: async (r) => visible(await fetch(apiUrl(previewUrl, r), { method: r.method, redirect: "manual" })),
       async close() {
         await running.preview.close();
         await running.vercel.close();
@@ -189,10 +192,15 @@ export function referenceRequests(site: EdgeSite, membersPerSet: number): EdgeRe
   });
 }
 
-/** src/api's answer to a request (the reference semantics as pure functions), as a client sees it. */
+/** test/edge's generated requests (the domain, and everything outside it the reference answers otherwise). */
+export function generatedEdgeRequests(model: SiteModel, perSet: number): EdgeRequest[] {
+  return edgeRequests(model, { perSet }).map((r) => ({ method: r.method, query: r.query, category: r.category, path: r.url.split("?")[0]! }));
+}
+
+/** src/api's answer to a request (test/edge's oracle: the reference semantics, checked against PHP), as a client sees it. */
 export function referenceAnswer(model: SiteModel): (r: EdgeRequest) => Promise<HostAnswer> {
   return async (r) => {
-    const answer = phpRespond(model, r.method, r.query);
+    const answer = expectedAnswer(model, r);
     const header = (name: string): string | null =>
       Object.entries(answer.headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     return {
