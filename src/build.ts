@@ -231,8 +231,9 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string): P
   // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
   // carries the stamp, so that a build stopped between two swaps is redone by the next one.
   for (const [i, folder] of beside.entries()) {
-    const besideFiles: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
-    if (folder.siteCopy !== undefined) besideFiles.push(...siteCopy(options.out, files, folder.siteCopy));
+    // A site copy has as many files as the site: concatenated, never spread into arguments (a ×100 site's 640,000).
+    const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
+    const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, folder.siteCopy));
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const more = await writeOutput(besidePaths[i]!, besideFiles, options.write);
     written.files += more.files;
