@@ -8,7 +8,11 @@ import { fromSiteData, type SiteData } from "./site-data.js";
 
 export type { SiteData } from "./site-data.js";
 
-/** The raw query of a request URL, without "?" (the URL parser keeps it percent-encoded as sent). */
+/**
+ * The raw query of a request URL, without "?". The URL parser keeps percent-escapes as sent and encodes other
+ * characters as UTF-8, so PHP sees the same bytes, with one known exception: raw (unescaped) bytes that are not
+ * UTF-8 in the request line reach the runtime as Latin-1 characters and are re-encoded; clients send %XX instead.
+ */
 function rawQuery(url: string): string {
   const q = url.indexOf("?");
   if (q === -1) return "";
