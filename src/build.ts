@@ -229,15 +229,16 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string): P
   files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
   const written = await writeOutput(options.out, files, options.write);
   // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
-  // carries the stamp, so that a build stopped between two swaps is redone by the next one.
+  // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
+  // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
+  // leave new answers with an old handler and say that nothing was written.
   for (const [i, folder] of beside.entries()) {
     // A site copy has as many files as the site: concatenated, never spread into arguments (a ×100 site's 640,000).
     const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
     const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, folder.siteCopy));
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const more = await writeOutput(besidePaths[i]!, besideFiles, options.write);
-    written.files += more.files;
-    written.bytes += more.bytes;
+    const { signal: _signal, ...write } = options.write ?? {};
+    await writeOutput(besidePaths[i]!, besideFiles, write);
   }
   return {
     outDir: path.resolve(options.out),
