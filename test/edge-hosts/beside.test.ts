@@ -79,6 +79,22 @@ describe("folders beside --out", () => {
     expect(existsSync(path.join(options.root, ".netlify/v1/config.json"))).toBe(true);
   });
 
+  it("Ctrl-C once the output folder is swapped in does not stop the folders beside it (no new answers with an old handler)", async () => {
+    const options = await setup();
+    await build(options);
+    const controller = new AbortController();
+    const result = await build({
+      ...options, baseUrl: "https://other.example.org",
+      write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/site.js")) controller.abort(); } },
+    });
+    expect(controller.signal.aborted).toBe(true);
+    expect(result.outDir).toBe(path.resolve(options.out));
+    for (const dir of [options.out, path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(path.join(options.out, ".build-inputs"), "utf8"));
+    }
+    expect(await readFile(path.join(options.root, ".netlify/v1/edge-functions/build-index-site-api/site.js"), "utf8")).toContain("other.example.org");
+  });
+
   it("only the chosen hosts' folders are written", async () => {
     const options = await setup();
     await build({ ...options, hosts: ["apache", "netlify-static"] });
