@@ -1,24 +1,28 @@
 // src/build.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
-import type { HostName } from "./hosts/index.js";
+import type { BesideFolder, HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
+import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
 import type { OutputFile } from "./output/plan.js";
 import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { claimOutput, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
+import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
+import { isInternalPath } from "./routes/internal-files.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
   import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
-  import("./output/plan.js"), import("./hosts/index.js"),
+  import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
 ]);
+// The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
+const hostRegistry = () => import("./hosts/index.js");
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -33,7 +37,7 @@ export interface BuildOptions {
   nowMs?: number;
   /** Warnings fail the build like errors (--strict). */
   strict?: boolean;
-  /** Hosts whose config files are written (--hosts); default every host. */
+  /** Hosts whose files are written (--hosts); default DEFAULT_HOSTS (every host but the fallbacks). */
   hosts?: readonly HostName[];
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
@@ -73,6 +77,49 @@ export function checkFolders(contentDir: string, outDir: string): void {
   }
 }
 
+/** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
+ * replace: inside or around the output or content folder, or a folder the build did not write. */
+export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir: string): string {
+  const out = realNearest(options.out);
+  const content = realNearest(options.content);
+  const target = path.join(path.dirname(out), ...dir.split("/"));
+  const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
+  if (inside(target, out) || inside(out, target) || inside(target, content) || inside(content, target)) {
+    throw new UsageError(`--out ${options.out} puts the host folder ${dir} (beside it) in or around the output or content folder.`,
+      "Choose an output folder of its own, e.g. dist, or leave the host out of --hosts.");
+  }
+  const stat = statSync(target, { throwIfNoEntry: false });
+  if (stat === undefined) return target;
+  if (!(stat.isDirectory() && statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile())) {
+    throw new UsageError(`${path.relative(process.cwd(), target) || target} exists and was not written by build-index-site: the build would replace it.`,
+      "Move it away (the build writes this folder whole), or leave the host out of --hosts.");
+  }
+  return target;
+}
+
+/** The output folder's public files (never its internal files), as copies under `into` of a folder beside it. */
+function siteCopy(outDir: string, files: readonly OutputFile[], into: string): OutputFile[] {
+  const out = path.resolve(outDir);
+  const copies: OutputFile[] = [];
+  for (const f of files) {
+    if (isInternalPath(f.path)) continue;
+    const source = path.join(out, f.path);
+    const s = statSync(source);
+    copies.push({ path: `${into}/${f.path}`, source, size: s.size, mtimeMs: s.mtimeMs });
+  }
+  return copies;
+}
+
+/** Whether every folder the chosen hosts write beside --out holds the build of this key, intact. */
+async function besideUpToDate(options: BuildOptions, key: string, raw: RawContent): Promise<boolean> {
+  const { besideDirs } = await hostRegistry();
+  const out = path.resolve(options.out);
+  for (const dir of besideDirs(options.hosts)) {
+    if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, { ...raw, published: [] }) === null) return false;
+  }
+  return true;
+}
+
 /** The real path of a folder, through symlinks, also when only some leading part of it exists yet. */
 function realNearest(dir: string): string {
   const abs = path.resolve(dir);
@@ -101,6 +148,8 @@ export interface Compiled {
   model: SiteModel;
   routes: BuiltRoutes;
   files: OutputFile[];
+  /** Folders the hosts write beside the output folder (`.netlify/v1`, `.vercel/output`). */
+  beside: BesideFolder[];
   diagnostics: Diagnostic[];
 }
 
@@ -110,7 +159,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 }
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
-  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }] = await pipeline();
+  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }, edge] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   const result = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
   const { model } = result;
@@ -118,14 +167,20 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
-  const files = planOutput(routes, raw.published, renderHosts(routes.table, options.hosts));
+  let site: SiteData | undefined;
+  const hosts = renderHosts({
+    table: routes.table,
+    site: () => (site ??= edge.toSiteData(model)),
+    handlerBundle: () => edge.handlerBundle(),
+  }, options.hosts);
+  const files = planOutput(routes, raw.published, hosts.files);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
       `These output files differ only in case and would overwrite each other on macOS or Windows: ${collisions.map((c) => c.join(" / ")).join("; ")}.`,
       { hint: "Rename the content files or keys so that they differ in more than case." });
   }
-  return { model, routes, files, diagnostics };
+  return { model, routes, files, beside: hosts.beside, diagnostics };
 }
 
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
@@ -178,7 +233,7 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
     const key = await inputsKey(raw, keySettings(options));
     if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
       const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
-      if (stamp !== null) {
+      if (stamp !== null && await besideUpToDate(options, key, raw)) {
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
@@ -188,7 +243,8 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
 }
 
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim): Promise<BuildResult> {
-  const { model, routes, files, diagnostics } = await compileContent(raw, options);
+  const { model, routes, files, beside, diagnostics } = await compileContent(raw, options);
+  const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const stamp = printStamp({
     key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
     answers: routes.files.size, rules: routes.table.rules.length,
@@ -196,7 +252,20 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const at = files.findIndex((f) => f.path > INPUTS_FILE);
   files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
   const epoch = epochSeconds(options);
-  const written = await writeOutput(options.out, files, { ...options.write, claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) });
+  const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
+  const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
+  // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
+  // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
+  // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
+  // leave new answers with an old handler and say that nothing was written.
+  for (const [i, folder] of beside.entries()) {
+    // A site copy has as many files as the site: concatenated, never spread into arguments (a ×100 site's 640,000).
+    const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
+    const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, folder.siteCopy));
+    besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
+    await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });
+  }
   return {
     outDir: path.resolve(options.out),
     model,

@@ -16,7 +16,7 @@ import { didYouMean } from "./cli/suggest.js";
 import {
   BuildError, ContentError, countNoun, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
-import { HOST_NAMES, parseHosts, type HostName } from "./hosts/index.js";
+import { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./hosts/index.js";
 
 export type { Io } from "./cli/output.js";
 
@@ -86,12 +86,12 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
   if (list === undefined) return undefined;
   const names = list.split(",").map((s) => s.trim());
   if (names.every((n) => n === "")) {
-    throw new UsageError("--hosts is empty: name at least one host.", `Choose from ${HOST_NAMES.join(", ")} (comma-separated), or all; leave the flag out for all.`);
+    throw new UsageError("--hosts is empty: name at least one host.", `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all; leave the flag out for the default.`);
   }
   for (const name of names) {
-    if (name === "" || name === "all" || (HOST_NAMES as readonly string[]).includes(name)) continue;
-    throw new UsageError(`Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all"])}.`,
-      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), or all.`);
+    if (name === "" || name === "all" || name === "default" || (HOST_NAMES as readonly string[]).includes(name)) continue;
+    throw new UsageError(`Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all", "default"])}.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all.`);
   }
   return parseHosts(list);
 }
@@ -112,7 +112,7 @@ interface Run {
 }
 
 const hostsOption = (): Option =>
-  new Option("--hosts <list>", `host configs, comma-separated: ${HOST_NAMES.join(",")} or all (default: all)`);
+  new Option("--hosts <list>", `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`);
 
 function buildOptionsFrom(opts: CommonFlags & { out: string; replaceOut?: boolean }, signal?: AbortSignal): BuildOptions {
   const hosts = hostsFlag(opts.hosts);

@@ -40,11 +40,18 @@ const CACHE_SECONDS: Partial<Record<AnswerKind, number>> = {
   configReference: 86400,
 };
 
+/** The CORS headers of every /api.php answer, errors and OPTIONS included (reference-behaviour.md §9). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type, Authorization",
+};
+
 /** The headers every client sees with an answer (besides Content-Length and the like). */
 export function answerHeaders(answer: Pick<Answer, "kind" | "status">): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
-    "Access-Control-Allow-Origin": "*",
+    ...CORS_HEADERS,
   };
   const seconds = CACHE_SECONDS[answer.kind];
   if (answer.status === 200 && seconds !== undefined) headers["Cache-Control"] = `public, max-age=${seconds}`;

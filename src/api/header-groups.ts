@@ -3,7 +3,7 @@
 // .htaccess) can carry. The build checks that every answer file gets exactly the headers of its answer.
 
 import type { Answer } from "./answers.js";
-import { answerHeaders } from "./answers.js";
+import { answerHeaders, CORS_HEADERS } from "./answers.js";
 
 export interface HeaderGroup {
   /** Exact file paths, or folder prefixes ending in "/" (every file below). */
@@ -15,7 +15,7 @@ const cache = (seconds: number): Record<string, string> => ({ "Cache-Control": `
 
 /** Every group whose paths cover a file applies, in this order. Error answers live in /api/errors/, uncached. */
 export const HEADER_GROUPS: readonly HeaderGroup[] = [
-  { paths: ["/api/"], headers: { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" } },
+  { paths: ["/api/"], headers: { "Content-Type": "application/json", ...CORS_HEADERS } },
   { paths: ["/api/config.json"], headers: cache(3600) },
   { paths: ["/api/versionCheck.json", "/api/versionCheck/"], headers: cache(900) },
   {

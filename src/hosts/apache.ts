@@ -112,7 +112,7 @@ export function printHtaccess(table: RouteTable): string {
 
 export const apache: HostAdapter = {
   name: "apache",
-  render(table): HostFile[] {
-    return [{ path: ".htaccess", data: printHtaccess(table) }];
+  render({ table }) {
+    return { files: [{ path: ".htaccess", data: printHtaccess(table) }] };
   },
 };

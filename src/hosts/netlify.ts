@@ -1,4 +1,5 @@
 // src/hosts/netlify.ts
+// The `netlify-static` fallback (the default Netlify output is the edge function, netlify-edge.ts).
 // Route table → Netlify's `_redirects` (one query rule per precomputed value, fallbacks as later rules) and `_headers`.
 // Netlify compares form-decoded values exactly and case-sensitively, never falls through when a target file is
 // missing, and stops at the first matching line: so every `in` member gets its own line (ignoreCase sets in lower
@@ -104,12 +105,15 @@ export function printHeaders(): string {
   return `${out.join("\n")}\n`;
 }
 
-export const netlify: HostAdapter = {
-  name: "netlify",
-  render(table): HostFile[] {
-    return [
-      { path: "_redirects", data: printRedirects(table).text },
-      { path: "_headers", data: printHeaders() },
-    ];
+/** The fallback for Netlify sites without edge functions (`--hosts netlify-static`). */
+export const netlifyStatic: HostAdapter = {
+  name: "netlify-static",
+  render({ table }) {
+    return {
+      files: [
+        { path: "_redirects", data: printRedirects(table).text },
+        { path: "_headers", data: printHeaders() },
+      ],
+    };
   },
 };

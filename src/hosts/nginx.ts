@@ -402,10 +402,12 @@ export function printNginxServer(table: RouteTable): string {
 
 export const nginx: HostAdapter = {
   name: "nginx",
-  render(table): HostFile[] {
-    return [
-      { path: NGINX_HTTP_FILE, data: printNginxHttp(table) },
-      { path: NGINX_SERVER_FILE, data: printNginxServer(table) },
-    ];
+  render({ table }) {
+    return {
+      files: [
+        { path: NGINX_HTTP_FILE, data: printNginxHttp(table) },
+        { path: NGINX_SERVER_FILE, data: printNginxServer(table) },
+      ],
+    };
   },
 };

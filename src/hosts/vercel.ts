@@ -1,4 +1,5 @@
 // src/hosts/vercel.ts
+// The `vercel-static` fallback (the default Vercel output is the Build Output API, vercel-edge.ts).
 // Route table → `vercel.json`: one rewrite per rule (per chunk of a long set) with anchored `has` query regexes in
 // table order, the status as `statusCode`; headers by path for the static answers, and for `/api.php` by the same
 // query conditions (Vercel matches headers on the incoming path, never on the rewrite target).
@@ -143,9 +144,10 @@ export function toVercelJson(table: RouteTable): VercelJson {
   return { rewrites, headers };
 }
 
-export const vercel: HostAdapter = {
-  name: "vercel",
-  render(table): HostFile[] {
-    return [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }];
+/** The fallback for Vercel deployments of the output folder alone, without functions (`--hosts vercel-static`). */
+export const vercelStatic: HostAdapter = {
+  name: "vercel-static",
+  render({ table }) {
+    return { files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }] };
   },
 };

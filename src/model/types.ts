@@ -65,6 +65,14 @@ const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
 /** Orders strings by their UTF-8 bytes (PHP's sort order for file names). */
 export function compareBytes(a: string, b: string): number {
-  if (HIGH_UNITS.test(a) || HIGH_UNITS.test(b)) return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  if (HIGH_UNITS.test(a) || HIGH_UNITS.test(b)) {
+    const x = UTF8.encode(a);
+    const y = UTF8.encode(b);
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]! < 0 ? -1 : 1;
+    return x.length - y.length < 0 ? -1 : x.length > y.length ? 1 : 0;
+  }
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+const UTF8 = new TextEncoder();

@@ -18,7 +18,9 @@ export interface BuiltRoutes {
 
 /** File stem for a value outside the safe charset: "~" and the hex of its UTF-8 bytes ("c++" → "~632b2b"). */
 export function escapedStem(value: string): string {
-  return `~${Buffer.from(value, "utf8").toString("hex")}`;
+  let hex = "";
+  for (const byte of new TextEncoder().encode(value)) hex += byte.toString(16).padStart(2, "0");
+  return `~${hex}`;
 }
 
 /** Which folder a case variant's answer lives in, so that no two files differ only in case. */

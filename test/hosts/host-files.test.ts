@@ -6,13 +6,15 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
-import { rewritesSchema, headersSchema } from "@vercel/routing-utils";
+import { headersSchema, normalizeRoutes, rewritesSchema } from "@vercel/routing-utils";
 import { UsageError } from "../../src/errors.js";
-import { HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
+import { besideDirs, DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
+import { vercelConfig } from "../../src/hosts/vercel-edge.js";
 import { API_ENTRY, type RouteTable } from "../../src/routes/route-table.js";
 import { compileContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { tableInput } from "../edge-hosts/input.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
 
 const demo = await compileContent(DEMO_CONTENT);
@@ -21,20 +23,24 @@ const table = demo.routes.table;
 describe("host files for the demo content", () => {
   for (const host of HOST_NAMES) {
     test(`${host} files match their snapshots`, async () => {
-      for (const file of HOSTS[host].render(table)) {
-        await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${file.path}`);
+      const { files, beside = [] } = HOSTS[host].render(tableInput(table));
+      for (const file of files) await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${file.path}`);
+      // Edge hosts: their folders beside the output, rendered with a stand-in handler bundle and data.
+      for (const folder of beside) {
+        for (const file of folder.files) await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${folder.dir}/${file.path}`);
       }
     });
   }
 
-  test("the build writes every host's files by default, and no dist/api.php that would shadow Netlify's rules", () => {
+  test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
     const paths = demo.files.map((f) => f.path);
-    for (const f of renderHosts(table)) expect(paths).toContain(f.path);
+    for (const f of renderHosts(tableInput(table)).files) expect(paths).toContain(f.path);
+    expect(demo.beside.map((f) => f.dir)).toEqual(besideDirs(DEFAULT_HOSTS));
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });
 
   test("adapters are pure: the same table gives the same text", () => {
-    expect(renderHosts(table)).toEqual(renderHosts(structuredClone(table)));
+    expect(renderHosts(tableInput(table), HOST_NAMES)).toEqual(renderHosts(tableInput(structuredClone(table)), HOST_NAMES));
   });
 
   test("vercel.json passes Vercel's own schema and limits", () => {
@@ -42,6 +48,13 @@ describe("host files for the demo content", () => {
     const ajv = new Ajv({ allErrors: true, strict: false });
     expect(ajv.validate(rewritesSchema, json.rewrites), JSON.stringify(ajv.errors)).toBe(true);
     expect(ajv.validate(headersSchema, json.headers), JSON.stringify(ajv.errors)).toBe(true);
+  });
+
+  test("the Vercel Build Output config.json's routes pass Vercel's own route normalizer", () => {
+    const config = vercelConfig();
+    const normalized = normalizeRoutes(config.routes as Parameters<typeof normalizeRoutes>[0]);
+    expect(normalized.error).toBeNull();
+    expect(normalized.routes).toHaveLength(config.routes.length);
   });
 
   test("Netlify's parser reads every _redirects line, none bare, none dropped", async () => {
@@ -64,17 +77,20 @@ describe("host files for the demo content", () => {
 });
 
 describe("--hosts", () => {
-  test("a comma list, in registry order; all or empty means every host", () => {
+  test("a comma list, in registry order; default or empty means every host but the fallbacks, all every host", () => {
     expect(parseHosts("vercel,netlify")).toEqual(["netlify", "vercel"]);
+    expect(parseHosts("vercel-static,netlify-static")).toEqual(["netlify-static", "vercel-static"]);
     expect(parseHosts("all")).toEqual([...HOST_NAMES]);
-    expect(parseHosts("")).toEqual([...HOST_NAMES]);
+    expect(parseHosts("default")).toEqual([...DEFAULT_HOSTS]);
+    expect(parseHosts("")).toEqual([...DEFAULT_HOSTS]);
+    expect(DEFAULT_HOSTS).toEqual(["netlify", "apache", "nginx", "vercel", "cloudflare"]);
   });
   test("an unknown name is a usage error that lists the hosts", () => {
     expect(() => parseHosts("netlify,gh-pages")).toThrow(UsageError);
     try {
       parseHosts("gh-pages");
     } catch (error) {
-      expect((error as UsageError).hint).toMatch(/netlify, apache, nginx, vercel, cloudflare/);
+      expect((error as UsageError).hint).toMatch(/netlify, netlify-static, apache, nginx, vercel, vercel-static, cloudflare/);
     }
   });
 });
@@ -100,7 +116,7 @@ function hostileTable(): RouteTable {
 describe("hostile literals", () => {
   test("every adapter renders them without throwing, and Netlify leaves out exactly those it cannot spell", async () => {
     const hostile = hostileTable();
-    expect(() => renderHosts(hostile)).not.toThrow();
+    expect(() => renderHosts(tableInput(hostile), HOST_NAMES)).not.toThrow();
     const { text, omitted } = printRedirects(hostile);
     const dir = await tmpDir();
     try {

@@ -27,7 +27,10 @@ const IGNORE_CASE: KnownDifference[] = [
 ];
 
 export const KNOWN_DIFFERENCES: Record<HostName, KnownDifference[]> = {
-  netlify: [
+  // The edge outputs run the request-time handler: no known difference.
+  netlify: [],
+  vercel: [],
+  "netlify-static": [
     ...IGNORE_CASE,
     {
       category: "bare",
@@ -41,6 +44,6 @@ export const KNOWN_DIFFERENCES: Record<HostName, KnownDifference[]> = {
   ],
   apache: [ENCODED],
   nginx: [ENCODED],
-  vercel: IGNORE_CASE,
+  "vercel-static": IGNORE_CASE,
   cloudflare: [],
 };

@@ -1,6 +1,7 @@
 // test/hosts/parity.ts
-// The parity suite's engine: build a content folder with every host file, start the preview and the real servers,
-// ask every host the generated requests and compare each answer with the preview's.
+// The parity suite's engine: build a content folder with every static host's files, start the preview and the real
+// servers, ask every host the generated requests and compare each answer with the preview's (static-host
+// semantics). The edge outputs answer exactly, not like the preview: test/edge-hosts/edge-parity.ts compares them.
 
 import { chmod, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,12 +14,15 @@ import { startPreview } from "../../src/preview/server.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import {
-  cloudflareAnswerer, httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
+  httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
 } from "./answers.js";
 import { KNOWN_DIFFERENCES } from "./known-differences.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
 import { generateRequests, type Category, type HostRequest } from "./requests.js";
 import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
+
+/** The hosts that answer from the precomputed files, as the preview does; the others run the request-time handler. */
+export const STATIC_HOSTS: readonly HostName[] = HOST_NAMES.filter((h) => h !== "netlify" && h !== "vercel" && h !== "cloudflare");
 
 export interface Mismatch {
   host: HostName;
@@ -65,7 +69,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
   const servers: RunningServer[] = [];
   let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
   try {
-    await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH });
+    await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: STATIC_HOSTS });
     // Web servers run their workers as an unprivileged user: the site must be world-readable (the writer's temp
     // folder is created 0700).
     await chmod(out, 0o755);
@@ -80,7 +84,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
     const answerers: Partial<Record<HostName, Answerer>> = {};
     const skipped: Partial<Record<HostName, string>> = {};
     const engine = await loadNetlifyEngine(path.join(siteDir, "_redirects"));
-    answerers.netlify = await netlifyAnswerer(siteDir, engine);
+    answerers["netlify-static"] = await netlifyAnswerer(siteDir, engine);
     if (haveApache || mustRunServers) {
       const apache = await startApache(siteDir);
       servers.push(apache);
@@ -92,11 +96,10 @@ export async function runParity(content: string, options: ParityOptions): Promis
       answerers.nginx = httpAnswerer(nginx.url);
     } else skipped.nginx = "nginx is not installed";
     const vercelJson = JSON.parse(await readFile(path.join(siteDir, "vercel.json"), "utf8")) as VercelJson;
-    answerers.vercel = await vercelAnswerer(siteDir, vercelJson);
-    answerers.cloudflare = await cloudflareAnswerer(siteDir);
+    answerers["vercel-static"] = await vercelAnswerer(siteDir, vercelJson);
 
     const reports: HostReport[] = [];
-    for (const host of HOST_NAMES) {
+    for (const host of STATIC_HOSTS) {
       const answer = answerers[host];
       const report: HostReport = { host, compared: 0, equal: 0, allowed: {}, unexpected: [] };
       if (answer === undefined) {
@@ -105,9 +108,9 @@ export async function runParity(content: string, options: ParityOptions): Promis
         continue;
       }
       const known = new Set(KNOWN_DIFFERENCES[host].map((d) => d.category));
-      const leftOut = new Set(host === "netlify" ? printRedirects(table).omitted : []);
+      const leftOut = new Set(host === "netlify-static" ? printRedirects(table).omitted : []);
       for (const [i, request] of requests.entries()) {
-        if (host === "netlify" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
+        if (host === "netlify-static" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
         const got = await answer(request.query);
         const want = expected.get(request.query)!;
         report.compared++;

@@ -35,7 +35,8 @@ describe("info", () => {
     expect(Object.keys(endpoints)).toEqual(["versionCheck", "config", "icons", "icon", "findIcon", "iconMappings", "extensionMappings", "getExtensionSetting", "configReference", "status"]);
     expect(endpoints.findIcon).toEqual({ url: "?action=findIcon&type={file|folder}&extension={ext}", description: "Find the appropriate icon for a file type or folder", method: "GET" });
     expect(endpoints.versionCheck!.url).toBe("?action=versionCheck&current_version={version}");
-    expect(answerHeaders(ask(""))).toEqual({ "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" });
+    expect(answerHeaders(ask(""))).toEqual({ "Content-Type": "application/json", "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type, Authorization" });
   });
 });
 

@@ -25,7 +25,7 @@ describe("versionCompare (PHP version_compare semantics)", () => {
     expect(canonicalizeVersion("-1")).toBe("-.1");
   });
 
-  // Every pair of 46 versions, answered by PHP 8.2's own version_compare (test/golden/version-compare.php).
+  // Every pair of 73 versions (§2 shapes of reference-behaviour.md included), answered by PHP 8.2's own version_compare (test/golden/version-compare.php).
   const golden = JSON.parse(readFileSync(new URL("../golden/version-compare.php.json", import.meta.url), "utf8")) as {
     cases: Array<[string, string, number]>;
   };

@@ -36,7 +36,8 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** Names beside the output folder: no `.site.tmp-*` or `.site.old-*` may be left behind. */
+/** Names beside the output folder: no `.site.tmp-*` or `.site.old-*` may be left behind (the default hosts' edge
+ * outputs write `.netlify` and `.vercel` there too). */
 const siblings = async (out: string): Promise<string[]> => (await readdir(path.dirname(out))).sort();
 
 let content: string;
@@ -66,7 +67,7 @@ beforeAll(async () => {
 
 async function expectUntouched(): Promise<void> {
   expect(await snapshot(out)).toEqual(before);
-  expect(await siblings(out)).toEqual(["site"]);
+  expect(await siblings(out)).toEqual([".netlify", ".vercel", "site"]);
 }
 
 describe("a failed build leaves the previous output byte-identical", () => {
@@ -136,7 +137,7 @@ describe("a successful build", () => {
     await mkdir(path.join(out, "old-folder"));
     await buildIt();
     expect(await snapshot(out)).toEqual(before);
-    expect(await siblings(out)).toEqual(["site"]);
+    expect(await siblings(out)).toEqual([".netlify", ".vercel", "site"]);
   });
 
   it("writes an output folder that does not exist yet, parents included", async () => {
@@ -191,7 +192,7 @@ describe("Ctrl-C during a build", () => {
     child.kill("SIGINT");
     expect(await done).toBe(130);
     expect(stderr).toMatch(/Stopped by SIGINT: nothing was written and the previous output folder is unchanged\./);
-    expect(await siblings(bigOut)).toEqual(["site"]);
+    expect(await siblings(bigOut)).toEqual([".netlify", ".vercel", "site"]);
     expect(await snapshot(bigOut)).toEqual(previous);
   });
 });

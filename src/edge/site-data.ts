@@ -1,0 +1,92 @@
+// src/edge/site-data.ts
+// The data the request-time handler answers from: the SiteModel as plain JSON, deterministic (content order kept:
+// objects as arrays of [key, value] pairs), holding only what the site publishes anyway (config.json,
+// extensionMap.json, icons.json, the icons' sizes and times, config-reference.txt, the manifest's versions).
+
+import type { Json, JsonObject } from "../model/json.js";
+import type { FileInfo, SiteModel } from "../model/types.js";
+
+/** A JSON value with every object as `{ "o": [[key, value], …] }` (arrays and scalars as they are). */
+export type EncodedJson = null | boolean | number | string | EncodedJson[] | { o: Array<[string, EncodedJson]> };
+
+export interface SiteData {
+  format: 1;
+  baseUrl: string;
+  service: string;
+  serviceVersion: string;
+  description: string;
+  versions: string[];
+  buildTime: number;
+  config: { json: EncodedJson; version: string; lastModified: number };
+  /** extensionMap.json's two objects (the lookup maps are derived from them). */
+  extensionMap: { indexing: EncodedJson; viewing: EncodedJson; lastModified: number };
+  /** icons.json (the lookup map is derived from it). */
+  iconMap: { json: EncodedJson; lastModified: number };
+  /** Files directly in icons/: [name, size, lastModified], in the model's order. */
+  iconDirFiles: Array<[string, number, number]>;
+  configReference: { text: string; lastModified: number } | null;
+}
+
+export function encodeJson(value: Json): EncodedJson {
+  if (value instanceof Map) return { o: [...value].map(([k, v]) => [k, encodeJson(v)]) };
+  if (Array.isArray(value)) return value.map(encodeJson);
+  return value;
+}
+
+export function decodeJson(value: EncodedJson): Json {
+  if (Array.isArray(value)) return value.map(decodeJson);
+  if (value !== null && typeof value === "object") return new Map(value.o.map(([k, v]) => [k, decodeJson(v)]));
+  return value;
+}
+
+const asObject = (value: EncodedJson): JsonObject => {
+  const json = decodeJson(value);
+  if (!(json instanceof Map)) throw new Error("Internal: the site data holds a non-object where an object belongs.");
+  return json;
+};
+const strings = (o: JsonObject): Map<string, string> => new Map([...o].map(([k, v]) => [k, v as string]));
+
+export function toSiteData(model: SiteModel): SiteData {
+  return {
+    format: 1,
+    baseUrl: model.baseUrl,
+    service: model.service,
+    serviceVersion: model.serviceVersion,
+    description: model.description,
+    versions: [...model.versions],
+    buildTime: model.buildTime,
+    config: { json: encodeJson(model.config.json), version: model.config.version, lastModified: model.config.lastModified },
+    extensionMap: {
+      indexing: encodeJson(model.extensionMap.indexingJson),
+      viewing: encodeJson(model.extensionMap.viewingJson),
+      lastModified: model.extensionMap.lastModified,
+    },
+    iconMap: { json: encodeJson(model.iconMap.json), lastModified: model.iconMap.lastModified },
+    iconDirFiles: [...model.iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
+    configReference: model.configReference === null ? null : { ...model.configReference },
+  };
+}
+
+export function fromSiteData(data: SiteData): SiteModel {
+  if (data.format !== 1) throw new Error(`Unsupported site data format ${String(data.format)}.`);
+  const indexingJson = asObject(data.extensionMap.indexing);
+  const viewingJson = asObject(data.extensionMap.viewing);
+  const iconJson = asObject(data.iconMap.json);
+  return {
+    baseUrl: data.baseUrl,
+    service: data.service,
+    serviceVersion: data.serviceVersion,
+    description: data.description,
+    versions: [...data.versions],
+    buildTime: data.buildTime,
+    config: { json: asObject(data.config.json), version: data.config.version, lastModified: data.config.lastModified },
+    extensionMap: {
+      indexingJson, viewingJson,
+      indexing: strings(indexingJson), viewing: strings(viewingJson),
+      lastModified: data.extensionMap.lastModified,
+    },
+    iconMap: { json: iconJson, entries: strings(iconJson), lastModified: data.iconMap.lastModified },
+    iconDirFiles: new Map(data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }])),
+    configReference: data.configReference === null ? null : { ...data.configReference },
+  };
+}

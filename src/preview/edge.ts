@@ -1,0 +1,72 @@
+// src/preview/edge.ts
+// `preview --edge`: /api.php (and /api.php/…) answered by the request-time handler the build emitted, exactly as
+// the edge hosts answer; everything else by the static preview. The handler and its data come from the output
+// folder's `_worker.js` (an internal file, never served), run as Cloudflare runs it.
+
+import { readFile } from "node:fs/promises";
+import type http from "node:http";
+import path from "node:path";
+import { UsageError } from "../errors.js";
+import { isInternalPath } from "../routes/internal-files.js";
+
+interface Worker {
+  fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
+}
+
+const decoded = (pathname: string): string => {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+};
+
+const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
+
+/** Loads `dir/_worker.js` as an ES module (from its text: the folder's package.json type does not matter). */
+async function loadWorker(dir: string): Promise<Worker> {
+  const file = path.join(dir, "_worker.js");
+  const text = await readFile(file, "utf8").catch(() => null);
+  if (text === null) {
+    throw new UsageError(`${file} is missing: the edge preview runs the handler the build wrote for Cloudflare.`,
+      "Build with the cloudflare host (it is in the default --hosts), then preview again.");
+  }
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: Worker };
+  if (typeof mod.default?.fetch !== "function") throw new UsageError(`${file} is not a handler written by build-index-site.`, "Rebuild the site.");
+  return mod.default;
+}
+
+/** A listener that answers /api.php with the emitted handler and hands every other request to `fallback`. */
+export async function createEdgeListener(dir: string, fallback: http.RequestListener): Promise<http.RequestListener> {
+  const worker = await loadWorker(dir);
+  const noAssets = { fetch: async () => new Response("Not Found", { status: 404 }) };
+  return (req, res) => {
+    const url = new URL(req.url ?? "/", "http://preview.invalid");
+    if (isInternalPath(decoded(url.pathname))) {
+      // The handler and its data (_worker.js) and the other internal files are never served, as on the hosts.
+      res.writeHead(404, { "Content-Type": "text/plain" });
+      res.end("Not Found\n");
+      return;
+    }
+    if (!isApiPath(url.pathname)) {
+      fallback(req, res);
+      return;
+    }
+    // The body is never read: every method but OPTIONS is answered like GET.
+    const target = `http://preview.invalid${req.url ?? "/"}`;
+    let request: Request;
+    try {
+      request = new Request(target, { method: req.method ?? "GET" });
+    } catch {
+      request = new Request(target); // methods fetch refuses (TRACE, CONNECT): like GET, as every other method
+    }
+    worker.fetch(request, { ASSETS: noAssets }).then(async (response) => {
+      const body = req.method === "HEAD" ? "" : await response.text();
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(body);
+    }, (error: unknown) => {
+      res.writeHead(500, { "Content-Type": "text/plain" });
+      res.end(`Internal error in the edge handler: ${String(error)}\n`);
+    });
+  };
+}

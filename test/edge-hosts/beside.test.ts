@@ -1,0 +1,103 @@
+// test/edge-hosts/beside.test.ts
+// The edge hosts' folders beside --out (.netlify/v1, .vercel/output): written whole and atomically by the writer
+// (each with its own manifest and stamp), never over a folder the build did not write, and rebuilt when missing.
+
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { build, buildIfChanged, type BuildOptions } from "../../src/build.js";
+import { UsageError } from "../../src/errors.js";
+import { isInternalPath } from "../../src/routes/internal-files.js";
+import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+async function setup(): Promise<BuildOptions & { root: string }> {
+  const root = await tmpDir("bis-beside-");
+  temps.push(root);
+  return { root, content: DEMO_CONTENT, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"] };
+}
+
+const list = async (dir: string): Promise<string[]> =>
+  (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
+
+describe("folders beside --out", () => {
+  it("the edge outputs write .netlify/v1 and .vercel/output in the folder that holds --out, and nothing else there", async () => {
+    const options = await setup();
+    await build(options);
+    expect((await readdir(options.root)).sort()).toEqual([".netlify", ".vercel", "dist"]);
+    expect(await list(path.join(options.root, ".netlify/v1"))).toEqual([
+      ".build-inputs", ".build-manifest", "config.json",
+      "edge-functions/build-index-site-api/build-index-site-api.js",
+      "edge-functions/build-index-site-api/handler.js",
+      "edge-functions/build-index-site-api/site.js",
+    ]);
+    const config = JSON.parse(await readFile(path.join(options.root, ".netlify/v1/config.json"), "utf8"));
+    expect(config).toEqual({
+      edge_functions: [
+        { function: "build-index-site-api", path: "/api.php", cache: "manual" },
+        { function: "build-index-site-api", path: "/api.php/*", cache: "manual" },
+      ],
+    });
+  });
+
+  it("Vercel's static/ is a byte-for-byte copy of the output folder's public files, without its internal files", async () => {
+    const options = await setup();
+    await build(options);
+    const vercel = path.join(options.root, ".vercel/output");
+    const dist = await list(options.out);
+    const statics = (await list(vercel)).filter((p) => p.startsWith("static/")).map((p) => p.slice("static/".length));
+    expect(statics).toEqual(dist.filter((p) => !isInternalPath(p)));
+    expect(statics).not.toContain("routes.json");
+    for (const p of ["api/config.json", "icons/php.png"]) {
+      expect(await readFile(path.join(vercel, "static", p))).toEqual(await readFile(path.join(options.out, p)));
+    }
+    expect(JSON.parse(await readFile(path.join(vercel, "functions/api.php.func/.vc-config.json"), "utf8")))
+      .toEqual({ runtime: "edge", entrypoint: "index.js" });
+    expect(JSON.parse(await readFile(path.join(vercel, "config.json"), "utf8")).version).toBe(3);
+  });
+
+  it("refuses a .netlify/v1 it did not write, before writing anything", async () => {
+    const options = await setup();
+    await mkdir(path.join(options.root, ".netlify/v1"), { recursive: true });
+    await writeFile(path.join(options.root, ".netlify/v1/config.json"), "{}");
+    await expect(build(options)).rejects.toThrow(UsageError);
+    await expect(build(options)).rejects.toThrow(/\.netlify\/v1 exists and was not written by build-index-site/);
+    expect(existsSync(options.out)).toBe(false);
+    expect(await readFile(path.join(options.root, ".netlify/v1/config.json"), "utf8")).toBe("{}");
+  });
+
+  it("a build whose beside folder went missing is not up to date", async () => {
+    const options = await setup();
+    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect("model" in await buildIfChanged(options)).toBe(false);
+    await rm(path.join(options.root, ".netlify/v1"), { recursive: true });
+    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect(existsSync(path.join(options.root, ".netlify/v1/config.json"))).toBe(true);
+  });
+
+  it("Ctrl-C once the output folder is swapped in does not stop the folders beside it (no new answers with an old handler)", async () => {
+    const options = await setup();
+    await build(options);
+    const controller = new AbortController();
+    const result = await build({
+      ...options, baseUrl: "https://other.example.org",
+      write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/site.js")) controller.abort(); } },
+    });
+    expect(controller.signal.aborted).toBe(true);
+    expect(result.outDir).toBe(path.resolve(options.out));
+    for (const dir of [options.out, path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(path.join(options.out, ".build-inputs"), "utf8"));
+    }
+    expect(await readFile(path.join(options.root, ".netlify/v1/edge-functions/build-index-site-api/site.js"), "utf8")).toContain("other.example.org");
+  });
+
+  it("only the chosen hosts' folders are written", async () => {
+    const options = await setup();
+    await build({ ...options, hosts: ["apache", "netlify-static"] });
+    expect((await readdir(options.root)).sort()).toEqual(["dist"]);
+  });
+});

@@ -1,0 +1,121 @@
+// test/edge/wrangler.test.ts
+// The Cloudflare output on Cloudflare's own runtime: `wrangler pages dev` (workerd, from the wrangler devDependency)
+// over a built site answers the generated edge requests exactly as the oracle (test/edge/expected.ts): status,
+// every header the reference sends (and no Cache-Control where it sends none), body. Plain files come from the
+// assets, internal files are 404. Demo content in full; a sample of each real fixture when ../shared is present.
+// Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { build } from "../../src/build.js";
+import type { SiteModel } from "../../src/model/types.js";
+import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
+import { DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { freePort, mustRunServers } from "../hosts/servers.js";
+import { expectedAnswer } from "./expected.js";
+import { edgeRequests, type EdgeRequest } from "./requests.js";
+
+const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
+const haveWrangler = existsSync(WRANGLER);
+if (!haveWrangler && !mustRunServers) console.warn(`Cloudflare runtime tests skipped: ${WRANGLER} is not installed (npm ci).`);
+
+interface Pages {
+  url: string;
+  model: SiteModel;
+  stop(): Promise<void>;
+}
+
+const running: Pages[] = [];
+afterAll(async () => {
+  for (const p of running) await p.stop();
+});
+
+async function startPages(content: string): Promise<Pages> {
+  const root = await tmpDir("bis-wrangler-");
+  const out = path.join(root, "dist");
+  const { model } = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: ["cloudflare"] });
+  const port = await freePort();
+  const inspector = await freePort();
+  let log = "";
+  const child: ChildProcess = spawn(WRANGLER, [
+    "pages", "dev", out, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
+    "--compatibility-date", "2025-01-01", "--persist-to", path.join(root, "state"),
+  ], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false",
+      npm_config_registry: "http://127.0.0.1:9/", NO_COLOR: "1",
+    },
+  });
+  child.stdout!.on("data", (d: Buffer) => { log += d.toString(); });
+  child.stderr!.on("data", (d: Buffer) => { log += d.toString(); });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.pid !== undefined) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        process.kill(-child.pid, "SIGTERM"); // the process group this test started (wrangler and its workerd)
+      } catch { /* already gone */ }
+      await exited;
+    }
+    await removeDir(root);
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler pages dev exited (${child.exitCode}):\n${log}`);
+    }
+    const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler pages dev did not answer within 60 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pages = { url, model, stop };
+  running.push(pages);
+  return pages;
+}
+
+/** Compares each request's answer with the oracle; returns the differences. */
+async function compare(pages: Pages, requests: readonly EdgeRequest[]): Promise<string[]> {
+  const differences: string[] = [];
+  for (const r of requests) {
+    const res = await fetch(`${pages.url}${r.url}`, { method: r.method });
+    const body = await res.text();
+    const want = expectedAnswer(pages.model, r);
+    const fields: string[] = [];
+    if (res.status !== want.status) fields.push(`status ${res.status}≠${want.status}`);
+    if (body !== want.body) fields.push("body");
+    for (const [name, value] of Object.entries(want.headers)) if (res.headers.get(name) !== value) fields.push(`${name}: ${res.headers.get(name)}`);
+    if (!("Cache-Control" in want.headers) && res.headers.has("cache-control")) fields.push(`cache-control: ${res.headers.get("cache-control")}`);
+    if (fields.length > 0) differences.push(`${r.method} ${r.url} [${r.category}]: ${fields.join("; ")}`);
+  }
+  return differences;
+}
+
+const sites: Array<[string, string, number]> = [["demo", DEMO_CONTENT, 1]];
+if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f), 8]);
+
+describe.skipIf(!haveWrangler && !mustRunServers)("Cloudflare Pages output under wrangler pages dev (workerd)", () => {
+  for (const [name, content, every] of sites) {
+    test(`${name}: the generated requests${every > 1 ? ` (every ${every}th)` : ""} are answered exactly; assets served, internal files 404`, async () => {
+      const pages = await startPages(content);
+      const requests = edgeRequests(pages.model).filter((_, i) => i % every === 0);
+      const differences = await compare(pages, requests);
+      console.log(`wrangler pages dev, ${name}: ${requests.length - differences.length}/${requests.length} equal`);
+      expect(differences.slice(0, 10)).toEqual([]);
+      expect(requests.length).toBeGreaterThan(500);
+      expect((await fetch(`${pages.url}/icons.json`)).status).toBe(200);
+      for (const f of INTERNAL_FILES) expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
+      await pages.stop();
+      running.splice(running.indexOf(pages), 1);
+    }, 300_000);
+  }
+});
