@@ -4,10 +4,12 @@
 // client that never reads its answers (a pipelined flood) therefore holds memory, never file descriptors, and a
 // request never meets EMFILE: it waits for a free slot instead.
 
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 
+/** Larger files are streamed (their slot is held until the stream closes) rather than read whole into memory. */
+const READ_WHOLE_MAX = 8 * 1024 * 1024;
 /** Files the preview holds open at once (far below the usual `ulimit -n` of 1024). */
 const MAX_OPEN = 64;
 let openCount = 0;
@@ -32,9 +34,10 @@ export const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("no
 /** The bytes of a regular file (from `start` to `end`, inclusive, when given) as a stream; ENOENT for anything else. */
 export async function readRegularFile(file: string, range: { start?: number; end?: number } = {}): Promise<Readable> {
   await slot();
+  let held = false;
   try {
     for (let attempt = 0; ; attempt += 1) {
-      let handle;
+      let handle: FileHandle | undefined;
       try {
         handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (error) {
@@ -52,6 +55,15 @@ export async function readRegularFile(file: string, range: { start?: number; end
         const start = range.start ?? 0;
         const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
         const length = Math.max(0, end - start + 1);
+        if (length > READ_WHOLE_MAX) {
+          // The stream owns the descriptor and the slot now; an error (or a client gone) only ends it.
+          const stream = createReadStream("", { fd: handle, start, end, autoClose: true });
+          handle = undefined;
+          held = true;
+          stream.once("close", release);
+          stream.on("error", () => undefined);
+          return stream;
+        }
         const buffer = Buffer.allocUnsafe(length);
         let done = 0;
         while (done < length) {
@@ -61,10 +73,10 @@ export async function readRegularFile(file: string, range: { start?: number; end
         }
         return Readable.from(done === length ? [buffer] : [buffer.subarray(0, done)], { objectMode: false });
       } finally {
-        await handle.close().catch(() => undefined);
+        await handle?.close().catch(() => undefined);
       }
     }
   } finally {
-    release();
+    if (!held) release();
   }
 }

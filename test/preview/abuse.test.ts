@@ -216,3 +216,20 @@ describe("a flood (issue 8 point 13)", () => {
 });
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+
+describe("large files", () => {
+  it("a file larger than the read-whole limit is streamed whole, and a range of it exactly", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const big = Buffer.alloc(9 * 1024 * 1024, 7);
+    big.write("START", 0);
+    big.write("END", big.length - 3);
+    await writeFile(path.join(out, "style", "big.bin"), big);
+    const whole = await fetch(`${preview.url}style/big.bin`);
+    const body = Buffer.from(await whole.arrayBuffer());
+    expect(whole.status).toBe(200);
+    expect(body.equals(big)).toBe(true);
+    const part = await fetch(`${preview.url}style/big.bin`, { headers: { Range: `bytes=${big.length - 3}-` } });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe("END");
+  });
+});
