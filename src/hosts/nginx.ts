@@ -396,12 +396,14 @@ export function mapHashSizing(mapLines: readonly string[]): string[] {
   }
   const pointer = 8;
   const entry = pointer + Math.ceil((longest + 2) / pointer) * pointer;
-  const bucket = Math.ceil((entry + pointer) / DEFAULT_BUCKET) * DEFAULT_BUCKET;
-  const maxSize = 2 ** Math.ceil(Math.log2(Math.max(DEFAULT_MAX_SIZE, 4 * most)));
-  const out: string[] = [];
-  if (bucket > DEFAULT_BUCKET) out.push(`map_hash_bucket_size ${bucket};`);
-  if (maxSize > DEFAULT_MAX_SIZE) out.push(`map_hash_max_size ${maxSize};`);
-  if (out.length === 0) return [];
+  const align = (n: number): number => Math.ceil(n / DEFAULT_BUCKET) * DEFAULT_BUCKET;
+  // nginx's defaults do when one longest entry fits a bucket and the maps are small; otherwise buckets get room for a
+  // few of the longest entries, so that a hash table not much larger than the key count fits.
+  if (align(entry + pointer) <= DEFAULT_BUCKET && 4 * most <= DEFAULT_MAX_SIZE) return [];
+  const out = [
+    `map_hash_bucket_size ${Math.max(DEFAULT_BUCKET, align(4 * entry + pointer))};`,
+    `map_hash_max_size ${2 ** Math.ceil(Math.log2(Math.max(DEFAULT_MAX_SIZE, 4 * most)))};`,
+  ];
   return [
     "# Map hash sizing these maps need (longest key, most keys): nginx refuses the config with smaller buckets.",
     "# If your http { } sets these too, keep the larger value of each and remove the other line.",

@@ -2,16 +2,17 @@
 // The emitted nginx and Apache configs load for the longest names the content may hold, and publish nothing
 // internal (issue 8, points 11 and 12), checked with the real servers (`nginx -t` runs in startNginx).
 
+import { spawnSync } from "node:child_process";
 import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx.js";
+import { mapHashSizing, NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
 import { edit, PNG, writeBase } from "../validation/base-content.js";
-import { startApache, startNginx, type RunningServer } from "./servers.js";
+import { NGINX_BIN, startApache, startNginx, type RunningServer } from "./servers.js";
 
 // Answer files are named after the key or icon name ("<name>.json"): 250 characters is the longest a file name of at
 // most 255 bytes allows, and nginx failed from 46 on.
@@ -94,5 +95,28 @@ describe.skipIf(!canRun("apache"))("apache", () => {
 
   test("Apache served the build's internal files (/routes.json, /nginx.conf, /_worker.js, …)", async () => {
     await internalFilesHidden(apache);
+  });
+});
+
+describe.skipIf(!canRun("nginx"))("nginx map sizing", () => {
+  test("maps of many long keys loaded only with a 'could not build map_hash' error or warning", async () => {
+    const dir = await tmpDir("bis-maphash-");
+    try {
+      const keys = [
+        ...Array.from({ length: 20_000 }, (_, i) => `=${String(i).padStart(6, "0")}${"k".repeat(i % 244)}`),
+        ...Array.from({ length: 20_000 }, (_, i) => `=s${i}`),
+      ];
+      const maps = ["map =$arg_x $bis_x {", "    default c0;", ...keys.map((k, i) => `    ${k} c${i % 7};`), "}"];
+      await writeFile(path.join(dir, "http.conf"), [...mapHashSizing(maps), ...maps, ""].join("\n"));
+      await writeFile(path.join(dir, "nginx.conf"), [
+        "daemon off;", `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`, "events { }",
+        `http { access_log off; include ${dir}/http.conf; server { listen 127.0.0.1:1; return 200 $bis_x; } }`, "",
+      ].join("\n"));
+      const t = spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
+      expect(t.stderr).not.toContain("map_hash");
+      expect(t.status).toBe(0);
+    } finally {
+      await removeDir(dir);
+    }
   });
 });
