@@ -8,7 +8,7 @@ import { constants, createReadStream } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 
-/** Larger files are streamed (their slot is held until the stream closes) rather than read whole into memory. */
+/** Larger files are streamed (outside the slots: a client that never reads must not hold one) rather than read whole. */
 const READ_WHOLE_MAX = 8 * 1024 * 1024;
 /** Files the preview holds open at once (far below the usual `ulimit -n` of 1024). */
 const MAX_OPEN = 64;
@@ -34,7 +34,6 @@ export const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("no
 /** The bytes of a regular file (from `start` to `end`, inclusive, when given) as a stream; ENOENT for anything else. */
 export async function readRegularFile(file: string, range: { start?: number; end?: number } = {}): Promise<Readable> {
   await slot();
-  let held = false;
   try {
     for (let attempt = 0; ; attempt += 1) {
       let handle: FileHandle | undefined;
@@ -56,11 +55,10 @@ export async function readRegularFile(file: string, range: { start?: number; end
         const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
         const length = Math.max(0, end - start + 1);
         if (length > READ_WHOLE_MAX) {
-          // The stream owns the descriptor and the slot now; an error (or a client gone) only ends it.
+          // The stream owns the descriptor now (the caller destroys it when the answer ends or the client leaves). It
+          // holds no slot: clients that never read would keep every slot, and every other request would wait forever.
           const stream = createReadStream("", { fd: handle, start, end, autoClose: true });
           handle = undefined;
-          held = true;
-          stream.once("close", release);
           stream.on("error", () => undefined);
           return stream;
         }
@@ -77,6 +75,6 @@ export async function readRegularFile(file: string, range: { start?: number; end
       }
     }
   } finally {
-    if (!held) release();
+    release();
   }
 }

@@ -152,10 +152,17 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     }
     return site;
   };
-  const methods: ServeMethods = {
-    lstat: confinedLstat(() => site.realRoot),
-    createReadStream: ((file: string, options: { start?: number; end?: number }) => readRegularFile(file, options)) as unknown as ServeMethods["createReadStream"],
-  };
+  const lstat = confinedLstat(() => site.realRoot);
+  /** Per request: a streamed file is closed when its answer ends or its client leaves (a pipe never closes it). */
+  const methodsFor = (res: http.ServerResponse): ServeMethods => ({
+    lstat,
+    createReadStream: (async (file: string, options: { start?: number; end?: number }) => {
+      const stream = await readRegularFile(file, options);
+      if (res.closed) stream.destroy();
+      else res.once("close", () => stream.destroy());
+      return stream;
+    }) as unknown as ServeMethods["createReadStream"],
+  });
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const raw = originForm(req.url ?? "/");
@@ -198,7 +205,7 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
       && (file === null || await ifRangeFails(String(ifRange), path.join(state.base.public ?? root, file)))) {
       delete req.headers.range;
     }
-    await handler(req, res, config, methods);
+    await handler(req, res, config, methodsFor(res));
   };
 
   return (req, res) => {
