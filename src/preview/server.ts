@@ -212,7 +212,8 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     const started = process.hrtime.bigint();
     const url = req.url ?? "/";
     if (log !== undefined) {
-      res.once("finish", () => {
+      // "close" comes after every answer, also one the client did not wait for.
+      res.once("close", () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         log(`${req.method ?? "GET"} ${url} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
