@@ -8,6 +8,7 @@ import { statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Readable } from "node:stream";
 import handler from "serve-handler";
 import { BuildError } from "../errors.js";
 import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
@@ -82,9 +83,14 @@ interface SiteState {
   realRoot: string;
 }
 
+/** "" when the file cannot be seen (mid-swap, removed, unreadable): the loaded table stays. */
 const fileKey = (file: string): string => {
-  const s = statSync(file, { throwIfNoEntry: false, bigint: false });
-  return s === undefined ? "" : `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  try {
+    const s = statSync(file, { throwIfNoEntry: false });
+    return s === undefined ? "" : `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return "";
+  }
 };
 
 async function loadSite(root: string): Promise<SiteState> {
@@ -153,11 +159,31 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     return site;
   };
   const lstat = confinedLstat(() => site.realRoot);
-  /** Per request: a streamed file is closed when its answer ends or its client leaves (a pipe never closes it). */
+  /**
+   * Per request. A pipelined request's file is opened only once its answer is the connection's current one (a client
+   * that never reads holds one file at most, not one per request). A file that cannot be read after all (gone in a
+   * rebuild, descriptors exhausted) is a plain 404, never serve-handler's 500 with a logged stack. A stream is closed
+   * when its answer ends or its client leaves (a pipe never closes it).
+   */
   const methodsFor = (res: http.ServerResponse): ServeMethods => ({
     lstat,
     createReadStream: (async (file: string, options: { start?: number; end?: number }) => {
-      const stream = await readRegularFile(file, options);
+      if (res.socket === null && !res.closed) {
+        await new Promise<void>((resolve) => {
+          res.once("socket", () => resolve());
+          res.once("close", () => resolve());
+        });
+      }
+      let stream: Readable;
+      try {
+        stream = await readRegularFile(file, options);
+      } catch {
+        const body = Buffer.from("Not Found\n");
+        res.writeHead = function (this: http.ServerResponse) {
+          return http.ServerResponse.prototype.writeHead.call(this, 404, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": body.length });
+        } as typeof res.writeHead;
+        return Readable.from([body]);
+      }
       if (res.closed) stream.destroy();
       else res.once("close", () => stream.destroy());
       return stream;
