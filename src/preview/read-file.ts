@@ -9,7 +9,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 
 /** Larger files are streamed (outside the slots: a client that never reads must not hold one) rather than read whole. */
-const READ_WHOLE_MAX = 8 * 1024 * 1024;
+const READ_WHOLE_MAX = 1024 * 1024;
 /** Files the preview holds open at once (far below the usual `ulimit -n` of 1024). */
 const MAX_OPEN = 64;
 let openCount = 0;
