@@ -46,16 +46,23 @@ const API_OPTIONS_HEADERS = {
  * name too long for the file system, or anything but a regular file, folder or symlink (a FIFO, a device) is "not
  * found". Every error is "not found", so serve-handler never logs one (with an absolute path) nor answers 500.
  */
-function confinedLstat(realRoot: () => string): ServeMethods["lstat"] {
+function confinedLstat(siteRoot: string, realRoot: () => string): ServeMethods["lstat"] {
+  let known = "";
+  const inside = (real: string, root: string): boolean => real === root || real.startsWith(root + path.sep);
   return (async (file: string) => {
     if (file.includes("\0")) throw notFound();
     try {
-      const root = realRoot();
+      const root = known || realRoot();
       const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
         if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
         throw error;
       });
-      if (real !== null && real !== root && !real.startsWith(root + path.sep)) throw notFound();
+      if (real !== null && !inside(real, root)) {
+        // The site folder may be a symlink that a deployment pointed elsewhere since: resolve it again (this path only).
+        const fresh = await realpath(siteRoot);
+        if (fresh === root || !inside(real, fresh)) throw notFound();
+        known = fresh;
+      }
       const stats = await lstat(file);
       if (!stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink()) throw notFound();
       return stats;
@@ -158,7 +165,7 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     }
     return site;
   };
-  const lstat = confinedLstat(() => site.realRoot);
+  const lstat = confinedLstat(root, () => site.realRoot);
   /**
    * Per request. A pipelined request's file is opened only once its answer is the connection's current one (a client
    * that never reads holds one file at most, not one per request). A file that cannot be read after all (gone in a
