@@ -3,11 +3,10 @@
 // exit code (0 ok, 1 content or build errors, 2 usage, 130/143 stopped by a signal).
 
 import { existsSync, readFileSync } from "node:fs";
-import type http from "node:http";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
-import { debounced, logRequests, swappableHandler, watchTree } from "./cli/dev.js";
+import { debounced, logRequests, watchTree } from "./cli/dev.js";
 import { init } from "./cli/init.js";
 import {
   colorErr, colorOut, diagnosticLines, humanBytes, humanMs, processIo, startProgress, type Io,
@@ -279,8 +278,7 @@ export interface DevFlags extends CommonFlags {
  * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
  */
 export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
-  const { createPreviewHandler, startPreview } = await import("./preview/server.js");
-  let handler: http.RequestListener | null = null;
+  const { startPreview } = await import("./preview/server.js");
   let preview: Awaited<ReturnType<typeof startPreview>> | null = null;
   let controller = new AbortController();
 
@@ -298,11 +296,10 @@ export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal;
       printFailure(io, error, { debug: false, verbose: opts.verbose === true });
       io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
     }
-    // The first time, an earlier build in --out is served even when this one failed.
-    if (built || (handler === null && existsSync(path.join(opts.out, "routes.json")))) handler = await createPreviewHandler(opts.out);
-    if (handler !== null && preview === null && !stopped) {
+    // The first time, an earlier build in --out is served even when this one failed. Later builds need nothing: the
+    // preview reloads the route table itself when a build replaces --out.
+    if ((built || existsSync(path.join(opts.out, "routes.json"))) && preview === null && !stopped) {
       preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
-      swappableHandler(preview.server, () => handler!);
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
       control.onReady?.(preview.url);

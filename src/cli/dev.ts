@@ -1,7 +1,7 @@
 // src/cli/dev.ts
 // `build-index-site dev`: build, serve, watch the content and rebuild on every change (debounced). The preview keeps
-// listening on the same port and answers from the newest table after each successful rebuild; a content error is
-// printed and the loop waits for the next change.
+// listening on the same port and answers from the newest table after each successful rebuild (it reloads routes.json
+// itself when a build replaces the folder); a content error is printed and the loop waits for the next change.
 
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import type http from "node:http";
@@ -101,13 +101,4 @@ export function logRequests(server: http.Server, log: (line: string) => void): v
     res.once("finish", end);
     res.once("close", end);
   });
-}
-
-/**
- * Replaces the server's request listeners by one that delegates to `current()`, which the dev loop swaps after each
- * rebuild. Call before logRequests.
- */
-export function swappableHandler(server: http.Server, current: () => http.RequestListener): void {
-  server.removeAllListeners("request");
-  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => current()(req, res));
 }

@@ -8,6 +8,7 @@ import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
   checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
 } from "./common.js";
+import { INTERNAL_FILES } from "../routes/internal-files.js";
 import type { HostAdapter, HostFile } from "./types.js";
 
 /** Apache reads config lines of up to 8 KiB; long `in` sets are split over several rules. */
@@ -103,6 +104,8 @@ export function printHtaccess(table: RouteTable): string {
     ...valueVariables(table),
     "",
     "RewriteEngine On",
+    "# The build's own files (route table, host configs, build records) are not served.",
+    `RewriteRule ^(?:${INTERNAL_FILES.map((f) => f.replace(/\./g, "\\.")).join("|")})$ - [R=404,L]`,
     ...headerBlock(),
     "",
     ...table.rules.flatMap(ruleBlock),

@@ -1,19 +1,26 @@
 // src/preview/server.ts
 // EDGE: serves a built site like a static host would. `/api.php` is routed by evaluating routes.json (nothing
-// smarter); every other path, and the routed target, is served as a plain file by serve-handler.
+// smarter); every other path, and the routed target, is served as a plain file by serve-handler. The route table is
+// reloaded when the build replaces the folder; the build's internal files (src/routes/internal-files.ts) are 404.
 
-import { lstat, readFile, realpath } from "node:fs/promises";
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Readable } from "node:stream";
 import handler from "serve-handler";
 import { BuildError } from "../errors.js";
 import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
+import { isInternalPath } from "../routes/internal-files.js";
+import { notFound, readRegularFile } from "./read-file.js";
 
 export interface PreviewOptions {
   dir: string;
   port: number;
   host: string;
+  /** Called with one line per answered request (method, URL, status, milliseconds). Off by default. */
+  log?: (line: string) => void;
 }
 
 export interface Preview {
@@ -25,17 +32,43 @@ export interface Preview {
 type ServeConfig = Parameters<typeof handler>[2] & object;
 type ServeMethods = Parameters<typeof handler>[3] & object;
 
+/** The headers of every `/api.php` answer (reference-behaviour.md §9); OPTIONS gets these and an empty body. */
+const API_OPTIONS_HEADERS = {
+  "Content-Type": "application/json",
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type, Authorization",
+  "Content-Length": "0",
+};
+
 /**
- * serve-handler's lstat, confined to the site: a path through a symlinked folder that leads outside it, or with a NUL
- * byte (which the file system API refuses with an exception, i.e. a 500), is "not found".
+ * serve-handler's lstat, confined to the site: a path through a symlinked folder that leads outside it, a NUL byte, a
+ * name too long for the file system, or anything but a regular file, folder or symlink (a FIFO, a device) is "not
+ * found". Every error is "not found", so serve-handler never logs one (with an absolute path) nor answers 500.
  */
-function confinedLstat(realRoot: string): ServeMethods["lstat"] {
-  const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("ENOENT: not found"), { code: "ENOENT" });
+function confinedLstat(siteRoot: string, realRoot: () => string): ServeMethods["lstat"] {
+  let known = "";
+  const inside = (real: string, root: string): boolean => real === root || real.startsWith(root + path.sep);
   return (async (file: string) => {
     if (file.includes("\0")) throw notFound();
-    const real = await realpath(file).catch(() => null);
-    if (real !== null && real !== realRoot && !real.startsWith(realRoot + path.sep)) throw notFound();
-    return lstat(file);
+    try {
+      const root = known || realRoot();
+      const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+        throw error;
+      });
+      if (real !== null && !inside(real, root)) {
+        // The site folder may be a symlink that a deployment pointed elsewhere since: resolve it again (this path only).
+        const fresh = await realpath(siteRoot);
+        if (fresh === root || !inside(real, fresh)) throw notFound();
+        known = fresh;
+      }
+      const stats = await lstat(file);
+      if (!stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink()) throw notFound();
+      return stats;
+    } catch {
+      throw notFound();
+    }
   }) as unknown as ServeMethods["lstat"];
 }
 
@@ -49,30 +82,140 @@ async function readJson(file: string, what: string): Promise<unknown> {
   return JSON.parse(text) as unknown;
 }
 
-/** A request listener for a built site: usable with any node:http server. */
-export async function createPreviewHandler(dir: string): Promise<http.RequestListener> {
-  const root = path.resolve(dir);
-  const table = (await readJson(path.join(root, "routes.json"), "it is not a built site.")) as RouteTable;
-  const compiled: CompiledTable = compileTable(table);
-  const serveJson = (await readJson(path.join(root, "serve.json"), "it is not a built site.")) as ServeConfig;
-  const base: ServeConfig = {
-    ...serveJson,
-    public: root,
-    etag: false,
-    symlinks: false,
-    directoryListing: false,
-    cleanUrls: false,
-  };
-  const methods: ServeMethods = { lstat: confinedLstat(await realpath(root)) };
+interface SiteState {
+  /** routes.json's identity (inode, size, mtime): a rebuild replaces the folder, so it changes. */
+  key: string;
+  compiled: CompiledTable;
+  base: ServeConfig;
+  realRoot: string;
+}
 
-  return (req, res) => {
-    const raw = req.url ?? "/";
+/** "" when the file cannot be seen (mid-swap, removed, unreadable): the loaded table stays. */
+const fileKey = (file: string): string => {
+  try {
+    const s = statSync(file, { throwIfNoEntry: false });
+    return s === undefined ? "" : `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return "";
+  }
+};
+
+async function loadSite(root: string): Promise<SiteState> {
+  const routesFile = path.join(root, "routes.json");
+  const key = fileKey(routesFile);
+  const table = (await readJson(routesFile, "it is not a built site.")) as RouteTable;
+  const serveJson = (await readJson(path.join(root, "serve.json"), "it is not a built site.")) as ServeConfig;
+  return {
+    key,
+    compiled: compileTable(table),
+    base: { ...serveJson, public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false },
+    realRoot: await realpath(root),
+  };
+}
+
+/** Hosts send no Content-Disposition; serve-handler adds one to every file. */
+function writeHeadWithoutDisposition(this: http.ServerResponse, ...args: unknown[]): http.ServerResponse {
+  const headers = args[1];
+  if (headers !== null && typeof headers === "object" && !Array.isArray(headers)) {
+    delete (headers as Record<string, unknown>)["Content-Disposition"];
+  }
+  const proto = Object.getPrototypeOf(this) as { writeHead: (...a: unknown[]) => http.ServerResponse };
+  return proto.writeHead.apply(this, args);
+}
+
+/** `http://host/path?q` (absolute-form request target, RFC 9112 §3.2.2) → `/path?q`. */
+function originForm(raw: string): string {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(raw);
+  if (m === null) return raw;
+  const rest = raw.slice(m[0].length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+/** The decoded, normalised site path of a request path, or null when it does not decode. */
+function sitePath(pathname: string): string | null {
+  try {
+    return path.posix.normalize(decodeURIComponent(pathname));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether an If-Range validator fails to match the file (we send no ETag; a date must equal Last-Modified). */
+async function ifRangeFails(validator: string, file: string): Promise<boolean> {
+  if (validator.startsWith('"') || validator.startsWith("W/")) return true;
+  const stats = await stat(file).catch(() => null);
+  return stats === null || stats.mtime.toUTCString() !== validator;
+}
+
+/**
+ * A request listener for a built site: usable with any node:http server (and as the fallback of an edge listener).
+ * `log` receives one line per answered request.
+ */
+export async function createPreviewHandler(dir: string, log?: (line: string) => void): Promise<http.RequestListener> {
+  const root = path.resolve(dir);
+  const routesFile = path.join(root, "routes.json");
+  let site = await loadSite(root);
+  let reloading: Promise<void> | null = null;
+  /** Reload when routes.json is another file than the one loaded (the build swapped the folder). Cheap: one stat. */
+  const current = async (): Promise<SiteState> => {
+    const key = fileKey(routesFile);
+    if (key !== site.key && key !== "") {
+      reloading ??= loadSite(root).then((s) => { site = s; }, () => undefined).finally(() => { reloading = null; });
+      await reloading;
+    }
+    return site;
+  };
+  const lstat = confinedLstat(root, () => site.realRoot);
+  /**
+   * Per request. A pipelined request's file is opened only once its answer is the connection's current one (a client
+   * that never reads holds one file at most, not one per request). A file that cannot be read after all (gone in a
+   * rebuild, descriptors exhausted) is a plain 404, never serve-handler's 500 with a logged stack. A stream is closed
+   * when its answer ends or its client leaves (a pipe never closes it).
+   */
+  const methodsFor = (res: http.ServerResponse): ServeMethods => ({
+    lstat,
+    createReadStream: (async (file: string, options: { start?: number; end?: number }) => {
+      if (res.socket === null && !res.closed) {
+        await new Promise<void>((resolve) => {
+          res.once("socket", () => resolve());
+          res.once("close", () => resolve());
+        });
+      }
+      let stream: Readable;
+      try {
+        stream = await readRegularFile(file, options);
+      } catch {
+        const body = Buffer.from("Not Found\n");
+        res.writeHead = function (this: http.ServerResponse) {
+          return http.ServerResponse.prototype.writeHead.call(this, 404, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": body.length });
+        } as typeof res.writeHead;
+        return Readable.from([body]);
+      }
+      if (res.closed) stream.destroy();
+      else res.once("close", () => stream.destroy());
+      return stream;
+    }) as unknown as ServeMethods["createReadStream"],
+  });
+
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const raw = originForm(req.url ?? "/");
+    req.url = raw;
     const q = raw.indexOf("?");
     const pathname = q === -1 ? raw : raw.slice(0, q);
-    let config = base;
+    res.writeHead = writeHeadWithoutDisposition as typeof res.writeHead;
+    let state = site;
+    let config = state.base;
+    let file: string | null = null;
     if (pathname === API_ENTRY) {
-      const { rule, target } = matchRoute(compiled, parseQuery(q === -1 ? "" : raw.slice(q + 1)));
+      if (req.method === "OPTIONS") {
+        res.writeHead(200, API_OPTIONS_HEADERS);
+        res.end();
+        return;
+      }
+      state = await current();
+      const { rule, target } = matchRoute(state.compiled, parseQuery(q === -1 ? "" : raw.slice(q + 1)));
       req.url = encodeURI(target);
+      file = target;
       res.statusCode = rule.status;
       // A host answers an error with its body, whatever the client asks for: no 304, no partial content.
       if (rule.status !== 200) {
@@ -81,26 +224,67 @@ export async function createPreviewHandler(dir: string): Promise<http.RequestLis
         delete req.headers["if-modified-since"];
       }
       // Exactly the rule's headers (they override serve-handler's Content-Type for .json).
-      config = { ...base, headers: [{ source: "**", headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })) }] };
+      config = { ...state.base, headers: [{ source: "**", headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })) }] };
+    } else {
+      file = sitePath(pathname);
+      if (file !== null && isInternalPath(file)) {
+        res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("Not Found\n");
+        return;
+      }
     }
-    handler(req, res, config, methods).catch((error: unknown) => {
+    const ifRange = req.headers["if-range"];
+    if (req.headers.range !== undefined && ifRange !== undefined
+      && (file === null || await ifRangeFails(String(ifRange), path.join(state.base.public ?? root, file)))) {
+      delete req.headers.range;
+    }
+    await handler(req, res, config, methodsFor(res));
+  };
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const url = req.url ?? "/";
+    if (log !== undefined) {
+      // "close" comes after every answer, also one the client did not wait for.
+      res.once("close", () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${req.method ?? "GET"} ${url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+    }
+    serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end(String(error));
+      res.end("Internal Server Error\n");
     });
   };
 }
 
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
-  const server = http.createServer(await createPreviewHandler(options.dir));
+  const server = http.createServer(await createPreviewHandler(options.dir, options.log));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   }).catch((error: NodeJS.ErrnoException) => {
+    const where = `${options.host} port ${options.port}`;
     if (error.code === "EADDRINUSE") {
       throw new BuildError("PREVIEW_PORT", `Port ${options.port} on ${options.host} is in use.`, { hint: "Pass --port 0 to take any free port." });
     }
+    if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
+      throw new BuildError("PREVIEW_HOST", `Cannot listen on ${where}: ${options.host} is not an address of this machine.`, {
+        hint: "Pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).",
+      });
+    }
+    if (error.code === "EACCES") {
+      throw new BuildError("PREVIEW_PORT", `Not allowed to listen on ${where}.`, {
+        hint: "Ports below 1024 need privileges: pass --port 8080, or --port 0 for any free port.",
+      });
+    }
     throw error;
   });
+  // Past listening, a failed accept (EMFILE under a flood) must not crash the preview: the client retries.
+  server.on("error", () => undefined);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {

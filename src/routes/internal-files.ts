@@ -18,7 +18,10 @@ export const INTERNAL_FILES: readonly string[] = [
   "vercel.json",
 ];
 
-const INTERNAL = new Set(INTERNAL_FILES);
+const INTERNAL = new Set(INTERNAL_FILES.map((f) => f.toLowerCase()));
 
-/** Whether a decoded request path ("/routes.json") names an internal file. */
-export const isInternalPath = (pathname: string): boolean => INTERNAL.has(pathname.replace(/^\/+/, ""));
+/**
+ * Whether a decoded, normalised request path ("/routes.json") names an internal file. Case is ignored: on a
+ * case-insensitive file system "/ROUTES.JSON" opens the same file.
+ */
+export const isInternalPath = (pathname: string): boolean => INTERNAL.has(pathname.replace(/^\/+/, "").toLowerCase());

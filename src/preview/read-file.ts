@@ -1,0 +1,80 @@
+// src/preview/read-file.ts
+// How the preview reads a file: only regular files (a FIFO or device is "not found", never a read that blocks), opened
+// with O_NONBLOCK, read whole (or the asked range) and closed at once, with at most MAX_OPEN files open at a time. A
+// client that never reads its answers (a pipelined flood) therefore holds memory, never file descriptors, and a
+// request never meets EMFILE: it waits for a free slot instead.
+
+import { constants, createReadStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { Readable } from "node:stream";
+
+/** Larger files are streamed (outside the slots: a client that never reads must not hold one) rather than read whole. */
+const READ_WHOLE_MAX = 1024 * 1024;
+/** Files the preview holds open at once (far below the usual `ulimit -n` of 1024). */
+const MAX_OPEN = 64;
+let openCount = 0;
+const waiting: Array<() => void> = [];
+
+async function slot(): Promise<void> {
+  if (openCount < MAX_OPEN) {
+    openCount += 1;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function release(): void {
+  const next = waiting.shift();
+  if (next !== undefined) next();
+  else openCount -= 1;
+}
+
+export const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("not found"), { code: "ENOENT" });
+
+/** The bytes of a regular file (from `start` to `end`, inclusive, when given) as a stream; ENOENT for anything else. */
+export async function readRegularFile(file: string, range: { start?: number; end?: number } = {}): Promise<Readable> {
+  await slot();
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      let handle: FileHandle | undefined;
+      try {
+        handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Descriptors taken by others (sockets): wait a moment and try again, a few times.
+        if ((code === "EMFILE" || code === "ENFILE") && attempt < 50) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        throw notFound();
+      }
+      try {
+        const stats = await handle.stat();
+        if (!stats.isFile()) throw notFound();
+        const start = range.start ?? 0;
+        const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
+        const length = Math.max(0, end - start + 1);
+        if (length > READ_WHOLE_MAX) {
+          // The stream owns the descriptor now (the caller destroys it when the answer ends or the client leaves). It
+          // holds no slot: clients that never read would keep every slot, and every other request would wait forever.
+          const stream = createReadStream("", { fd: handle, start, end, autoClose: true });
+          handle = undefined;
+          stream.on("error", () => undefined);
+          return stream;
+        }
+        const buffer = Buffer.allocUnsafe(length);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return Readable.from(done === length ? [buffer] : [buffer.subarray(0, done)], { objectMode: false });
+      } finally {
+        await handle?.close().catch(() => undefined);
+      }
+    }
+  } finally {
+    release();
+  }
+}
