@@ -222,10 +222,11 @@ function program(io: Io, run: Run): Command {
     .option("--dir <dir>", "built site folder", "dist")
     .option("--port <n>", "port (0 = any free port)", parsePort, 8080)
     .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option("--edge", "answer /api.php with the emitted request-time handler (what Netlify, Vercel and Cloudflare run) instead of the route table")
     .option("-q, --quiet", "print only the URL (no line per request)")
-    .action(async (opts: { dir: string; port: number; host: string; quiet?: boolean }) => {
+    .action(async (opts: { dir: string; port: number; host: string; quiet?: boolean; edge?: boolean }) => {
       const { startPreview } = await import("./preview/server.js");
-      const preview = await startPreview({ dir: opts.dir, port: opts.port, host: opts.host });
+      const preview = await startPreview({ dir: opts.dir, port: opts.port, host: opts.host, edge: opts.edge === true });
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url}`);
       run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));

@@ -11,6 +11,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import handler from "serve-handler";
 import { BuildError } from "../errors.js";
+import { createEdgeListener } from "./edge.js";
 import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { isInternalPath } from "../routes/internal-files.js";
 import { notFound, readRegularFile } from "./read-file.js";
@@ -21,6 +22,11 @@ export interface PreviewOptions {
   host: string;
   /** Called with one line per answered request (method, URL, status, milliseconds). Off by default. */
   log?: (line: string) => void;
+  /**
+   * Answer /api.php with the request-time handler the build emitted (`_worker.js`: what the edge hosts run) instead
+   * of the route table (what static hosts do). Plain files are served the same way either way.
+   */
+  edge?: boolean;
 }
 
 export interface Preview {
@@ -259,7 +265,8 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
 }
 
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
-  const server = http.createServer(await createPreviewHandler(options.dir, options.log));
+  const files = await createPreviewHandler(options.dir, options.log);
+  const server = http.createServer(options.edge ? await createEdgeListener(options.dir, files) : files);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {

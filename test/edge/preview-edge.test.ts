@@ -2,14 +2,11 @@
 // The edge preview answers /api.php with the handler the build emitted (exactly as the oracle), hands everything
 // else to the static preview, and never serves the handler's data.
 
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import type { SiteModel } from "../../src/model/types.js";
-import { createEdgeListener } from "../../src/preview/edge.js";
-import { createPreviewHandler } from "../../src/preview/server.js";
+import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { expectedAnswer } from "./expected.js";
 import { edgeRequests } from "./requests.js";
@@ -17,19 +14,19 @@ import { edgeRequests } from "./requests.js";
 let root = "";
 let base = "";
 let model: SiteModel;
-let server: http.Server;
+let preview: Preview | undefined;
 
 beforeAll(async () => {
   root = await tmpDir("bis-edge-preview-");
   const out = path.join(root, "dist");
   model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["cloudflare"] })).model;
-  server = http.createServer(await createEdgeListener(out, await createPreviewHandler(out)));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // What `preview --edge` starts: the emitted handler for /api.php, the static preview for the rest.
+  preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", edge: true });
+  base = preview.url.replace(/\/$/, "");
 }, 60_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await preview?.close();
   await removeDir(root);
 });
 

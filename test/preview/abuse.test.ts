@@ -14,6 +14,7 @@ import { build } from "../../src/build.js";
 import { BuildError } from "../../src/errors.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
+import { HOST_NAMES } from "../../src/hosts/index.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { edit, writeBase } from "../validation/base-content.js";
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   root = await tmpDir("bis-abuse-");
   content = await writeBase();
   out = path.join(root, "dist");
-  await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+  await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: HOST_NAMES }); // every host: every internal file exists
   preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", log: (line) => logged.push(line) });
   port = Number(new URL(preview.url).port);
 });
