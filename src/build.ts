@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
-import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
+import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
@@ -118,7 +118,15 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
-  const files = planOutput(routes, raw.published, renderHosts(routes.table, options.hosts));
+  let hostFiles: ReturnType<typeof renderHosts>;
+  try {
+    hostFiles = renderHosts(routes.table, options.hosts);
+  } catch (error) {
+    if (!(error instanceof HostLimitError)) throw error;
+    throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
+      hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
+  }
+  const files = planOutput(routes, raw.published, hostFiles);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",

@@ -37,7 +37,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
       });
       continue;
     }
-    const result = parseJson(file, text.text);
+    const result = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     parsed[name] = result;
     diagnostics.push(...result.diagnostics);
   }
@@ -48,7 +48,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const valid: Partial<Record<JsonContentName, ParsedJson>> = {};
   for (const name of JSON_CONTENT) {
     const p = parsed[name];
-    if (p === undefined || p.diagnostics.some((d) => d.code === "JSON_SYNTAX" || d.code === "JSON_BOM")) continue;
+    if (p === undefined || p.value === null && p.diagnostics.some((d) => d.severity === "error")) continue; // unparsed: its error is reported
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const problems = validateContent(name, p, skip);
