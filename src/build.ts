@@ -16,7 +16,7 @@ import type { BuiltRoutes } from "./routes/build-routes.js";
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
-  import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
+  import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
   import("./output/plan.js"), import("./hosts/index.js"),
 ]);
 

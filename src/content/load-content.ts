@@ -1,14 +1,15 @@
-// src/model/build-model.ts
-// RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. Pure: no IO, no clock.
+// src/content/load-content.ts
+// RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
+// own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "../content/read-content.js";
-import { crossCheck } from "../content/cross-checks.js";
-import { parseJson, type ParsedJson } from "../content/parse-json.js";
-import { validateContent } from "../content/validate.js";
+import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "./read-content.js";
+import { crossCheck } from "./cross-checks.js";
+import { parseJson, type ParsedJson } from "./parse-json.js";
+import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
-import type { Json, JsonObject } from "./json.js";
-import type { BuildClock } from "./time.js";
-import type { FileInfo, SiteModel } from "./types.js";
+import type { Json, JsonObject } from "../model/json.js";
+import type { BuildClock } from "../model/time.js";
+import type { FileInfo, SiteModel } from "../model/types.js";
 
 export interface ModelOptions {
   clock: BuildClock;
