@@ -4,7 +4,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
-import { BuildError, ContentError, UsageError, type Diagnostic } from "./errors.js";
+import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
 import type { SiteData } from "./edge/index.js";
@@ -18,7 +18,7 @@ import { isInternalPath } from "./routes/internal-files.js";
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
-  import("./model/build-model.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
+  import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
   import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
 ]);
 // The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
@@ -168,11 +168,18 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files);
   let site: SiteData | undefined;
-  const hosts = renderHosts({
-    table: routes.table,
-    site: () => (site ??= edge.toSiteData(model)),
-    handlerBundle: () => edge.handlerBundle(),
-  }, options.hosts);
+  let hosts: ReturnType<typeof renderHosts>;
+  try {
+    hosts = renderHosts({
+      table: routes.table,
+      site: () => (site ??= edge.toSiteData(model)),
+      handlerBundle: () => edge.handlerBundle(),
+    }, options.hosts);
+  } catch (error) {
+    if (!(error instanceof HostLimitError)) throw error;
+    throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
+      hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
+  }
   const files = planOutput(routes, raw.published, hosts.files);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {

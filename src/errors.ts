@@ -52,6 +52,18 @@ export class InterruptedError extends BuildError {
   }
 }
 
+/**
+ * A host's static config cannot express what the content needs (too many `_redirects` lines, too many Vercel
+ * rewrites). Thrown by a host printer; compile() turns it into a content error (code HOST_LIMIT).
+ */
+export class HostLimitError extends BuildError {
+  readonly host: string;
+  constructor(host: string, message: string, hint?: string) {
+    super("HOST_LIMIT", message, hint === undefined ? {} : { hint });
+    this.host = host;
+  }
+}
+
 /** A flag or argument is wrong (exit code 2). */
 export class UsageError extends BuildError {
   constructor(message: string, hint?: string) {

@@ -7,6 +7,7 @@ import { imageSize } from "image-size";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { asciiLower, isIconName } from "../model/types.js";
+import { SAFE_VALUE } from "../routes/route-table.js";
 import { pointerToken, type ParsedJson, type Position } from "./parse-json.js";
 import type { JsonContentName, RawContent, RawFile } from "./read-content.js";
 
@@ -27,6 +28,26 @@ export const BASE_URL_PATTERN = /^https:\/\/[^/\s?#]+(\/[^\s?#]*[^/\s?#])?$/;
 export function hasUncarriableChar(s: string): boolean {
   return /[\u0000-\u001f\u007f]/.test(s) || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 }
+
+/** A file name (one path segment) holds at most this many bytes on every file system the output lands on. */
+export const MAX_FILE_NAME_BYTES = 255;
+/** Longest safe value ([A-Za-z0-9._-]) whose answer file `<value>.json` fits. */
+export const MAX_SAFE_NAME_BYTES = MAX_FILE_NAME_BYTES - ".json".length;
+/** Longest other value (UTF-8 bytes): its answer file is `~<hex of each byte>.json`. */
+export const MAX_ESCAPED_NAME_BYTES = Math.floor((MAX_FILE_NAME_BYTES - ".json".length - 1) / 2);
+
+/** The reason `value` cannot become an answer file name (see build-routes' escapedStem), or null when it can. */
+export function answerNameTooLong(value: string): string | null {
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (SAFE_VALUE.test(value)) {
+    return bytes <= MAX_SAFE_NAME_BYTES ? null
+      : `it has ${bytes} characters, and its answer file "<name>.json" may have at most ${MAX_FILE_NAME_BYTES} bytes, so at most ${MAX_SAFE_NAME_BYTES} characters`;
+  }
+  return bytes <= MAX_ESCAPED_NAME_BYTES ? null
+    : `it has ${bytes} UTF-8 bytes; names with characters other than A-Z a-z 0-9 . _ - are stored as "~<hex of each byte>.json", which fits the ${MAX_FILE_NAME_BYTES}-byte file name limit only up to ${MAX_ESCAPED_NAME_BYTES} bytes`;
+}
+
+const short = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 const fmt = (p: Position | undefined): string => (p === undefined ? "" : ` (line ${p.line}:${p.column})`);
 
@@ -52,6 +73,16 @@ function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base: strin
   const firstByLower = new Map<string, string>();
   for (const key of object.keys()) {
     const pointer = `${base}/${pointerToken(key)}`;
+    if (key.startsWith(".") && key.length > 1) {
+      out.at(parsed, "warning", "KEY_LEADING_DOT", pointer,
+        `The key ${visible(key)} starts with a dot, but clients send the extension without one, so ${what} never matches this entry.`,
+        `Write it as ${visible(key.replace(/^\.+/, ""))}.`);
+    }
+    const tooLong = answerNameTooLong(key);
+    if (tooLong !== null) {
+      out.at(parsed, "error", "NAME_TOO_LONG", pointer, `The key ${short(key)} is too long to become an answer file name: ${tooLong}.`, "Shorten the key.");
+      continue;
+    }
     if (hasUncarriableChar(key)) {
       out.at(parsed, "error", "VALUE_UNSAFE", pointer,
         `The key ${visible(key)} contains a control character, which no URL, file name or host config can carry.`,
@@ -77,14 +108,29 @@ function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base: strin
   }
 }
 
-function checkManifest(out: Out, manifest: ParsedJson): void {
+function checkManifest(out: Out, manifest: ParsedJson, config: ParsedJson | undefined): void {
   const root = manifest.value as JsonObject;
   const versions = root.get("versions") as string[];
+  const latest = config?.value instanceof Map ? config.value.get("version") : undefined;
+  if (versions.length === 0) {
+    out.at(manifest, "warning", "VERSIONS_EMPTY", "/versions",
+      `"versions" is empty: no versionCheck answer is precomputed, so a client on any version is told "Update available:  -> ${typeof latest === "string" ? latest : "<version>"}" (with no version of its own).`,
+      `List every client configuration version, e.g. ["1.0", ${typeof latest === "string" ? visible(latest) : `"1.2.0"`}].`);
+  } else if (typeof latest === "string" && !versions.includes(latest)) {
+    out.at(manifest, "warning", "VERSION_LATEST_UNLISTED", "/versions",
+      `"versions" does not list config.json's own version ${visible(latest)}: clients on ${latest} are told "Update available:  -> ${latest}" instead of "You have the latest version".`,
+      `Add ${visible(latest)} to "versions".`);
+  }
   const first = new Map<string, number>();
   versions.forEach((v, i) => {
     const pointer = `/versions/${i}`;
     if (hasUncarriableChar(v)) {
       out.at(manifest, "error", "VALUE_UNSAFE", pointer, `The version ${visible(v)} contains a control character, which no URL or host config can carry.`, "Remove the character.");
+      return;
+    }
+    const tooLong = answerNameTooLong(v);
+    if (tooLong !== null) {
+      out.at(manifest, "error", "NAME_TOO_LONG", pointer, `The version ${short(v)} is too long to become an answer file name: ${tooLong}.`, "Shorten the version.");
       return;
     }
     const j = first.get(v);
@@ -123,12 +169,18 @@ export function isPlainFileName(name: string): boolean {
 
 function checkIconMap(out: Out, icons: ParsedJson, raw: RawContent): void {
   const root = icons.value as JsonObject;
+  if (root.has("$schema")) {
+    out.at(icons, "warning", "ICONS_SCHEMA_KEY", "/$schema",
+      `"$schema" in icons.json is not an editor hint here: every key of icons.json is an extension, so it is published as the mapping "$schema" → ${visible(String(root.get("$schema")))} (iconMappings lists it).`,
+      `Remove it and associate schemas/icons.schema.json in your editor's settings instead (VS Code: "json.schemas" with "fileMatch": ["icons.json"]).`);
+  }
   checkKeys(out, icons, root, "", "findIcon");
   const files = new Set(raw.iconDirFiles.map((f) => f.path.slice("icons/".length)));
   const byLower = new Map<string, string>();
   for (const f of files) byLower.set(f.toLowerCase(), f);
   const fallbackExists = files.has(FALLBACK_ICON);
   for (const [key, value] of root as Map<string, Json>) {
+    if (key === "$schema") continue; // reported above
     const name = value as string;
     const pointer = `/${pointerToken(key)}`;
     if (!isPlainFileName(name)) {
@@ -191,7 +243,7 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
       `base_url must be an https:// URL without a trailing slash, query or fragment (got ${visible(input.baseUrl)}).`,
       "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.");
   }
-  if (valid.manifest !== undefined) checkManifest(out, valid.manifest);
+  if (valid.manifest !== undefined) checkManifest(out, valid.manifest, valid.config);
   if (valid.extensionMap !== undefined) checkExtensionMap(out, valid.extensionMap, valid.config);
   if (valid.icons !== undefined) checkIconMap(out, valid.icons, raw);
   if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
@@ -199,7 +251,14 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
       `icons/${FALLBACK_ICON} does not exist: it is the answer for every unmapped extension and every mapped icon that is missing, so findIcon would answer 404.`,
       `Add an icon named ${FALLBACK_ICON}.`);
   }
-  for (const f of raw.iconDirFiles) checkIconFile(out, raw.dir, f);
+  for (const f of raw.iconDirFiles) {
+    const name = f.path.slice("icons/".length);
+    const tooLong = answerNameTooLong(name);
+    if (tooLong !== null) {
+      out.file(`${raw.dir}/${f.path}`, "error", "NAME_TOO_LONG", `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`, "Rename the file.");
+    }
+    checkIconFile(out, raw.dir, f);
+  }
   for (const f of raw.published) {
     if (hasUncarriableChar(f.path)) {
       out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");

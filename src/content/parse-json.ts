@@ -1,7 +1,7 @@
 // src/content/parse-json.ts
 // Content JSON text → order-preserving value, with the source position of every value and every duplicate key.
 
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { findNodeAtOffset, getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 
@@ -41,7 +41,42 @@ function computeLineStarts(text: string): number[] {
   return starts;
 }
 
-export function parseJson(file: string, text: string): ParsedJson {
+/** PHP's json_decode refuses structures nested deeper than this (its default $depth). */
+export const PHP_MAX_DEPTH = 512;
+
+const SYNTAX_HINT = "JSON needs double quotes around keys and strings, no comments and no comma after the last item.";
+
+/** Offset of the first "[" or "{" that nests deeper than PHP_MAX_DEPTH, or -1 (strings skipped). */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > PHP_MAX_DEPTH) return i; }
+    else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export interface ParseOptions {
+  /** Offset in `text` where the file's bytes were not valid UTF-8 (read-content decodes them as U+FFFD). */
+  invalidUtf8At?: number;
+}
+
+/** The pointer of the value or key that contains `offset` ("" for the root). */
+function pointerAt(root: Node, offset: number): string {
+  const node = findNodeAtOffset(root, offset, true);
+  if (node === undefined) return "";
+  return getNodePath(node).map((t) => `/${pointerToken(String(t))}`).join("");
+}
+
+export function parseJson(file: string, text: string, options: ParseOptions = {}): ParsedJson {
   const lineStarts = computeLineStarts(text);
   const at = (offset: number): Position => lineColumn(lineStarts, offset);
   const diagnostics: Diagnostic[] = [];
@@ -56,19 +91,38 @@ export function parseJson(file: string, text: string): ParsedJson {
     return { file, value: null, positionOf: () => undefined, diagnostics };
   }
 
+  if (text.trim() === "") {
+    diagnostics.push({
+      severity: "error", code: "JSON_SYNTAX", file, line: 1, column: 1,
+      message: text === "" ? "The file is empty." : "The file holds only white space.",
+      hint: "Write the JSON object this file needs (see schemas/ or `build-index-site init`).",
+    });
+    return { file, value: null, positionOf: () => undefined, diagnostics };
+  }
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    diagnostics.push({
+      severity: "error", code: "JSON_TOO_DEEP", file, ...at(deep),
+      message: `Nested more than ${PHP_MAX_DEPTH} levels deep here: PHP's json_decode refuses such a file (its depth limit is ${PHP_MAX_DEPTH}).`,
+      hint: "Flatten the structure; content files need only a few levels.",
+    });
+    return { file, value: null, positionOf: () => undefined, diagnostics };
+  }
+
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0 || root === undefined) {
-    for (const e of errors) {
-      diagnostics.push({
-        severity: "error", code: "JSON_SYNTAX", file, ...at(e.offset),
-        message: `Invalid JSON: ${describeParseError(printParseErrorCode(e.error))}.`,
-      });
-    }
-    if (errors.length === 0) {
-      diagnostics.push({ severity: "error", code: "JSON_SYNTAX", file, line: 1, column: 1, message: "Invalid JSON: the file is empty." });
-    }
+    // Only the first error: the ones after it are mostly its echoes (one single-quoted string gives three).
+    const e = errors[0];
+    if (e !== undefined) diagnostics.push({ severity: "error", code: "JSON_SYNTAX", file, ...syntaxError(text, e, at), hint: SYNTAX_HINT });
     return { file, value: null, positionOf: () => undefined, diagnostics };
+  }
+  if (options.invalidUtf8At !== undefined) {
+    diagnostics.push({
+      severity: "error", code: "JSON_INVALID_UTF8", file, pointer: pointerAt(root, options.invalidUtf8At), ...at(options.invalidUtf8At),
+      message: "The file is not valid UTF-8 here: PHP's json_decode refuses the whole file.",
+      hint: "Save the file as UTF-8 (your editor's \"Save with encoding\" or `iconv -f latin1 -t utf-8`).",
+    });
   }
 
   const convert = (node: Node, pointer: string): Json => {
@@ -82,6 +136,7 @@ export function parseJson(file: string, text: string): ParsedJson {
           if (keyNode === undefined || valueNode === undefined) continue;
           const key = keyNode.value as string;
           const childPointer = `${pointer}/${pointerToken(key)}`;
+          if (LONE_SURROGATE.test(key)) loneSurrogate(childPointer, keyNode.offset, "key");
           const earlier = firstSeen.get(key);
           if (earlier !== undefined) {
             const first = at(earlier);
@@ -99,9 +154,30 @@ export function parseJson(file: string, text: string): ParsedJson {
       }
       case "array":
         return (node.children ?? []).map((child, i) => convert(child, `${pointer}/${i}`));
+      case "string":
+        if (LONE_SURROGATE.test(node.value as string)) loneSurrogate(pointer, node.offset, "string");
+        return node.value as Json;
+      case "number": {
+        const literal = text.slice(node.offset, node.offset + node.length);
+        if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(node.value as number)) {
+          diagnostics.push({
+            severity: "error", code: "JSON_NUMBER_RANGE", file, pointer, ...at(node.offset),
+            message: `${literal} is a whole number beyond 2^53: PHP keeps it exactly (up to 2^63) but this build would round it to ${String(node.value)}, so the answers would differ from PHP's.`,
+            hint: "Write it as a string, or use a number between -9007199254740991 and 9007199254740991.",
+          });
+        }
+        return node.value as Json;
+      }
       default:
         return node.value as Json;
     }
+  };
+  const loneSurrogate = (pointer: string, offset: number, what: string): void => {
+    diagnostics.push({
+      severity: "error", code: "JSON_LONE_SURROGATE", file, pointer, ...at(offset),
+      message: `This ${what} holds half of a UTF-16 surrogate pair (a \\uD800-\\uDFFF escape without its partner): PHP's json_decode refuses the file.`,
+      hint: "Write the character itself, or both halves of the pair (e.g. \"\\ud83d\\ude00\").",
+    });
   };
 
   const value = convert(root, "");
@@ -115,6 +191,22 @@ export function parseJson(file: string, text: string): ParsedJson {
     }
   };
   return { file, value, positionOf, diagnostics };
+}
+
+/** Where and what a syntax error is, pointing at its cause (the stray comma, the single quote) when it is known. */
+function syntaxError(text: string, e: ParseError, at: (offset: number) => Position): Position & { message: string } {
+  const code = printParseErrorCode(e.error);
+  const ch = text[e.offset];
+  if ((code === "PropertyNameExpected" || code === "ValueExpected") && (ch === "}" || ch === "]")) {
+    let i = e.offset - 1;
+    while (i >= 0 && /\s/.test(text[i]!)) i--;
+    if (text[i] === ",") return { ...at(i), message: `Invalid JSON: a comma after the last ${ch === "}" ? "property" : "item"} (JSON allows no trailing comma).` };
+  }
+  if (ch === "'") return { ...at(e.offset), message: "Invalid JSON: single quotes; keys and strings need double quotes." };
+  if (code === "InvalidSymbol" && ch !== undefined && /[A-Za-z_$]/.test(ch) && (code === "InvalidSymbol")) {
+    return { ...at(e.offset), message: "Invalid JSON: unexpected word; keys and strings need double quotes." };
+  }
+  return { ...at(e.offset), message: `Invalid JSON: ${describeParseError(code)}.` };
 }
 
 function describeParseError(code: string): string {

@@ -6,6 +6,7 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import { UsageError, type Diagnostic } from "../errors.js";
 
@@ -25,6 +26,12 @@ export const PUBLISHED_DIRS = ["icons", "style", "favicon"] as const;
 /** Top-level files published byte for byte (when present). */
 export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap, CONTENT_FILES.icons, CONTENT_FILES.configReference];
 
+/**
+ * File names PHP handlers in Apache run as scripts (Debian's `.+\.ph(ar|p|tml)$`, older php3-php8/pht, phps
+ * source view, and AddHandler's match of any extension in the name, e.g. x.php.png).
+ */
+export const SERVER_SCRIPT = /\.(php[3-8]?|phtml|phar|pht|phps|pgif|phpt)(\.|$)/i;
+
 /** Files in icons/ whose bytes are read so that the build can check they are the images their names claim. */
 const IMAGE_NAME = /\.(png|jpe?g|gif|svg|webp)$/i;
 
@@ -41,6 +48,25 @@ export interface RawFile {
 export interface RawText {
   file: RawFile;
   text: string;
+  /** Offset in `text` of the first byte sequence that was not valid UTF-8 (decoded as U+FFFD), when there is one. */
+  invalidUtf8At?: number;
+}
+
+/** Offset (in the decoded text) of the first invalid UTF-8 sequence in `bytes`, or undefined when all is valid. */
+export function firstInvalidUtf8(bytes: Buffer): number | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const text = bytes.toString("utf8");
+  let byte = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A U+FFFD that is not the three bytes EF BF BD in the file is where the decoder replaced invalid bytes.
+    if (c === 0xfffd && !(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)) return i;
+    if (c < 0x80) byte += 1;
+    else if (c < 0x800) byte += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) { byte += 4; i++; }
+    else byte += 3;
+  }
+  return undefined;
 }
 
 export interface RawContent {
@@ -121,6 +147,19 @@ class Reader {
       this.symlinkOutside(rel, real);
       return null;
     }
+    // A link back to the content folder itself, or to a top-level file that is not published (manifest.json),
+    // would publish what the build keeps private.
+    const top = path.relative(this.real, real);
+    if (rel.includes("/") || PUBLISHED_DIRS.includes(rel as (typeof PUBLISHED_DIRS)[number])) {
+      if (real === this.real || (!top.includes(path.sep) && !(PUBLISHED_FILES as readonly string[]).includes(top) && !PUBLISHED_DIRS.includes(top as (typeof PUBLISHED_DIRS)[number]))) {
+        this.diagnostics.push({
+          severity: "error", code: "SYMLINK_INTO_CONTENT", file: this.display(rel),
+          message: `This is a symbolic link to ${real === this.real ? "the content folder itself" : top}, which is not published: following it would publish ${real === this.real ? "manifest.json and every other build-only file" : top}.`,
+          hint: "Remove the link; link only to files inside icons/, style/ or favicon/.",
+        });
+        return null;
+      }
+    }
     return { stats: statSync(real), real };
   }
 
@@ -132,7 +171,12 @@ class Reader {
       this.skipped(rel, kind(e.stats));
       return null;
     }
-    return { file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs }, text: readFileSync(e.real, "utf8") };
+    const bytes = readFileSync(e.real);
+    const invalidUtf8At = firstInvalidUtf8(bytes);
+    return {
+      file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs }, text: bytes.toString("utf8"),
+      ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
+    };
   }
 
   /** Every regular file under a published folder (dot files excluded), recursively. */
@@ -145,14 +189,38 @@ class Reader {
     }
     if (seen.has(e.real)) return true; // a link back to a folder already read
     seen.add(e.real);
-    const names = readdirSync(e.real).filter((n) => !n.startsWith(".")).sort();
+    // Names as bytes: a name that is not UTF-8 would otherwise be decoded to U+FFFD (and so collide with its twin).
+    const names: string[] = [];
+    for (const bytes of readdirSync(e.real, { encoding: "buffer" })) {
+      if (!isUtf8(bytes)) {
+        const shown = `${rel}/${bytes.toString("utf8")}`;
+        this.diagnostics.push({
+          severity: "error", code: "FILE_NAME_NOT_UTF8", file: this.display(shown),
+          message: `This file name is not valid UTF-8 (bytes ${bytes.toString("hex").replace(/(..)/g, "$1 ").trim()}): no URL can name it reliably.`,
+          hint: `Rename it to a UTF-8 name (e.g. \`convmv -f latin1 -t utf-8 --notest\` in ${this.display(rel)}).`,
+        });
+        continue;
+      }
+      const name = bytes.toString("utf8");
+      if (!name.startsWith(".")) names.push(name);
+    }
+    names.sort();
     for (const name of names) {
       const child = `${rel}/${name}`;
       const c = await this.entry(child);
       if (c === null) continue;
       if (c.stats.isDirectory()) await this.tree(child, out, seen);
-      else if (c.stats.isFile()) out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
-      else this.skipped(child, kind(c.stats));
+      else if (c.stats.isFile()) {
+        if (SERVER_SCRIPT.test(name)) {
+          this.diagnostics.push({
+            severity: "error", code: "SERVER_SCRIPT", file: this.display(child),
+            message: "A PHP file name: the Apache drop-in deployment would execute it instead of serving it (Apache runs every file with a PHP extension anywhere in its name).",
+            hint: "Remove it, or rename it so that no part of its name is .php, .phtml, .phar, .pht, .phps or .php3-.php8 (e.g. example.php → example-php.txt).",
+          });
+          continue;
+        }
+        out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
+      } else this.skipped(child, kind(c.stats));
     }
     return true;
   }

@@ -10,6 +10,7 @@ import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import { checkHeader, checkTarget, commonCaseVariants, fillTarget, predicates } from "./common.js";
 import type { HostAdapter, HostFile } from "./types.js";
+import { HostLimitError } from "../errors.js";
 
 /**
  * The ONLY place a value is printed into `_redirects`. A literal goes in as is when it is empty or made only of
@@ -73,7 +74,7 @@ export function printRedirects(table: RouteTable): NetlifyRedirects {
     preds.forEach(([param], i) => {
       combos = combos.flatMap((c) => options[i]!.map((choice) => [...c, [param, choice] as [string, Choice]]));
     });
-    if (combos.length > MAX_LINES_PER_RULE) throw new Error(`Internal: rule ${rule.id} needs ${combos.length} _redirects lines.`);
+    if (combos.length > MAX_LINES_PER_RULE) throw new HostLimitError("netlify-static", `${rule.id} needs ${combos.length.toLocaleString("en-US")} _redirects lines; Netlify's static output is limited to ${MAX_LINES_PER_RULE.toLocaleString("en-US")} per rule.`);
     for (const combo of combos) {
       const key = combo.map(([param, c]) => `${param}=${c.token.startsWith(":") ? ":" : c.token}`).sort().join("&");
       if (seen.has(key)) continue; // an earlier line already answers exactly these requests

@@ -8,6 +8,7 @@ import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import { checkHeader, checkTarget, chunkMembers, predicates } from "./common.js";
 import type { HostAdapter, HostFile } from "./types.js";
+import { HostLimitError } from "../errors.js";
 
 export const VERCEL_LIMITS = { rewrites: 2048, headers: 2048, has: 16, value: 4096 } as const;
 /** Members per `has` value, so that the anchored alternation stays below 4096 characters. */
@@ -62,7 +63,7 @@ function hasItem(param: string, p: Predicate, capture: boolean, members?: readon
 function rewritesFor(table: RouteTable, rule: Rule): VercelRewrite[] {
   const target = checkTarget(rule.target);
   const preds = predicates(rule);
-  if (preds.length > VERCEL_LIMITS.has) throw new Error(`Internal: rule ${rule.id} has more than ${VERCEL_LIMITS.has} conditions.`);
+  if (preds.length > VERCEL_LIMITS.has) throw new HostLimitError("vercel-static", `${rule.id} needs ${preds.length} conditions; a Vercel rewrite takes at most ${VERCEL_LIMITS.has}.`);
   const sets = preds.filter(([, p]) => "in" in p);
   if (sets.length > 1) throw new Error(`Internal: rule ${rule.id} has more than one set; Vercel rewrites take one.`);
   const [setParam, setPred] = sets[0] ?? [];
@@ -139,7 +140,7 @@ export function toVercelJson(table: RouteTable): VercelJson {
   const always = Object.entries(pathHeaders("/api/")).map(([key, value]) => ({ key, value }));
   headers.push({ source: table.entry, headers: always }, ...apiCacheHeaders(table));
   if (rewrites.length > VERCEL_LIMITS.rewrites || headers.length > VERCEL_LIMITS.headers) {
-    throw new Error(`vercel.json would need ${rewrites.length} rewrites and ${headers.length} header rules (limits ${VERCEL_LIMITS.rewrites}).`);
+    throw new HostLimitError("vercel-static", `vercel.json would need ${rewrites.length.toLocaleString("en-US")} rewrites and ${headers.length.toLocaleString("en-US")} header rules; Vercel allows ${VERCEL_LIMITS.rewrites.toLocaleString("en-US")} of each.`);
   }
   return { rewrites, headers };
 }

@@ -3,7 +3,7 @@
 // JSON pointer (and sometimes line:column) the build reports, and the exit code of `check` (and of `check --strict`).
 
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
@@ -31,11 +31,41 @@ interface Case {
 const json = (rel: string, text: string): Mutation => async (dir) => writeFile(path.join(dir, rel), text);
 const replace = (rel: string, from: string, to: string): Mutation => async (dir) => edit(dir, rel, from, to);
 const remove = (rel: string): Mutation => async (dir) => rm(path.join(dir, rel), { recursive: true });
+/** Replaces the first `from` in a file with raw bytes (for encodings a string cannot carry). */
+const bytes = (rel: string, from: string, to: Buffer): Mutation => async (dir) => {
+  const file = path.join(dir, rel);
+  const data = await readFile(file);
+  const at = data.indexOf(from);
+  if (at < 0) throw new Error(`${rel} has no ${from}`);
+  await writeFile(file, Buffer.concat([data.subarray(0, at), to, data.subarray(at + Buffer.byteLength(from))]));
+};
 const put = (rel: string, data: string | Buffer): Mutation => async (dir) => writeFile(path.join(dir, rel), data);
 
 const CASES: Case[] = [
   // Syntax: file and line:column.
-  { name: "manifest-trailing-comma", mutate: replace("manifest.json", `"1.2.0"]`, `"1.2.0"],`), code: "JSON_SYNTAX", file: "manifest.json", pointer: null, line: 7, column: 1 },
+  { name: "manifest-trailing-comma-points-at-the-comma", mutate: replace("manifest.json", `"1.2.0"]`, `"1.2.0"],`), code: "JSON_SYNTAX", file: "manifest.json", pointer: null, line: 6, column: 38 },
+  { name: "config-trailing-comma-in-array-points-at-the-comma", mutate: replace("manifest.json", `"1.2.0"]`, `"1.2.0", ]`), code: "JSON_SYNTAX", file: "manifest.json", pointer: null, line: 6, column: 37 },
+  { name: "config-single-quotes", mutate: replace("config.json", `"sqlite"`, `'sqlite'`), code: "JSON_SYNTAX", file: "config.json", pointer: null, line: 4, column: 19 },
+  // Accepted by JavaScript, refused by PHP's json_decode (or rounded differently).
+  { name: "json-invalid-utf8-in-string", mutate: bytes("config.json", `"sqlite"`, Buffer.from([0x22, 0x73, 0x71, 0xff, 0x6c, 0x22])), code: "JSON_INVALID_UTF8", file: "config.json", pointer: "/main/cache_type", line: 4, column: 22 },
+  { name: "json-invalid-utf8-in-key", mutate: bytes("icons.json", `"php"`, Buffer.from([0x22, 0x70, 0xc3, 0x28, 0x22])), code: "JSON_INVALID_UTF8", file: "icons.json", pointer: "/p\ufffd(", line: 3, column: 5 },
+  { name: "json-lone-surrogate", mutate: replace("manifest.json", `"Test content"`, `"Test \\ud800content"`), code: "JSON_LONE_SURROGATE", file: "manifest.json", pointer: "/description", line: 5, column: 18 },
+  { name: "json-lone-surrogate-in-key", mutate: replace("icons.json", `"php":`, `"\\udc00php":`), code: "JSON_LONE_SURROGATE", file: "icons.json", pointer: "/\udc00php", line: 3, column: 3 },
+  { name: "json-integer-beyond-2-53", mutate: replace("config.json", `"index_hidden": false`, `"index_hidden": 9007199254740993`), code: "JSON_NUMBER_RANGE", file: "config.json", pointer: "/main/index_hidden", line: 5, column: 21 },
+  // The root object and "main" are levels 1 and 2: the 511th "[" is level 513, one more than PHP's 512.
+  { name: "json-nesting-deeper-than-php-512", mutate: replace("config.json", `"sqlite"`, `${"[".repeat(511)}1${"]".repeat(511)}`), code: "JSON_TOO_DEEP", file: "config.json", pointer: null, line: 4, column: 19 + 510 },
+  { name: "json-nesting-1700-levels-no-range-error", mutate: replace("config.json", `"sqlite"`, `${"[".repeat(1700)}1${"]".repeat(1700)}`), code: "JSON_TOO_DEEP", file: "config.json", pointer: null },
+  // Names too long for an answer file (255 bytes per file name; ~hex stems take 2 characters per byte).
+  { name: "icons-key-251-characters", mutate: replace("icons.json", `"php":`, `"${"p".repeat(251)}":`), code: "NAME_TOO_LONG", file: "icons.json", pointer: `/${"p".repeat(251)}` },
+  { name: "extension-map-key-125-utf8-bytes", mutate: replace("extensionMap.json", `"txt": "index_txt"`, `"txt": "index_txt",\n    "${"é".repeat(62)}+": "index_txt"`), code: "NAME_TOO_LONG", file: "extensionMap.json", pointer: `/indexing/${"é".repeat(62)}+` },
+  { name: "manifest-version-251-characters", mutate: replace("manifest.json", `"1.0",`, `"${"1".repeat(251)}",`), code: "NAME_TOO_LONG", file: "manifest.json", pointer: "/versions/0" },
+  { name: "icon-file-name-too-long-escaped", mutate: put(`icons/${"é".repeat(60)} x.png`, PNG), code: "NAME_TOO_LONG", file: `icons/${"é".repeat(60)} x.png`, pointer: null },
+  // Silent mistakes: warnings that name their effect.
+  { name: "icons-key-with-leading-dot-never-matches", mutate: replace("icons.json", `"php":`, `".php":`), code: "KEY_LEADING_DOT", severity: "warning", file: "icons.json", pointer: "/.php" },
+  { name: "extension-map-key-with-leading-dot-never-matches", mutate: replace("extensionMap.json", `"txt": "index_txt"`, `".txt": "index_txt"`), code: "KEY_LEADING_DOT", severity: "warning", file: "extensionMap.json", pointer: "/indexing/.txt" },
+  { name: "manifest-versions-empty", mutate: replace("manifest.json", `["1.0", "1.1", "1.2.0"]`, "[]"), code: "VERSIONS_EMPTY", severity: "warning", file: "manifest.json", pointer: "/versions" },
+  { name: "manifest-versions-without-config-version", mutate: replace("manifest.json", `, "1.2.0"]`, "]"), code: "VERSION_LATEST_UNLISTED", severity: "warning", file: "manifest.json", pointer: "/versions" },
+  { name: "icons-dollar-schema-becomes-an-extension", mutate: replace("icons.json", `{`, `{\n  "$schema": "../schemas/icons.schema.json",`), code: "ICONS_SCHEMA_KEY", severity: "warning", file: "icons.json", pointer: "/$schema" },
   { name: "config-unterminated-string", mutate: replace("config.json", `"sqlite",`, `"sqlite,`), code: "JSON_SYNTAX", file: "config.json", pointer: null, line: 4 },
   { name: "icons-comment", mutate: replace("icons.json", `{`, `{ // icons`), code: "JSON_SYNTAX", file: "icons.json", pointer: null, line: 1, column: 3 },
   { name: "extension-map-empty-file", mutate: json("extensionMap.json", ""), code: "JSON_SYNTAX", file: "extensionMap.json", pointer: null, line: 1 },
@@ -112,6 +142,13 @@ const CASES: Case[] = [
   { name: "symlink-style-folder-outside", mutate: async (dir, outside) => { await rm(path.join(dir, "style"), { recursive: true }); await symlink(outside, path.join(dir, "style")); }, code: "SYMLINK_OUTSIDE", file: "style", pointer: null },
   { name: "symlink-dangling", mutate: async (dir) => symlink(path.join(dir, "nowhere.css"), path.join(dir, "style/gone.css")), code: "NOT_REGULAR_FILE", severity: "warning", file: "style/gone.css", pointer: null },
   { name: "named-pipe-in-style", mutate: async (dir) => { execFileSync("mkfifo", [path.join(dir, "style/pipe.css")]); }, code: "NOT_REGULAR_FILE", severity: "warning", file: "style/pipe.css", pointer: null },
+  { name: "php-file-in-style-would-run-on-apache", mutate: put("style/admin.php", "<?php phpinfo();\n"), code: "SERVER_SCRIPT", file: "style/admin.php", pointer: null },
+  { name: "phtml-file-in-icons-would-run-on-apache", mutate: put("icons/x.phtml", "<?php\n"), code: "SERVER_SCRIPT", file: "icons/x.phtml", pointer: null },
+  { name: "php-inner-extension-in-favicon-would-run-on-apache", mutate: async (dir) => { await mkdir(path.join(dir, "favicon"), { recursive: true }); await writeFile(path.join(dir, "favicon/x.php5.png"), PNG); }, code: "SERVER_SCRIPT", file: "favicon/x.php5.png", pointer: null },
+  { name: "symlink-back-to-content-root-publishes-manifest", mutate: async (dir) => symlink(dir, path.join(dir, "style/all")), code: "SYMLINK_INTO_CONTENT", file: "style/all", pointer: null },
+  { name: "symlink-to-manifest", mutate: async (dir) => symlink(path.join(dir, "manifest.json"), path.join(dir, "icons/m.png")), code: "SYMLINK_INTO_CONTENT", file: "icons/m.png", pointer: null },
+  { name: "file-name-not-utf8-in-style", mutate: async (dir) => writeFile(Buffer.concat([Buffer.from(path.join(dir, "style") + "/a"), Buffer.from([0xff]), Buffer.from(".css")]), "a{}\n"), code: "FILE_NAME_NOT_UTF8", file: "style/a\ufffd.css", pointer: null },
+  { name: "file-name-not-utf8-with-replacement-twin-in-icons", mutate: async (dir) => { await writeFile(Buffer.concat([Buffer.from(path.join(dir, "icons") + "/b"), Buffer.from([0xfe]), Buffer.from(".png")]), PNG); await writeFile(path.join(dir, "icons/b\ufffd.png"), PNG); }, code: "FILE_NAME_NOT_UTF8", file: "icons/b\ufffd.png", pointer: null },
   { name: "config-is-a-folder", mutate: async (dir) => { await rm(path.join(dir, "config.json")); await mkdir(path.join(dir, "config.json")); }, code: "FILE_MISSING", file: "config.json", pointer: null },
 ];
 

@@ -1,14 +1,15 @@
-// src/model/build-model.ts
-// RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. Pure: no IO, no clock.
+// src/content/load-content.ts
+// RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
+// own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "../content/read-content.js";
-import { crossCheck } from "../content/cross-checks.js";
-import { parseJson, type ParsedJson } from "../content/parse-json.js";
-import { validateContent } from "../content/validate.js";
+import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "./read-content.js";
+import { crossCheck } from "./cross-checks.js";
+import { parseJson, type ParsedJson } from "./parse-json.js";
+import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
-import type { Json, JsonObject } from "./json.js";
-import type { BuildClock } from "./time.js";
-import type { FileInfo, SiteModel } from "./types.js";
+import type { Json, JsonObject } from "../model/json.js";
+import type { BuildClock } from "../model/time.js";
+import type { FileInfo, SiteModel } from "../model/types.js";
 
 export interface ModelOptions {
   clock: BuildClock;
@@ -37,7 +38,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
       });
       continue;
     }
-    const result = parseJson(file, text.text);
+    const result = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     parsed[name] = result;
     diagnostics.push(...result.diagnostics);
   }
@@ -48,7 +49,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const valid: Partial<Record<JsonContentName, ParsedJson>> = {};
   for (const name of JSON_CONTENT) {
     const p = parsed[name];
-    if (p === undefined || p.diagnostics.some((d) => d.code === "JSON_SYNTAX" || d.code === "JSON_BOM")) continue;
+    if (p === undefined || p.value === null && p.diagnostics.some((d) => d.severity === "error")) continue; // unparsed: its error is reported
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const problems = validateContent(name, p, skip);
