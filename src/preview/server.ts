@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import handler from "serve-handler";
-import { BuildError } from "../errors.js";
+import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
 import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { isInternalPath } from "../routes/internal-files.js";
@@ -279,9 +279,9 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       throw new BuildError("PREVIEW_PORT", `Port ${options.port} on ${options.host} is in use.`, { hint: "Pass --port 0 to take any free port." });
     }
     if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
-      throw new BuildError("PREVIEW_HOST", `Cannot listen on ${where}: ${options.host} is not an address of this machine.`, {
-        hint: "Pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).",
-      });
+      // A bad --host is a usage error (exit 2), like any other bad flag.
+      throw new UsageError(`Cannot listen on ${where}: ${options.host} is not an address of this machine.`,
+        "Pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).");
     }
     if (error.code === "EACCES") {
       throw new BuildError("PREVIEW_PORT", `Not allowed to listen on ${where}.`, {
