@@ -3,7 +3,7 @@
 // same files), no-op and one-icon rebuilds, preview throughput against serve-handler by path, and nginx with the
 // emitted config against nginx by path. Writes bench/results/latest.{md,json} and prints the table.
 //
-// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--duration S] [--help]
+// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--no-edge] [--duration S] [--help]
 //   Unknown flags and bad values exit 2 before anything runs (util.parseArgs, strict).
 //   --quick: scales 1 and 10, fewer runs, 3 s load runs (about a minute).
 // Everything it writes besides the results goes under $TMPDIR/build-index-site-bench (synthetic content is cached
@@ -42,6 +42,8 @@ Options:
   --duration <s>     seconds per load run (default 5; --quick: 3)
   --no-preview       skip the preview throughput rows
   --no-nginx         skip the nginx rows
+  --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
+                     workerd req/s, handler vs files by path; bench/edge-hosts.mjs: deployed handler sizes)
   -h, --help         print this help and exit
 `;
 const args = process.argv.slice(2);
@@ -58,6 +60,7 @@ try {
       duration: { type: "string" },
       "no-preview": { type: "boolean" },
       "no-nginx": { type: "boolean" },
+      "no-edge": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -503,6 +506,22 @@ async function main() {
   await writeFile(path.join(RESULTS, "latest.md"), md);
   process.stdout.write(`${md}\n`);
   log(`Wrote bench/results/latest.md and latest.json (load average after: ${result.loadAfter.join(", ")}).`);
+  if (!flag("--no-edge")) runEdgeBenches();
+}
+
+/** The edge handler's rows, each its own script (they print their tables and write bench/results/edge-*). */
+function runEdgeBenches() {
+  const quick = QUICK;
+  const scripts = [
+    ["edge.mjs", quick ? ["--seconds", "1"] : []],
+    ["edge-workerd.mjs", quick ? ["--seconds", "3"] : []],
+    ["edge-hosts.mjs", ["--scales", SCALES.includes(100) ? "1,100" : "1"]],
+  ];
+  for (const [script, extra] of scripts) {
+    log(`${script}…`);
+    const run = spawnSync(process.execPath, [path.join(REPO, "bench", script), ...extra], { stdio: "inherit" });
+    if (run.status !== 0) log(`${script}: FAILED (exit ${run.status})`);
+  }
 }
 
 await main();
