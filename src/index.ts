@@ -45,6 +45,8 @@ export interface PreviewOptions {
   port?: number;
   /** Address to listen on. Default "127.0.0.1". */
   host?: string;
+  /** Answer /api.php with the emitted request-time handler (what the edge hosts run). Default false: the route table. */
+  edge?: boolean;
 }
 
 function coreOptions(options: BuildOptions): CoreBuildOptions {
@@ -86,7 +88,9 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
 
 /** Serves a built site the way a static host with the route table would; `close()` stops it. */
 export function preview(options: PreviewOptions = {}): Promise<Preview> {
-  return startPreview({ dir: options.dir ?? "dist", port: options.port ?? 8080, host: options.host ?? "127.0.0.1" });
+  return startPreview({
+    dir: options.dir ?? "dist", port: options.port ?? 8080, host: options.host ?? "127.0.0.1", edge: options.edge === true,
+  });
 }
 
 export type { BuildResult, UpToDateResult } from "./build.js";

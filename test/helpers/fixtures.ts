@@ -46,3 +46,10 @@ export async function copyContent(from: string): Promise<string> {
 export function compileContent(content: string, baseUrl?: string) {
   return compile({ content, sourceDateEpoch: TEST_EPOCH, ...(baseUrl ? { baseUrl } : {}) });
 }
+
+/**
+ * Hosts whose files all go inside --out (none writes a folder beside it, as netlify's .netlify/v1 and vercel's
+ * .vercel/output do): for tests that list the folder holding --out. test/safety/out-folder.test.ts proves that a
+ * refused build with the default hosts leaves nothing beside --out either.
+ */
+export const IN_OUT_HOSTS = ["apache", "nginx", "cloudflare"] as const;

@@ -120,7 +120,9 @@ describe("build-index-site", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/answers: \d+, rules: \d+, files: \d+, bytes: \d+/);
     expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
-    expect(existsSync(path.join(cwd, "dist/_redirects"))).toBe(true);
+    // hosts: ["netlify"] is Netlify's edge output: the Frameworks API folder beside dist/, and no other host's files.
+    expect(existsSync(path.join(cwd, ".netlify/v1/config.json"))).toBe(true);
+    expect(existsSync(path.join(cwd, "dist/_redirects"))).toBe(false);
     expect(existsSync(path.join(cwd, "dist/vercel.json"))).toBe(false);
   });
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { acquireLock } from "../../src/output/lock.js";
 import { claimOutput, writeOutput } from "../../src/output/write-output.js";
-import { removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { removeDir, REPO, IN_OUT_HOSTS, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { PNG, writeBase } from "../validation/base-content.js";
 
 const BIN = path.join(REPO, "bin/build-index-site.js");
@@ -38,7 +38,7 @@ interface Run {
 }
 
 function start(out: string, ...extra: string[]): Run {
-  const child = spawn(process.execPath, [BIN, "build", "--content", big, "--out", out, ...extra],
+  const child = spawn(process.execPath, [BIN, "build", "--content", big, "--out", out, "--hosts", IN_OUT_HOSTS.join(","), ...extra],
     { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => { stderr += d.toString(); });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { main } from "../../src/cli.js";
 import { BuildError, formatError } from "../../src/errors.js";
-import { removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { removeDir, REPO, IN_OUT_HOSTS, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { writeBase } from "../validation/base-content.js";
 
 const temps: string[] = [];
@@ -24,7 +24,7 @@ beforeAll(async () => {
   root = await tmpDir("bis-os-errors-");
   temps.push(content, root);
   out = path.join(root, "site");
-  await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+  await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: IN_OUT_HOSTS });
 });
 
 /** An error as Node's fs gives it: code, errno text, syscall and the path it failed on. */
@@ -46,7 +46,7 @@ describe("OS errors while writing give one line with the path and one with what 
       if (++calls === 5) throw osError(code, text, "open", p);
       return realWriteFile(p, data);
     }) as typeof realWriteFile;
-    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, write: { reuse: false, methods: { writeFile } } }).then(() => null, (e: unknown) => e);
+    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: IN_OUT_HOSTS, write: { reuse: false, methods: { writeFile } } }).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).code).toBe(code);
     const lines = formatError(error).split("\n");
@@ -60,7 +60,7 @@ describe("OS errors while writing give one line with the path and one with what 
 
   it("an error making the output's folders (EEXIST from mkdir) names the folder", async () => {
     const mkdir = (async (p: string) => { throw osError("EEXIST", "file already exists", "mkdir", p); }) as unknown as typeof realMkdir;
-    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, write: { methods: { mkdir } } }).then(() => null, (e: unknown) => e);
+    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: IN_OUT_HOSTS, write: { methods: { mkdir } } }).then(() => null, (e: unknown) => e);
     expect(formatError(error)).toMatch(/^Could not write .* \(mkdir\): it already exists \[EEXIST\]\.\n {2}Another program/);
   });
 
@@ -84,7 +84,7 @@ describe("OS errors while writing give one line with the path and one with what 
 });
 
 describe("a SOURCE_DATE_EPOCH out of range (or not a number) is a usage error: exit 2, what to do, no stack trace", () => {
-  const run = (epoch: string) => spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", out],
+  const run = (epoch: string) => spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", out, "--hosts", IN_OUT_HOSTS.join(",")],
     { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: epoch } });
 
   it.each(["99999999999999999999", "253402300800", "1e9", "-1", "yesterday"])("SOURCE_DATE_EPOCH=%s", (epoch) => {
@@ -97,7 +97,7 @@ describe("a SOURCE_DATE_EPOCH out of range (or not a number) is a usage error: e
   });
 
   it("the largest accepted value (end of year 9999) builds", () => {
-    const result = spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", path.join(root, "far")],
+    const result = spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", path.join(root, "far"), "--hosts", IN_OUT_HOSTS.join(",")],
       { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "253402300799" } });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);

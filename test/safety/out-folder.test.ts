@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { isMountPoint } from "../../src/output/out-folder.js";
 import { MANIFEST_FILE, writeOutput } from "../../src/output/write-output.js";
-import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { IN_OUT_HOSTS, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { writeBase } from "../validation/base-content.js";
 
 const temps: string[] = [];
@@ -32,12 +32,19 @@ beforeAll(async () => {
   process.env.SOURCE_DATE_EPOCH = TEST_EPOCH;
 });
 
-async function run(...args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
+/** The CLI with the default hosts (netlify and vercel also write .netlify/ and .vercel/ beside --out). */
+async function runDefaultHosts(...args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
   const err: string[] = [];
   const out: string[] = [];
   const code = await main(["node", "build-index-site", "build", "--content", content, ...args], { out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, err, out };
 }
+
+/**
+ * The CLI with hosts that write nothing beside --out, so that a test can list the folder holding it. The refusals
+ * run with the default hosts: a refused build leaves nothing beside --out either.
+ */
+const run = (...args: string[]) => runDefaultHosts("--hosts", IN_OUT_HOSTS.join(","), ...args);
 
 /** Every entry under a folder (names, and file bytes hashed): equal trees compare equal. */
 async function tree(dir: string): Promise<Record<string, string>> {
@@ -67,7 +74,7 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await writeFile(path.join(project, "package.json"), "{}\n");
     await writeFile(path.join(project, "src/index.ts"), "export {};\n");
     const before = await tree(path.dirname(project));
-    expectRefused(await run("--out", project), /^--out .*project is a folder that build-index-site did not write \(2 entries, no \.build-manifest\): refusing to replace it\.$/);
+    expectRefused(await runDefaultHosts("--out", project), /^--out .*project is a folder that build-index-site did not write \(2 entries, no \.build-manifest\): refusing to replace it\.$/);
     expect(await tree(path.dirname(project))).toEqual(before);
   });
 
@@ -77,8 +84,8 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await writeFile(path.join(root, "notes/todo.md"), "- keep me\n");
     await writeFile(path.join(root, "some-file"), "precious\n");
     const before = await tree(root);
-    expectRefused(await run("--out", path.join(root, "notes")), /notes is a folder that build-index-site did not write/);
-    expectRefused(await run("--out", path.join(root, "some-file")), /some-file is a file, not a folder that build-index-site wrote/);
+    expectRefused(await runDefaultHosts("--out", path.join(root, "notes")), /notes is a folder that build-index-site did not write/);
+    expectRefused(await runDefaultHosts("--out", path.join(root, "some-file")), /some-file is a file, not a folder that build-index-site wrote/);
     expect(await tree(root)).toEqual(before);
   });
 
