@@ -113,7 +113,7 @@ function siteCopy(outDir: string, files: readonly OutputFile[], into: string): O
 /** Whether every folder the chosen hosts write beside --out holds the build of this key, intact. */
 async function besideUpToDate(options: BuildOptions, key: string, raw: RawContent): Promise<boolean> {
   const { besideDirs } = await hostRegistry();
-  const out = path.resolve(options.out);
+  const out = realNearest(options.out); // where checkBeside writes them: beside the real --out (through a symlink)
   for (const dir of besideDirs(options.hosts)) {
     if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, { ...raw, published: [] }) === null) return false;
   }

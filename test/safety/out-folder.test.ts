@@ -137,6 +137,21 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
   });
 });
 
+describe("a symlinked --out into another folder: the folders beside it go beside the link's target", () => {
+  it("and the next build without changes is up to date (it looked beside the link, so it rebuilt every time)", async () => {
+    const root = await temp();
+    await mkdir(path.join(root, "a"));
+    await mkdir(path.join(root, "b/real"), { recursive: true });
+    await symlink("../b/real", path.join(root, "a/dist"));
+    expect((await runDefaultHosts("--out", path.join(root, "a/dist"))).code).toBe(0);
+    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".netlify", ".vercel", "real"]);
+    expect(await readdir(path.join(root, "a"))).toEqual(["dist"]);
+    const again = await runDefaultHosts("--out", path.join(root, "a/dist"));
+    expect(again.code).toBe(0);
+    expect(again.out.join("\n")).toMatch(/is up to date/);
+  });
+});
+
 describe("a mount point --out (a Docker volume cannot be renamed: EBUSY after all the work) is refused up front", () => {
   /** A directory that is a mount point on every Linux: /proc (a file system of its own). */
   const mountPoint = "/proc";
