@@ -1,5 +1,5 @@
 // src/init/png.ts
-// Small, valid PNG images with no dependencies, for the icons that `init` writes (moved from scripts/tiny-png.mjs).
+// Small, valid PNG images with no dependencies, for the icons that `init` writes (scripts/tiny-png.mjs re-exports it for the scripts and the bench).
 
 import { deflateSync } from "node:zlib";
 

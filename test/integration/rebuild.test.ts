@@ -9,7 +9,7 @@ import { build } from "../../src/build.js";
 import { UsageError } from "../../src/errors.js";
 import { MANIFEST_FILE } from "../../src/output/write-output.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { squarePng } from "../../scripts/tiny-png.mjs";
+import { squarePng } from "../../src/init/png.js";
 
 interface Entry {
   ino: number;
