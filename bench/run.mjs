@@ -205,7 +205,7 @@ async function benchBuild(name, content) {
   await rm(floorOut, { recursive: true, force: true });
   const buildMs = median(builds.map((b) => b.ms));
   const floorMs = median(floors.map((b) => b.ms));
-  const counts = /Built .*?: (\d+) responses?, (\d+) route rules?, (\d+) files? \((\d+) bytes\)/.exec(builds[0].out);
+  const counts = /Built .*?: (\d+) responses?, (\d+) route rules?, (\d+) files?/.exec(builds[0].out);
 
   // No-op rebuilds: the previous dist is there, nothing changed.
   const noops = [];
