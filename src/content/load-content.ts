@@ -7,7 +7,7 @@ import { crossCheck } from "./cross-checks.js";
 import { parseJson, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
-import type { Json, JsonObject } from "../model/json.js";
+import { stringMap, type Json, type JsonObject } from "../model/json.js";
 import type { BuildClock } from "../model/time.js";
 import type { FileInfo, SiteModel } from "../model/types.js";
 
@@ -68,7 +68,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const mRoot = manifest.value as JsonObject;
   const cRoot = config.value as JsonObject;
   const eRoot = extensionMap.value as JsonObject;
-  const strings = (o: Json | undefined): Map<string, string> => new Map([...(o as JsonObject)].map(([k, v]) => [k, v as string]));
+  const strings = (o: Json | undefined): Map<string, string> => stringMap(o as JsonObject);
   const baseUrl = options.baseUrl ?? (mRoot.get("base_url") as string);
   const versions = [...new Set(mRoot.get("versions") as string[])];
 

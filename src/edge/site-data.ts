@@ -3,7 +3,7 @@
 // objects as arrays of [key, value] pairs), holding only what the site publishes anyway (config.json,
 // extensionMap.json, icons.json, the icons' sizes and times, config-reference.txt, the manifest's versions).
 
-import type { Json, JsonObject } from "../model/json.js";
+import { stringMap, type Json, type JsonObject } from "../model/json.js";
 import type { FileInfo, SiteModel } from "../model/types.js";
 
 /** A JSON value with every object as `{ "o": [[key, value], …] }` (arrays and scalars as they are). */
@@ -44,7 +44,6 @@ const asObject = (value: EncodedJson): JsonObject => {
   if (!(json instanceof Map)) throw new Error("Internal: the site data holds a non-object where an object belongs.");
   return json;
 };
-const strings = (o: JsonObject): Map<string, string> => new Map([...o].map(([k, v]) => [k, v as string]));
 
 export function toSiteData(model: SiteModel): SiteData {
   return {
@@ -82,10 +81,10 @@ export function fromSiteData(data: SiteData): SiteModel {
     config: { json: asObject(data.config.json), version: data.config.version, lastModified: data.config.lastModified },
     extensionMap: {
       indexingJson, viewingJson,
-      indexing: strings(indexingJson), viewing: strings(viewingJson),
+      indexing: stringMap(indexingJson), viewing: stringMap(viewingJson),
       lastModified: data.extensionMap.lastModified,
     },
-    iconMap: { json: iconJson, entries: strings(iconJson), lastModified: data.iconMap.lastModified },
+    iconMap: { json: iconJson, entries: stringMap(iconJson), lastModified: data.iconMap.lastModified },
     iconDirFiles: new Map(data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }])),
     configReference: data.configReference === null ? null : { ...data.configReference },
   };
