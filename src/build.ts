@@ -97,15 +97,21 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
   return target;
 }
 
-/** The output folder's public files (never its internal files), as copies under `into` of a folder beside it. */
-function siteCopy(outDir: string, files: readonly OutputFile[], into: string): OutputFile[] {
+/**
+ * The output folder's public files other than answers (never its internal files), as hard links under `into` of a
+ * folder beside it: a host whose function answers /api.php serves only these. `entries` are the manifest entries the
+ * writer gave `files`, so nothing is read again.
+ */
+function siteCopy(
+  outDir: string, files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>, into: string,
+  isAnswerOutput: (f: OutputFile) => boolean,
+): OutputFile[] {
   const out = path.resolve(outDir);
   const copies: OutputFile[] = [];
-  for (const f of files) {
-    if (isInternalPath(f.path)) continue;
-    const source = path.join(out, f.path);
-    const s = statSync(source);
-    copies.push({ path: `${into}/${f.path}`, source, size: s.size, mtimeMs: s.mtimeMs });
+  for (const [i, f] of files.entries()) {
+    const entry = entries[i];
+    if (isInternalPath(f.path) || isAnswerOutput(f) || entry === undefined) continue;
+    copies.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
   }
   return copies;
 }
@@ -166,7 +172,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const diagnostics = applyStrict(result.diagnostics, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const routes = buildRoutes(model);
-  checkHeaderGroups(routes.files);
+  checkHeaderGroups(routes.files.shapes());
   let site: SiteData | undefined;
   let hosts: ReturnType<typeof renderHosts>;
   try {
@@ -261,6 +267,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const epoch = epochSeconds(options);
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
+  const { isAnswerOutput } = await import("./output/plan.js");
   // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
   // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
   // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
@@ -268,7 +275,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   for (const [i, folder] of beside.entries()) {
     // A site copy has as many files as the site: concatenated, never spread into arguments (a ×100 site's 640,000).
     const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
-    const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, folder.siteCopy));
+    const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, written.entries, folder.siteCopy, isAnswerOutput));
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
     await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });

@@ -2,7 +2,7 @@
 // The API's response headers by site path: one small list that path-matching hosts (serve.json, _headers,
 // .htaccess) can carry. The build checks that every answer file gets exactly the headers of its answer.
 
-import type { Answer } from "./answers.js";
+import type { AnswerKind, Status } from "./answers.js";
 import { answerHeaders, CORS_HEADERS } from "./answers.js";
 
 export interface HeaderGroup {
@@ -44,11 +44,17 @@ const sameHeaders = (a: Record<string, string>, b: Record<string, string>): bool
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 };
 
-/** Throws when a file's path would get other headers than its answer needs (a layout bug, never a content one). */
-export function checkHeaderGroups(files: ReadonlyMap<string, Answer>): void {
-  for (const [path, answer] of files) {
-    const want = answerHeaders(answer);
+/**
+ * Throws when a file's path would get other headers than its answer needs (a layout bug, never a content one).
+ * A set of answers is checked once: every member of a folder gets the headers of its folder's prefix groups, unless a
+ * group names a single file inside that folder (then the set is refused too).
+ */
+export function checkHeaderGroups(files: Iterable<{ path: string; dir?: string; kind: AnswerKind; status: Status }>): void {
+  for (const { path, dir, kind, status } of files) {
+    const want = answerHeaders({ kind, status });
     const got = pathHeaders(path);
+    const named = dir === undefined ? undefined : HEADER_GROUPS.flatMap((g) => g.paths).find((p) => !p.endsWith("/") && p.startsWith(`${dir}/`));
+    if (named !== undefined) throw new Error(`Internal: the header group for ${named} lies inside the answer folder ${dir}.`);
     if (!sameHeaders(want, got)) {
       throw new Error(`Internal: ${path} would be served with ${JSON.stringify(got)}, but its answer needs ${JSON.stringify(want)}.`);
     }

@@ -30,7 +30,8 @@ export interface BesideFolder {
   /** "/"-separated, relative to the folder that holds --out: ".netlify/v1". */
   dir: string;
   files: HostFile[];
-  /** Also copy the output folder's public files (never its internal files) into this sub-folder ("static"). */
+  /** Also link the output folder's public files into this sub-folder ("static"): the plain files, never the answer
+   * files (the host's function answers /api.php) nor the internal files. */
   siteCopy?: string;
 }
 

@@ -1,45 +1,29 @@
 // src/hosts/vercel-edge.ts
 // Vercel, the default output: the Build Output API v3 (chosen over Edge Middleware: it is a documented, file-based
 // output of a build that needs no framework and no `middleware.js` in the user's project). `.vercel/output/` in the
-// folder that holds --out: `static/` a copy of the output folder's public files, one edge function `api.php.func`
+// folder that holds --out: `static/` the site's plain files (hard links to the output folder's public files; the
+// answer files are left out, since the function answers every /api.php request), one edge function `api.php.func`
 // that answers /api.php (and /api.php/…, PHP's PATH_INFO, routed to it), and `config.json` with the routes. The
 // edge function is one file (the handler bundle, the site data and a two-line entry): Vercel deploys a prebuilt
 // edge function as it finds it.
 
-import { HEADER_GROUPS } from "../api/header-groups.js";
-import { bundleStatements, checkHeader, jsLiteral } from "./common.js";
+import { bundleStatements, jsLiteral } from "./common.js";
 import type { HostAdapter, HostFile, HostInput } from "./types.js";
 
 export const VERCEL_DIR = ".vercel/output";
 /** The function's folder: a function is served at its path, so `api.php.func` answers /api.php. */
 export const VERCEL_FUNCTION_DIR = "functions/api.php.func";
 
-/** Regex source for a site path prefix or file (Vercel routes use PCRE; these paths are plain ASCII). */
-const escapePath = (p: string): string => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 export interface VercelRoute {
   src?: string;
   dest?: string;
-  headers?: Record<string, string>;
-  continue?: boolean;
   handle?: "filesystem";
 }
 
-/** `config.json`: the answer files' headers by path (as the static hosts send them), then the filesystem, then
- * PATH_INFO requests to the function. */
+/** `config.json`: the filesystem (plain files), then PATH_INFO requests to the function. The function sets its own
+ * status and headers; no answer file is deployed, so no path needs headers of its own. */
 export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
-  const routes: VercelRoute[] = [];
-  for (const group of HEADER_GROUPS) {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(group.headers)) {
-      const [n, v] = checkHeader(name, value);
-      headers[n] = v;
-    }
-    const alternation = group.paths.map((p) => (p.endsWith("/") ? `${escapePath(p)}.*` : escapePath(p))).join("|");
-    routes.push({ src: `^(?:${alternation})$`, headers, continue: true });
-  }
-  routes.push({ handle: "filesystem" }, { src: "^/api\\.php/.*$", dest: "/api.php" });
-  return { version: 3, routes };
+  return { version: 3, routes: [{ handle: "filesystem" }, { src: "^/api\\.php/.*$", dest: "/api.php" }] };
 }
 
 /** The edge function: the bundle's statements, the data, and the default export Vercel calls with each request. */

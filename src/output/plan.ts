@@ -1,9 +1,10 @@
 // src/output/plan.ts
 // Everything the build writes, as a sorted list of files: answers, route table, host configs, copied content.
 
-import { answerText, type Answer } from "../api/answers.js";
+import { answerText } from "../api/answers.js";
 import type { RawFile } from "../content/read-content.js";
 import { stringify, type Body } from "../model/json.js";
+import type { AnswerFile } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
 
@@ -12,19 +13,27 @@ export type OutputFile =
   /** A file whose bytes are produced only when it is written (answers: the site is never held as text). */
   | { path: string; produce(): string | Uint8Array }
   /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
-  | { path: string; source: string; size: number; mtimeMs?: number };
+  | { path: string; source: string; size: number; mtimeMs?: number }
+  /**
+   * A hard link to a file this build has just written (a host's copy of the site): `entry` is that file's manifest
+   * entry ("<hash> <size>"), so nothing is read. Where linking fails (another file system), the bytes are copied.
+   */
+  | { path: string; linkTo: string; entry: string };
 
-/** An answer's file: its text is made when the writer asks for it (one small object per file, no closure). */
-class AnswerFile {
-  constructor(readonly path: string, private readonly answer: Answer) {}
+/** An answer's file: its answer and text are made when the writer asks for them (one small object per file). */
+class AnswerOutput {
+  constructor(readonly path: string, private readonly file: AnswerFile) {}
   produce(): string {
-    return answerText(this.answer);
+    return answerText(this.file.answer());
   }
 }
 
+/** Whether an output file is an answer (a JSON response under api/). */
+export const isAnswerOutput = (f: OutputFile): boolean => f instanceof AnswerOutput;
+
 export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = [];
-  for (const [path, answer] of routes.files) files.push(new AnswerFile(path.slice(1), answer));
+  for (const f of routes.files.files()) files.push(new AnswerOutput(f.path.slice(1), f));
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
   files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
   for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs });

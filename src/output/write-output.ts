@@ -22,6 +22,8 @@ export interface WriteStats {
   bytes: number;
   /** Files hard-linked from the previous output instead of written (their bytes did not change). */
   reused: number;
+  /** Each file's manifest entry ("<hash> <size>"), by its index in the files written. */
+  entries: ReadonlyArray<string | undefined>;
 }
 
 /**
@@ -255,16 +257,29 @@ async function writeAll(
       let data: Uint8Array;
       let mtimeMs: number | undefined;
       let isCopy = false;
-      if ("source" in f) {
+      if ("linkTo" in f) {
+        manifest[index] = f.entry;
+        try {
+          await ops.link(f.linkTo, path.join(root, f.path));
+          bytes += Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+          await options.onFile?.(f);
+          continue;
+        } catch {
+          // Not linkable (another file system, no hard links): copied below, keeping the file's time.
+        }
+      }
+      if ("source" in f || "linkTo" in f) {
+        const source = "source" in f ? f.source : f.linkTo;
         // Copies are hashed too: reuse is decided by the bytes, never by size and time (normalised times, e.g. 1 in
         // Nix, would hide a same-size edit). A copy keeps its source's modification time, clamped.
         isCopy = true;
         try {
-          data = await ops.read(f.source);
+          data = await ops.read(source);
         } catch (error) {
           throw fromOsError(error, undefined, "read");
         }
-        const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
+        const sourceTime = "source" in f ? f.mtimeMs : (await ops.stat(source))?.mtimeMs;
+        const own = sourceTime === undefined ? limit : Math.floor(sourceTime);
         mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
       } else {
         // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
@@ -394,7 +409,7 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
       await fs.rename(tmp, target);
       tmp = null;
     }
-    return { files: files.length, bytes, reused };
+    return { files: files.length, bytes, reused, entries: manifest };
   } catch (error) {
     if (tmp !== null) await fs.rm(tmp, { recursive: true, force: true });
     throw fromOsError(error, shownPath(claim, tmp));

@@ -4,16 +4,16 @@
 
 import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
-import { sameText } from "../model/json.js";
 import { asciiLower, asciiUpper, compareBytes, isEmptyParam, isIconName, sortedIconNames, type SiteModel } from "../model/types.js";
+import { AnswerFiles } from "./answer-files.js";
 import {
   API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
 } from "./route-table.js";
 
 export interface BuiltRoutes {
   table: RouteTable;
-  /** Site path (starting with "/") → the answer stored there. */
-  files: Map<string, Answer>;
+  /** Site path (starting with "/") → the answer stored there, made when asked for. */
+  files: AnswerFiles;
 }
 
 /** File stem for a value outside the safe charset: "~" and the hex of its UTF-8 bytes ("c++" → "~632b2b"). */
@@ -37,53 +37,40 @@ const capitalize = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCas
 
 class RouteBuilder {
   readonly rules: Rule[] = [];
-  readonly files = new Map<string, Answer>();
+  readonly files = new AnswerFiles();
 
-  private store(path: string, answer: Answer): void {
-    const existing = this.files.get(path);
-    // A path answered twice (e.g. the default type and "indexing") must get the same text: compared without printing.
-    if (existing !== undefined && existing !== answer && !sameText(existing.body, answer.body)) {
-      throw new Error(`Internal: two different answers for ${path}.`);
-    }
-    this.files.set(path, answer);
-  }
-
-  private push(id: string, match: Record<string, Predicate>, target: string, answer: Answer): void {
+  private push(id: string, match: Record<string, Predicate>, target: string, answer: Pick<Answer, "kind" | "status">): void {
     this.rules.push({ id, match, target, status: answer.status, headers: A.answerHeaders(answer) });
   }
 
   /** A rule with one fixed answer. */
   one(id: string, match: Record<string, Predicate>, target: string, answer: Answer): void {
-    this.store(target, answer);
+    this.files.addOne(target, answer);
     this.push(id, match, target, answer);
   }
 
   /**
-   * A rule for a set of values of `param`: each member gets its own file at `dir/<member>.json`.
-   * Members outside the safe charset get a rule of their own, with an escaped file name, right before the set.
+   * A rule for a set of values of `param`: each member gets its own file at `dir/<member>.json`, its answer made
+   * only when the file is written. Members outside the safe charset get a rule of their own, with an escaped file
+   * name, right before the set.
    */
   set(
     id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
     answerFor: (member: string) => Answer, ignoreCase = false,
   ): void {
     const safe: string[] = [];
-    let first: Answer | undefined;
     for (const member of [...new Set(members)].sort(compareBytes)) {
-      const answer = answerFor(member);
       if (!SAFE_VALUE.test(member)) {
         const target = `${dir}/${escapedStem(member)}.json`;
-        this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answer);
-        continue;
-      }
-      if (first === undefined) first = answer;
-      else if (first.status !== answer.status || first.kind !== answer.kind) {
-        throw new Error(`Internal: rule ${id} mixes answers (${member}).`);
-      }
-      this.store(`${dir}/${member}.json`, answer);
-      safe.push(member);
+        this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answerFor(member));
+      } else safe.push(member);
     }
-    if (first === undefined) return;
-    this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, first);
+    if (safe.length === 0) return;
+    // One member's answer gives the rule its status and headers; every other member's is checked against it when
+    // its file is written.
+    const sample = answerFor(safe[0]!);
+    this.files.addSet(dir, safe, answerFor, sample);
+    this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, sample);
   }
 
   /**
