@@ -133,13 +133,12 @@ function runTimed(cmd, argv, env = {}) {
 }
 
 /**
- * Host configs written per site: all, except at ×100, where Netlify's _redirects and Vercel's vercel.json cannot hold
- * one line per extension (the build refuses them by design), so those two are left out there.
+ * Every build writes the default hosts (netlify, apache, nginx, vercel, cloudflare: every host, each through its
+ * edge output where it has one), as `npx build-index-site` does. The static fallbacks (netlify-static,
+ * vercel-static) are left out: they are for sites without functions, and refuse a ×100 site by design.
  */
-const hostsFor = (name) => (/^synthetic-x(\d+)$/.exec(name) && Number(/x(\d+)/.exec(name)[1]) >= 100 ? "apache,nginx,cloudflare" : "all");
-let currentHosts = "all";
 const buildCmd = (content, out) =>
-  runTimed(process.execPath, [BIN, "build", "--content", content, "--out", out, "--hosts", currentHosts], { SOURCE_DATE_EPOCH });
+  runTimed(process.execPath, [BIN, "build", "--content", content, "--out", out], { SOURCE_DATE_EPOCH });
 
 /** Every regular file under dir: path → { ino, size }. */
 async function listFiles(dir) {
@@ -168,6 +167,15 @@ async function manifest(dir) {
   return map;
 }
 
+/** The manifests of a build root's folders (dist/ and the host folders beside it): root-relative path → entry. */
+async function manifests(root) {
+  const all = new Map();
+  for (const folder of ["dist", ".netlify/v1", ".vercel/output"]) {
+    for (const [p, entry] of await manifest(path.join(root, folder))) all.set(`${folder}/${p}`, entry);
+  }
+  return all;
+}
+
 /** A writable copy of a content folder that shares the files' bytes (hard links): cheap at any size. */
 function linkCopy(from, to) {
   const r = spawnSync("cp", ["-al", from, to]);
@@ -176,46 +184,47 @@ function linkCopy(from, to) {
 
 // ---------------------------------------------------------------------------------------------------------- builds
 async function benchBuild(name, content) {
-  currentHosts = hostsFor(name);
-  const out = path.join(WORK, `${name}-dist`);
-  const floorOut = path.join(WORK, `${name}-floor`);
-  await rm(out, { recursive: true, force: true });
-  await rm(floorOut, { recursive: true, force: true });
+  // Each build and each floor copy gets a root of its own (dist/ and the host folders beside it), and nothing is
+  // removed until the row is measured: no run pays for another's deletions, and nothing calls sync.
+  const rowDir = path.join(WORK, name);
+  await rm(rowDir, { recursive: true, force: true });
+  await mkdir(rowDir, { recursive: true });
+  let roots = 0;
+  const freshRoot = () => path.join(rowDir, `run-${roots++}`);
+  const dist = (root) => path.join(root, "dist");
 
-  // Warm-up (page cache, and the file count that decides the number of runs).
-  await buildCmd(content, out);
-  const listed = await listFiles(out);
+  // Warm-up (page cache, and the file count that decides the number of runs); the floor copies this build.
+  const built = freshRoot();
+  await buildCmd(content, dist(built));
+  const listed = await listFiles(built);
   let bytes = 0;
   for (const f of listed.values()) bytes += f.size;
+  const distFiles = [...listed.keys()].filter((p) => p.startsWith("dist/")).length;
   const runs = runsFor(listed.size);
-  log(`${name}: ${listed.size} files, ${bytes} bytes; ${runs} runs`);
+  log(`${name}: ${listed.size} files (${distFiles} in dist/), ${bytes} bytes; ${runs} runs`);
 
   const builds = [];
   const floors = [];
+  let last = built;
   for (let i = 0; i < runs; i++) {
-    await rm(out, { recursive: true, force: true });
-    sync();
-    builds.push(await buildCmd(content, out));
-    sync();
-    await rm(floorOut, { recursive: true, force: true });
-    sync();
-    floors.push(await runTimed(process.execPath, [path.join(REPO, "bench/floor.mjs"), out, floorOut]));
+    last = freshRoot();
+    builds.push(await buildCmd(content, dist(last)));
+    floors.push(await runTimed(process.execPath, [path.join(REPO, "bench/floor.mjs"), built, freshRoot()]));
     log(`  build ${round(builds.at(-1).ms / 1000)} s (${round(builds.at(-1).rssMb, 0)} MB), floor ${round(floors.at(-1).ms / 1000)} s`);
   }
-  await rm(floorOut, { recursive: true, force: true });
   const buildMs = median(builds.map((b) => b.ms));
   const floorMs = median(floors.map((b) => b.ms));
   const counts = /Built .*?: (\d+) responses?, (\d+) route rules?, (\d+) files?/.exec(builds[0].out);
+  const out = dist(last);
 
   // No-op rebuilds: the previous dist is there, nothing changed.
   const noops = [];
   let noopRewritten = 0;
   for (let i = 0; i < runs; i++) {
-    sync();
-    const before = await listFiles(out);
+    const before = await listFiles(last);
     const r = await buildCmd(content, out);
     noops.push(r.ms);
-    const after = await listFiles(out);
+    const after = await listFiles(last);
     noopRewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).length;
     log(`  no-op rebuild ${round(r.ms / 1000)} s, ${noopRewritten} files rewritten`);
   }
@@ -227,26 +236,27 @@ async function benchBuild(name, content) {
   const iconsDir = path.join(work, "icons");
   const icon = (await readdir(iconsDir)).filter((n) => n.endsWith(".png")).sort()[0];
   await buildCmd(work, out);
-  sync();
-  const before = await listFiles(out);
-  const manifestBefore = await manifest(out);
+  const before = await listFiles(last);
+  const manifestBefore = await manifests(last);
   const replacement = path.join(work, `.new-${icon}`);
   await writeFile(replacement, squarePng(40, [1, 2, 3, 255], [250, 0, 0, 255]));
   await rename(replacement, path.join(iconsDir, icon));
   const one = await buildCmd(work, out);
-  const after = await listFiles(out);
-  const manifestAfter = await manifest(out);
-  const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p).filter((p) => p !== ".build-manifest");
-  const changedBytes = [...manifestAfter].filter(([p, h]) => manifestBefore.get(p) !== h).map(([p]) => p);
-  if (!changedBytes.includes(`icons/${icon}`)) changedBytes.push(`icons/${icon}`); // copies are in the manifest too
+  const after = await listFiles(last);
+  const manifestAfter = await manifests(last);
+  // Files of dist/ and of the host folders; each folder's own manifest and inputs stamp change with any input.
+  const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p)
+    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$/.test(p));
+  const changedBytes = [...manifestAfter].filter(([p, h]) => manifestBefore.get(p) !== h).map(([p]) => p)
+    .filter((p) => !/\.build-inputs$/.test(p));
   const extra = rewritten.filter((p) => !changedBytes.includes(p));
   log(`  one-icon rebuild ${round(one.ms / 1000)} s: ${rewritten.length} files rewritten, ${changedBytes.length} changed bytes`);
   await rm(work, { recursive: true, force: true });
-  await rm(out, { recursive: true, force: true });
+  await rm(rowDir, { recursive: true, force: true });
 
   return {
     name,
-    hosts: currentHosts,
+    distFiles,
     answers: Number(counts?.[1] ?? 0),
     files: listed.size,
     bytes,
@@ -255,6 +265,7 @@ async function benchBuild(name, content) {
     buildRunsS: builds.map((b) => round(b.ms / 1000, 3)),
     peakRssMb: round(Math.max(...builds.map((b) => b.rssMb)), 1),
     floorS: round(floorMs / 1000, 3),
+    buildMinS: round(Math.min(...builds.map((b) => b.ms)) / 1000, 3),
     floorRunsS: floors.map((b) => round(b.ms / 1000, 3)),
     ratio: round(buildMs / floorMs, 2),
     noopS: round(median(noops) / 1000, 3),
@@ -341,9 +352,9 @@ async function load(url, paths) {
 }
 
 async function benchPreview(name, content) {
-  currentHosts = hostsFor(name);
-  const dir = path.join(WORK, `${name}-preview`);
-  await rm(dir, { recursive: true, force: true });
+  const root = path.join(WORK, `${name}-preview`);
+  const dir = path.join(root, "dist");
+  await rm(root, { recursive: true, force: true });
   await buildCmd(content, dir);
   const mix = await requestMix(dir);
   const expectedNon2xx = mix.filter((m) => m.status !== 200).length / mix.length;
@@ -362,7 +373,7 @@ async function benchPreview(name, content) {
       await server.stop();
     }
   }
-  await rm(dir, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
   return { site: name, mixSize: mix.length, connections: CONNECTIONS, seconds: LOAD_SECONDS, rows, ratio: round(rows[0].rps / rows[1].rps, 2) };
 }
 
@@ -471,7 +482,7 @@ async function main() {
       const message = String(error?.message ?? error);
       log(`${name}: FAILED: ${message}`);
       result.failures.push({ name, error: message.split("\n").filter((l) => /Error|error/.test(l)).slice(0, 3).join(" / ") || message.slice(0, 500) });
-      await rm(path.join(WORK, `${name}-dist`), { recursive: true, force: true });
+      await rm(path.join(WORK, name), { recursive: true, force: true });
     }
   }
 
@@ -487,14 +498,14 @@ async function main() {
   if (flag("--no-nginx")) result.nginx = { skipped: "--no-nginx" };
   else {
     log("nginx…");
-    const dir = path.join(WORK, `${previewSite[0]}-nginx`);
-    currentHosts = hostsFor(previewSite[0]);
-    await rm(dir, { recursive: true, force: true });
+    const root = path.join(WORK, `${previewSite[0]}-nginx`);
+    const dir = path.join(root, "dist");
+    await rm(root, { recursive: true, force: true });
     await buildCmd(previewSite[1], dir);
     try {
       result.nginx = await nginxRows({ dir, mix: await requestMix(dir), load, work: WORK, log });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     }
   }
   result.loadAfter = os.loadavg().map((x) => round(x, 2));

@@ -21,6 +21,19 @@ const pipeline = () => Promise.all([
   import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
   import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
 ]);
+/**
+ * BUILD_INDEX_SITE_TIMINGS=1: each phase's time on stderr (`timing <phase> <ms>`), for the benchmark's profile.
+ * Silent otherwise.
+ */
+const TIMINGS = process.env.BUILD_INDEX_SITE_TIMINGS === "1";
+let lastMark = performance.now();
+function mark(phase: string): void {
+  if (!TIMINGS) return;
+  const now = performance.now();
+  process.stderr.write(`timing ${phase} ${(now - lastMark).toFixed(1)}\n`);
+  lastMark = now;
+}
+
 // The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
 const hostRegistry = () => import("./hosts/index.js");
 
@@ -110,7 +123,7 @@ function siteCopy(
   const copies: OutputFile[] = [];
   for (const [i, f] of files.entries()) {
     const entry = entries[i];
-    if (isInternalPath(f.path) || isAnswerOutput(f) || entry === undefined) continue;
+    if (entry === undefined || isAnswerOutput(f) || isInternalPath(f.path)) continue;
     copies.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
   }
   return copies;
@@ -167,12 +180,15 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }, edge] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
+  mark("load modules");
   const result = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
   const { model } = result;
   const diagnostics = applyStrict(result.diagnostics, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
+  mark("model");
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files.shapes());
+  mark("routes");
   let site: SiteData | undefined;
   let hosts: ReturnType<typeof renderHosts>;
   try {
@@ -186,6 +202,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
     throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
+  mark("hosts");
   const files = planOutput(routes, raw.published, hosts.files);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
@@ -193,6 +210,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       `These output files differ only in case and would overwrite each other on macOS or Windows: ${collisions.map((c) => c.join(" / ")).join("; ")}.`,
       { hint: "Rename the content files or keys so that they differ in more than case." });
   }
+  mark("plan");
   return { model, routes, files, beside: hosts.beside, diagnostics };
 }
 
@@ -231,8 +249,12 @@ function keySettings(options: BuildOptions): KeySettings {
 /** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   return withOutput(options, async (claim) => {
+    mark("claim");
     const raw = await readContent(options.content);
-    return buildFrom(raw, options, await inputsKey(raw, keySettings(options)), claim);
+    mark("read content");
+    const key = await inputsKey(raw, keySettings(options));
+    mark("inputs key");
+    return buildFrom(raw, options, key, claim);
   });
 }
 
@@ -242,15 +264,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
  */
 export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
   return withOutput(options, async (claim) => {
+    mark("claim");
     const raw = await readContent(options.content, { iconBytes: false });
+    mark("read content");
     const key = await inputsKey(raw, keySettings(options));
+    mark("inputs key");
     if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
       const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
+      mark("up-to-date check");
       if (stamp !== null && await besideUpToDate(options, key, raw)) {
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
     await readIconBytes(raw);
+    mark("read icons");
     return buildFrom(raw, options, key, claim);
   });
 }
@@ -267,6 +294,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const epoch = epochSeconds(options);
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
+  mark("write output");
   const { isAnswerOutput } = await import("./output/plan.js");
   // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
   // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
@@ -279,6 +307,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
     await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });
+    mark(`write ${folder.dir}`);
   }
   return {
     outDir: path.resolve(options.out),

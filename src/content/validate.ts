@@ -3,19 +3,15 @@
 // Diagnostics with file, JSON Pointer and line:column.
 
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../errors.js";
 import { toPlain } from "../model/json.js";
 import { pointerToken, type ParsedJson } from "./parse-json.js";
 import type { JsonContentName } from "./read-content.js";
+import { AJV_OPTIONS, PRECOMPILED_VALIDATORS, SCHEMA_FILES } from "./schema-options.js";
 
-/** Schema file (in the package's schemas/ folder) of each content file. */
-export const SCHEMA_FILES: Record<JsonContentName, string> = {
-  manifest: "manifest.schema.json",
-  config: "config.schema.json",
-  extensionMap: "extension-map.schema.json",
-  icons: "icons.schema.json",
-};
+export { SCHEMA_FILES } from "./schema-options.js";
 
 /** schemas/ sits two levels above this module both in src/content/ and in lib/content/. */
 export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
@@ -24,20 +20,35 @@ export function loadSchema(name: JsonContentName): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(SCHEMA_FILES[name], SCHEMAS_DIR), "utf8")) as Record<string, unknown>;
 }
 
-let compiled: Record<JsonContentName, ValidateFunction> | undefined;
+type Validators = Record<JsonContentName, ValidateFunction>;
+let loaded: Validators | undefined;
 
-/** The four validators, compiled on first use and kept for the life of the process. */
-function validators(): Record<JsonContentName, ValidateFunction> {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    compiled = {
-      manifest: ajv.compile(loadSchema("manifest")),
-      config: ajv.compile(loadSchema("config")),
-      extensionMap: ajv.compile(loadSchema("extensionMap")),
-      icons: ajv.compile(loadSchema("icons")),
-    };
+/** The four validators as compiled by ajv at run time (what the package build precompiles; tests compare the two). */
+export function compileValidators(): Validators {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const ajv = new Ajv2020(AJV_OPTIONS);
+  return {
+    manifest: ajv.compile(loadSchema("manifest")),
+    config: ajv.compile(loadSchema("config")),
+    extensionMap: ajv.compile(loadSchema("extensionMap")),
+    icons: ajv.compile(loadSchema("icons")),
+  };
+}
+
+/** The validators the package build compiled (lib/content/), or null where there are none (the sources, in tests). */
+export function precompiledValidators(): Validators | null {
+  try {
+    return createRequire(import.meta.url)(PRECOMPILED_VALIDATORS) as Validators;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return null;
+    throw error;
   }
-  return compiled;
+}
+
+/** The four validators: precompiled when the package has them, else compiled on first use; kept for the process. */
+function validators(): Validators {
+  return (loaded ??= precompiledValidators() ?? compileValidators());
 }
 
 const typeName = (v: unknown): string =>

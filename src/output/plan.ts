@@ -1,10 +1,9 @@
 // src/output/plan.ts
 // Everything the build writes, as a sorted list of files: answers, route table, host configs, copied content.
 
-import { answerText } from "../api/answers.js";
 import type { RawFile } from "../content/read-content.js";
 import { stringify, type Body } from "../model/json.js";
-import type { AnswerFile } from "../routes/answer-files.js";
+import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
 
@@ -20,47 +19,60 @@ export type OutputFile =
    */
   | { path: string; linkTo: string; entry: string };
 
-/** An answer's file: its answer and text are made when the writer asks for them (one small object per file). */
-class AnswerOutput {
-  constructor(readonly path: string, private readonly file: AnswerFile) {}
-  produce(): string {
-    return answerText(this.file.answer());
-  }
-}
 
 /** Whether an output file is an answer (a JSON response under api/). */
 export const isAnswerOutput = (f: OutputFile): boolean => f instanceof AnswerOutput;
 
+/**
+ * Every file of the output folder: the site's other files sorted by path, then the answer files (all under api/) in
+ * the order the route table made them. Answers are not sorted: their paths are made only when the writer asks.
+ */
 export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = [];
-  for (const f of routes.files.files()) files.push(new AnswerOutput(f.path.slice(1), f));
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
   files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
   for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs });
   files.push(...hostFiles);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (let i = 1; i < files.length; i++) {
-    if (files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
+    if (files[i]!.path.toLowerCase().startsWith("api/")) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
   }
+  for (const f of routes.files.outputs()) files.push(f);
   return files;
 }
 
-/** Paths that would land on the same file on a case-insensitive file system (macOS, Windows). */
+/**
+ * Paths that would land on the same file on a case-insensitive file system (macOS, Windows). Checked one folder at a
+ * time: only indexes are held for the whole site, and one folder's names at once (a ×100 site has 640,000 paths).
+ */
 export function caseCollisions(files: readonly OutputFile[]): string[][] {
-  const first = new Map<string, string>();
-  /** Only the keys that collide get a list (a list per file was most of this check's time and memory). */
-  const lists = new Map<string, string[]>();
-  for (const f of files) {
-    const key = f.path.toLowerCase();
-    const seen = first.get(key);
-    if (seen === undefined) first.set(key, f.path);
-    else {
-      const list = lists.get(key);
-      if (list === undefined) lists.set(key, [seen, f.path]);
-      else list.push(f.path);
-    }
+  const byDir = new Map<string, number[]>();
+  for (let i = 0; i < files.length; i++) {
+    const p = files[i]!.path;
+    const dir = p.slice(0, p.lastIndexOf("/") + 1).toLowerCase();
+    const list = byDir.get(dir);
+    if (list === undefined) byDir.set(dir, [i]);
+    else list.push(i);
   }
-  if (lists.size === 0) return [];
-  // In the order of the first path of each group.
-  return [...first.keys()].filter((key) => lists.has(key)).map((key) => lists.get(key)!);
+  const out: string[][] = [];
+  for (const indexes of byDir.values()) {
+    const first = new Map<string, string>();
+    /** Only the names that collide get a list. */
+    const lists = new Map<string, string[]>();
+    for (const i of indexes) {
+      const p = files[i]!.path;
+      const key = p.toLowerCase();
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, p);
+      else {
+        const list = lists.get(key);
+        if (list === undefined) lists.set(key, [seen, p]);
+        else list.push(p);
+      }
+    }
+    // In the order of the first path of each group.
+    for (const key of first.keys()) if (lists.has(key)) out.push(lists.get(key)!);
+  }
+  return out;
 }

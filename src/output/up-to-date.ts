@@ -5,8 +5,8 @@
 // stored in the output as `.build-inputs`, and a check that the output is still intact.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
@@ -31,21 +31,22 @@ export interface KeySettings {
   hosts: readonly string[];
 }
 
-let toolHash: Promise<string> | undefined;
+let toolHash: string | undefined;
 
-/** A hash of the tool's own code (the folder this module was loaded from): a changed tool rebuilds everything. */
-function toolFingerprint(): Promise<string> {
-  toolHash ??= (async () => {
-    const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-    const hash = createHash("sha1");
-    const files = (await readdir(root, { recursive: true, withFileTypes: true }))
-      .filter((e) => e.isFile() && /\.(js|ts|json)$/.test(e.name))
-      .map((e) => path.join(e.parentPath, e.name))
-      .sort();
-    for (const file of files) hash.update(path.relative(root, file)).update("\0").update(await readFile(file)).update("\0");
-    return hash.digest("base64url");
-  })();
-  return toolHash;
+/**
+ * A hash of the tool's own code (the folder this module was loaded from): a changed tool rebuilds everything.
+ * Synchronous: a hundred small files, read faster in a row than through the thread pool.
+ */
+function toolFingerprint(): string {
+  if (toolHash !== undefined) return toolHash;
+  const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const hash = createHash("sha1");
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(c?js|ts|json)$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+  for (const file of files) hash.update(path.relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
+  return (toolHash = hash.digest("base64url"));
 }
 
 /**
@@ -53,7 +54,7 @@ function toolFingerprint(): Promise<string> {
  * and paths are relative, so the key (and so the output) stays reproducible.
  */
 export async function inputsKey(raw: RawContent, settings: KeySettings): Promise<string> {
-  const hash = createHash("sha1").update(`${HEADER}\n${await toolFingerprint()}\n${JSON.stringify(settings)}\n`);
+  const hash = createHash("sha1").update(`${HEADER}\n${toolFingerprint()}\n${JSON.stringify(settings)}\n`);
   const limit = settings.sourceDateEpoch ? Number(settings.sourceDateEpoch) * 1000 : Infinity;
   for (const [name, text] of Object.entries(raw.json).sort(([a], [b]) => (a < b ? -1 : 1))) {
     hash.update(`${name} ${Math.min(text.file.mtimeMs, limit)} `).update(text.text).update("\0");

@@ -31,8 +31,9 @@ export interface WriteStats {
  * files it describes; it is also the marker by which the tool recognises its own output (a folder without it is
  * never replaced unless --replace-out). Its first line is the header, the second the modification-time policy
  * (`mtimes <SOURCE_DATE_EPOCH>` or `mtimes -`), then `<sha1 base64url> <size> <path>` per file (generated and
- * copied), sorted by path. Deterministic (no times of the build, no absolute paths), so reproducible builds stay
- * byte-identical. A file is reused from the previous output only when its bytes hash the same.
+ * copied), in the order of the files written (planOutput's order). Deterministic (no times of the build, no absolute
+ * paths), so reproducible builds stay byte-identical. A file is reused from the previous output only when its bytes
+ * hash the same.
  */
 export const MANIFEST_FILE = MARKER_FILE;
 const MANIFEST_HEADER = MARKER_HEADER;

@@ -3,7 +3,7 @@
 // keeps its members and the function that answers one, and computes an answer only when it is asked for. The writer
 // asks once per file and drops it, so a ×100 site (590,000 answers) is never held as answer objects.
 
-import type { Answer, AnswerKind, Status } from "../api/answers.js";
+import { answerText, type Answer, type AnswerKind, type Status } from "../api/answers.js";
 import { sameText } from "../model/json.js";
 
 /** One folder of answers: member `m` is stored at `${dir}/${m}.json`. */
@@ -28,12 +28,31 @@ export interface AnswerFile {
 class MemberFile implements AnswerFile {
   constructor(readonly path: string, private readonly set: AnswerSet, private readonly member: string) {}
   answer(): Answer {
-    const a = this.set.answerFor(this.member);
-    if (a.kind !== this.set.kind || a.status !== this.set.status) {
-      throw new Error(`Internal: ${this.path} is a ${a.kind} ${a.status} answer in a set of ${this.set.kind} ${this.set.status}.`);
-    }
-    return a;
+    return checked(this.path, this.set, this.member);
   }
+}
+
+/**
+ * An answer file as the writer sees it: its path in the output folder (no leading "/") and its text, made when it is
+ * written. Two references per file: a ×100 site has 590,000 of them.
+ */
+export class AnswerOutput {
+  constructor(private readonly set: AnswerSet | null, private readonly value: string | Answer, private readonly single?: string) {}
+  /** Made each time it is asked for: a ×100 site's 590,000 paths are never held at once. */
+  get path(): string {
+    return this.set === null ? this.single! : `${this.set.dir.slice(1)}/${this.value as string}.json`;
+  }
+  produce(): string {
+    return answerText(this.set === null ? this.value as Answer : checked(this.path, this.set, this.value as string));
+  }
+}
+
+function checked(path: string, set: AnswerSet, member: string): Answer {
+  const a = set.answerFor(member);
+  if (a.kind !== set.kind || a.status !== set.status) {
+    throw new Error(`Internal: ${path} is a ${a.kind} ${a.status} answer in a set of ${set.kind} ${set.status}.`);
+  }
+  return a;
 }
 
 class SingleFile implements AnswerFile {
@@ -121,6 +140,12 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
   *files(): Generator<AnswerFile> {
     for (const [path, answer] of this.singles) yield new SingleFile(path, answer);
     for (const set of this.sets) for (const m of set.members) yield new MemberFile(memberPath(set.dir, m), set, m);
+  }
+
+  /** Every answer file for the writer (paths without the leading "/"), in the order of `files()`. */
+  *outputs(): Generator<AnswerOutput> {
+    for (const [path, answer] of this.singles) yield new AnswerOutput(null, answer, path.slice(1));
+    for (const set of this.sets) for (const m of set.members) yield new AnswerOutput(set, m);
   }
 
   *keys(): Generator<string> {

@@ -3,11 +3,13 @@
 // pointer and position, and the real data accepted.
 
 import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseJson } from "../../src/content/parse-json.js";
-import { loadSchema, SCHEMA_FILES, validateContent } from "../../src/content/validate.js";
+import { compileValidators, loadSchema, precompiledValidators, SCHEMA_FILES, validateContent } from "../../src/content/validate.js";
+import { toPlain } from "../../src/model/json.js";
 import { ContentError, formatDiagnostic, type Diagnostic } from "../../src/errors.js";
 import { JSON_CONTENT } from "../../src/content/read-content.js";
 import { compileContent, haveRealFixtures, realFixture, removeDir, REPO } from "../helpers/fixtures.js";
@@ -47,6 +49,29 @@ describe("schemas/", () => {
       await writeFile(path.join(dir, file), text.replace("{", `{\n  "$schema": "./node_modules/build-index-site/schemas/${schema}.schema.json",`));
     }
     expect((await compileContent(dir)).diagnostics).toEqual([]);
+  });
+
+  it("ships precompiled validators (lib/) that report exactly what ajv compiling the schemas reports", () => {
+    // From src/ the module resolves lib/'s copy only through the package build: load it from lib/ directly.
+    const precompiled = precompiledValidators() ?? createRequire(path.join(REPO, "lib/content/validate.js"))("./validators.generated.cjs");
+    const compiled = compileValidators();
+    const documents: Array<[(typeof JSON_CONTENT)[number], unknown]> = [
+      ["manifest", { base_url: "http://x/", service: 1, extra: true, versions: ["1", 2] }],
+      ["manifest", { base_url: "https://api.example.org", service: "s", service_version: "1", description: "d", versions: ["1.0"] }],
+      ["config", { version: "", main: { a: [] }, exclusions: { index_x: 1 } }],
+      ["config", { main: {} }],
+      ["extensionMap", { indexing: { php: "view_php", "": "index_x" }, viewing: { txt: 3 }, other: {} }],
+      ["icons", { php: "php.png", "": "x.png", txt: 4, default: null }],
+      ["icons", []],
+    ];
+    for (const [name, data] of documents) {
+      const a = compiled[name]!;
+      const b = precompiled[name]!;
+      expect(b(data), `${name} ${JSON.stringify(data)}`).toBe(a(data));
+      expect(JSON.stringify(b.errors), name).toBe(JSON.stringify(a.errors));
+    }
+    const parsed = parseJson("icons.json", JSON.stringify({ php: "php.png", txt: 4 }));
+    expect(precompiled.icons(toPlain(parsed.value))).toBe(false);
   });
 
   it("checks the value types of the open objects config.main, exclusions and viewable_files", () => {
