@@ -11,7 +11,9 @@ import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
 import type { OutputFile } from "./output/plan.js";
 import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
+import {
+  claimOutput, MANIFEST_FILE, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
+} from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
 import { isInternalPath } from "./routes/internal-files.js";
 
@@ -116,14 +118,15 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
  * writer gave `files`, so nothing is read again.
  */
 function siteCopy(
-  outDir: string, files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>, into: string,
+  outDir: string, files: readonly OutputFile[], entries: ManifestEntries, into: string,
   isAnswerOutput: (f: OutputFile) => boolean,
 ): OutputFile[] {
   const out = path.resolve(outDir);
   const copies: OutputFile[] = [];
   for (const [i, f] of files.entries()) {
-    const entry = entries[i];
-    if (entry === undefined || isAnswerOutput(f) || isInternalPath(f.path)) continue;
+    if (isAnswerOutput(f) || isInternalPath(f.path)) continue;
+    const entry = entries.get(i);
+    if (entry === undefined) continue;
     copies.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
   }
   return copies;

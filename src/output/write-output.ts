@@ -23,7 +23,7 @@ export interface WriteStats {
   /** Files hard-linked from the previous output instead of written (their bytes did not change). */
   reused: number;
   /** Each file's manifest entry ("<hash> <size>"), by its index in the files written. */
-  entries: ReadonlyArray<string | undefined>;
+  entries: ManifestEntries;
 }
 
 /**
@@ -83,10 +83,45 @@ export interface WriteOptions {
 
 const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
 
-/** sha1, base64url: crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
-const digest: (data: Uint8Array) => string = typeof crypto.hash === "function"
-  ? (data) => crypto.hash("sha1", data, "base64url")
-  : (data) => crypto.createHash("sha1").update(data).digest("base64url");
+/** sha1 of the bytes (a string: of its UTF-8): crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
+const digest: (data: string | Uint8Array) => Buffer = typeof crypto.hash === "function"
+  ? (data) => crypto.hash("sha1", data, "buffer") as unknown as Buffer
+  : (data) => crypto.createHash("sha1").update(data).digest();
+
+const HASH_BYTES = 20;
+
+/**
+ * The manifest entries of the files written, by index: 20 bytes of sha1 and a size per file, printed as
+ * "<sha1 base64url> <size>" only when asked for. Compact: a ×100 site has 640,000 files, and a string per entry
+ * (a rope of three pieces) cost 120 bytes each.
+ */
+export class ManifestEntries {
+  private readonly hashes: Buffer;
+  /** -1 where no entry was set. */
+  private readonly sizes: Float64Array;
+
+  constructor(readonly length: number) {
+    this.hashes = Buffer.alloc(length * HASH_BYTES);
+    this.sizes = new Float64Array(length).fill(-1);
+  }
+
+  set(index: number, hash: Uint8Array, size: number): void {
+    this.hashes.set(hash, index * HASH_BYTES);
+    this.sizes[index] = size;
+  }
+
+  /** From a printed entry ("<sha1 base64url> <size>"). */
+  setEntry(index: number, entry: string): void {
+    const space = entry.indexOf(" ");
+    this.set(index, Buffer.from(entry.slice(0, space), "base64url"), Number(entry.slice(space + 1)));
+  }
+
+  get(index: number): string | undefined {
+    const size = this.sizes[index]!;
+    if (size < 0) return undefined;
+    return `${this.hashes.toString("base64url", index * HASH_BYTES, (index + 1) * HASH_BYTES)} ${size}`;
+  }
+}
 
 /** The name of a path for messages: inside the temporary folder or the target, relative to --out as given. */
 function shownPath(claim: { target: string; label: string }, tmp: string | null): (p: string) => string {
@@ -165,8 +200,8 @@ interface Previous {
  */
 interface FileOps {
   mkdir(dir: string): void | Promise<unknown>;
-  /** Writes a new file; with `mtimeMs`, gives it that modification time. */
-  write(dest: string, data: Uint8Array, mtimeMs: number | undefined): void | Promise<void>;
+  /** Writes a new file (a string as UTF-8); with `mtimeMs`, gives it that modification time. */
+  write(dest: string, data: string | Uint8Array, mtimeMs: number | undefined): void | Promise<void>;
   read(source: string): Uint8Array | Promise<Uint8Array>;
   link(existing: string, dest: string): void | Promise<void>;
   /** null when the path does not exist (or cannot be read). */
@@ -211,7 +246,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 async function writeAll(
   root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
-): Promise<{ bytes: number; reused: number; manifest: Array<string | undefined> }> {
+): Promise<{ bytes: number; reused: number; manifest: ManifestEntries }> {
   const { ops, sync } = fileOps(methods);
   const dirs = new Set<string>();
   for (const f of files) {
@@ -229,7 +264,7 @@ async function writeAll(
   let next = 0;
   let failed = false;
   /** `<hash> <size>` of each file, by index in `files`. */
-  const manifest = new Array<string | undefined>(files.length);
+  const manifest = new ManifestEntries(files.length);
   /**
    * Links the previous output's file into the new folder when its bytes hash the same (and, when the file must have
    * a given modification time, it has it); false otherwise or when linking fails (then the file is written).
@@ -255,11 +290,11 @@ async function writeAll(
       const index = next++;
       if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
       const f = files[index]!;
-      let data: Uint8Array;
+      let data: string | Uint8Array;
       let mtimeMs: number | undefined;
       let isCopy = false;
       if ("linkTo" in f) {
-        manifest[index] = f.entry;
+        manifest.setEntry(index, f.entry);
         try {
           await ops.link(f.linkTo, path.join(root, f.path));
           bytes += Number(f.entry.slice(f.entry.indexOf(" ") + 1));
@@ -284,15 +319,15 @@ async function writeAll(
         mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
       } else {
         // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
-        const produced = "data" in f ? f.data : f.produce();
-        data = typeof produced === "string" ? Buffer.from(produced, "utf8") : produced;
+        // Text is hashed and written as it is: no Buffer per file.
+        data = "data" in f ? f.data : f.produce();
         mtimeMs = limit;
       }
-      const size = data.byteLength;
-      const entry = `${digest(data)} ${size}`;
-      manifest[index] = entry; // the path is added when the manifest is printed: no second string per file
-      if (!(options.reuse !== false && await reuse(f.path, entry, mtimeMs, isCopy || !(previous?.sameMtimes ?? false)))) {
-        await ops.write(path.join(root, f.path), data, mtimeMs);
+      const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
+      manifest.set(index, digest(data), size); // the path is added when the manifest is printed: no string per file
+      const rel = f.path;
+      if (!(options.reuse !== false && previous !== null && await reuse(rel, manifest.get(index)!, mtimeMs, isCopy || !previous.sameMtimes))) {
+        await ops.write(path.join(root, rel), data, mtimeMs);
       }
       bytes += size;
       await options.onFile?.(f);
@@ -314,12 +349,12 @@ async function writeAll(
  * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order), as chunks of a
  * few thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
  */
-function printManifest(files: readonly OutputFile[], entries: ReadonlyArray<string | undefined>, epoch: number | undefined): string[] {
+function printManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): string[] {
   const chunks: string[] = [];
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
-    const entry = entries[i];
+    const entry = entries.get(i);
     if (entry === undefined) continue;
     chunk += `${entry} ${files[i]!.path}\n`;
     if (++lines % 4096 === 0) {
