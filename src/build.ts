@@ -24,7 +24,8 @@ const pipeline = () => Promise.all([
   import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
 ]);
 /**
- * BUILD_INDEX_SITE_TIMINGS=1: each phase's time on stderr (`timing <phase> <ms>`), for the benchmark's profile.
+ * BUILD_INDEX_SITE_TIMINGS=1: each phase's time on stderr (`timing <phase> <ms> rss <MiB> heap <MiB>`, the memory at
+ * the phase's end), for the benchmark's profile.
  * Silent otherwise.
  */
 const TIMINGS = process.env.BUILD_INDEX_SITE_TIMINGS === "1";
@@ -32,7 +33,8 @@ let lastMark = performance.now();
 function mark(phase: string): void {
   if (!TIMINGS) return;
   const now = performance.now();
-  process.stderr.write(`timing ${phase} ${(now - lastMark).toFixed(1)}\n`);
+  const { rss, heapUsed } = process.memoryUsage();
+  process.stderr.write(`timing ${phase} ${(now - lastMark).toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`);
   lastMark = now;
 }
 

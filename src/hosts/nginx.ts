@@ -166,16 +166,18 @@ const MAX_GUARDED_CHARS = 400;
 function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
   const byKey = new Map(preds.map((p) => [JSON.stringify(p), p]));
   const keys = [...byKey.keys()];
+  const distinct = [...byKey.values()];
   const ids = new Map<string, string>();
   const accepts = new Map<string, Map<string, boolean>>();
+  // Called for every spelling of every value (600,000 at ×100): the signature is built as one string, no arrays.
   const classOf = (test: (p: Predicate) => boolean): string => {
-    const row = keys.map((k) => test(byKey.get(k)!));
-    const sig = row.map((b) => (b ? "1" : "0")).join("");
+    let sig = "";
+    for (const p of distinct) sig += test(p) ? "1" : "0";
     let id = ids.get(sig);
     if (id === undefined) {
       id = `c${ids.size}`;
       ids.set(sig, id);
-      accepts.set(id, new Map(keys.map((k, i) => [k, row[i]!])));
+      accepts.set(id, new Map(keys.map((k, i) => [k, sig[i] === "1"])));
     }
     return id;
   };
