@@ -112,3 +112,35 @@ describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (repr
     expect((await stat(path.join(out, "icons/json.png"))).mtimeMs).toBe(old.getTime());
   });
 });
+
+describe("linked files (Vercel's static/): a hard link to a file the build wrote, or a copy where linking fails", () => {
+  const file = async (): Promise<{ root: string; source: string; entry: string }> => {
+    const root = await tmpDir("bis-link-");
+    temps.push(root);
+    const source = path.join(root, "source.txt");
+    await writeFile(source, "plain file\n");
+    await utimes(source, TEST_EPOCH - 100, TEST_EPOCH - 100);
+    // sha1("plain file\n") in base64url, checked with `printf 'plain file\n' | sha1sum | xxd -r -p | base64`.
+    return { root, source, entry: "UObDgvoBH0tCCey3x294oLyue8k 11" };
+  };
+
+  it("links: the same inode, the given entry in the manifest, nothing read", async () => {
+    const { root, source, entry } = await file();
+    const out = path.join(root, "out");
+    await writeOutput(out, [{ path: "static/source.txt", linkTo: source, entry }]);
+    expect((await stat(path.join(out, "static/source.txt"))).ino).toBe((await stat(source)).ino);
+    expect(await readFile(path.join(out, ".build-manifest"), "utf8")).toContain(`${entry} static/source.txt\n`);
+  });
+
+  it("copies the bytes and keeps the file's time when the file system refuses the link", async () => {
+    const { root, source, entry } = await file();
+    const out = path.join(root, "out");
+    const exdev = Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
+    await writeOutput(out, [{ path: "static/source.txt", linkTo: source, entry }], { methods: { link: async () => { throw exdev; } } });
+    const [copy, original] = await Promise.all([stat(path.join(out, "static/source.txt")), stat(source)]);
+    expect(copy.ino).not.toBe(original.ino);
+    expect(await readFile(path.join(out, "static/source.txt"), "utf8")).toBe("plain file\n");
+    expect(Math.round(copy.mtimeMs)).toBe(Math.round(original.mtimeMs));
+    expect(await readFile(path.join(out, ".build-manifest"), "utf8")).toContain(`${entry} static/source.txt\n`);
+  });
+});
