@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // bin/build-index-site.js
 // The installed command: runs the compiled CLI (compiled by `npm ci` through the `prepare` script).
+import { setFlagsFromString } from "node:v8";
 import { main } from "../lib/cli.js";
+
+// A build's live data stays steady while it writes (a ×100 site: some 300 MB for 640,000 files), but V8 lets the heap
+// grow to several times that between full collections by default. Growing it by at most 20% keeps the peak near what
+// is live (measured: ×100 peak RSS, bench/results/latest.md), at no cost in time for small sites.
+setFlagsFromString("--heap-growing-percent=20");
 
 process.exitCode = await main(process.argv);

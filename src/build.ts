@@ -3,7 +3,7 @@
 
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { readContent, readIconBytes, type RawContent } from "./content/read-content.js";
+import { readContent, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostName } from "./hosts/index.js";
 import { buildClock } from "./model/time.js";
@@ -38,8 +38,6 @@ function mark(phase: string): void {
   lastMark = now;
 }
 
-// The host registry alone (its adapters import nothing heavy): the up-to-date check asks it for folders beside --out.
-const hostRegistry = () => import("./hosts/index.js");
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -134,12 +132,12 @@ function siteCopy(
   return copies;
 }
 
-/** Whether every folder the chosen hosts write beside --out holds the build of this key, intact. */
-async function besideUpToDate(options: BuildOptions, key: string, raw: RawContent): Promise<boolean> {
-  const { besideDirs } = await hostRegistry();
+/** Whether every folder the previous build wrote beside --out (its stamp lists them) holds the build of this key. */
+async function besideUpToDate(options: BuildOptions, key: string, beside: readonly string[]): Promise<boolean> {
   const out = realNearest(options.out); // where checkBeside writes them: beside the real --out (through a symlink)
-  for (const dir of besideDirs(options.hosts)) {
-    if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, { ...raw, published: [] }) === null) return false;
+  const none: RawContent = { dir: options.content, json: {}, configReference: null, iconsDirExists: false, iconDirFiles: [], published: [], diagnostics: [] };
+  for (const dir of beside) {
+    if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, none) === null) return false;
   }
   return true;
 }
@@ -270,19 +268,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
   return withOutput(options, async (claim) => {
     mark("claim");
-    const raw = await readContent(options.content, { iconBytes: false });
+    // The icons' bytes too: the key hashes them anyway, and a build checks them (read once, not twice).
+    const raw = await readContent(options.content);
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");
     if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
       const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
       mark("up-to-date check");
-      if (stamp !== null && await besideUpToDate(options, key, raw)) {
+      if (stamp !== null && await besideUpToDate(options, key, stamp.beside)) {
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
-    await readIconBytes(raw);
-    mark("read icons");
     return buildFrom(raw, options, key, claim);
   });
 }
@@ -292,7 +289,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const stamp = printStamp({
     key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
-    answers: routes.files.size, rules: routes.table.rules.length,
+    answers: routes.files.size, rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   });
   const at = files.findIndex((f) => f.path > INPUTS_FILE);
   files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });

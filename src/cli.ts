@@ -15,7 +15,7 @@ import { didYouMean } from "./cli/suggest.js";
 import {
   BuildError, ContentError, countNoun, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
-import { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./hosts/index.js";
+import { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./hosts/names.js";
 
 export type { Io } from "./cli/output.js";
 

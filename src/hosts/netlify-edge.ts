@@ -45,7 +45,6 @@ export function netlifyEdgeFiles(input: HostInput): HostFile[] {
 
 export const netlify: HostAdapter = {
   name: "netlify",
-  besideDirs: [NETLIFY_DIR],
   render(input) {
     return { files: [], beside: [{ dir: NETLIFY_DIR, files: netlifyEdgeFiles(input) }] };
   },

@@ -5,16 +5,9 @@
 import type { SiteData } from "../edge/index.js";
 import type { RouteTable } from "../routes/route-table.js";
 
-/**
- * Every host, in registry order. `netlify` and `vercel` are the edge outputs (the request-time handler as an edge
- * function); `netlify-static` and `vercel-static` are their fallbacks for sites without functions (rewrite configs).
- */
-export const HOST_NAMES = ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] as const;
-export type HostName = (typeof HOST_NAMES)[number];
+import type { HostName } from "./names.js";
 
-/** What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
- * output, and refuse large sites). */
-export const DEFAULT_HOSTS: readonly HostName[] = ["netlify", "apache", "nginx", "vercel", "cloudflare"];
+export { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
 
 /** One file of a host's configuration, relative to its folder (no leading "/"). */
 export interface HostFile {
@@ -56,8 +49,6 @@ export interface HostOutput {
 
 export interface HostAdapter {
   name: HostName;
-  /** The folders beside --out this host writes (known without rendering: the up-to-date check looks at them). */
-  besideDirs?: readonly string[];
   /** The files that make this host answer `/api.php?…` as the reference does. Never touches the disk. */
   render(input: HostInput): HostOutput;
 }

@@ -52,7 +52,6 @@ export function vercelEdgeFiles(input: HostInput): HostFile[] {
 
 export const vercel: HostAdapter = {
   name: "vercel",
-  besideDirs: [VERCEL_DIR],
   render(input) {
     return { files: [], beside: [{ dir: VERCEL_DIR, files: vercelEdgeFiles(input), siteCopy: "static" }] };
   },

@@ -12,7 +12,7 @@ export type OutputFile =
   /** A file whose bytes are produced only when it is written (answers: the site is never held as text). */
   | { path: string; produce(): string | Uint8Array }
   /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
-  | { path: string; source: string; size: number; mtimeMs?: number }
+  | { path: string; source: string; size: number; mtimeMs?: number; /** The bytes, when the build has read them. */ bytes?: Uint8Array }
   /**
    * A hard link to a file this build has just written (a host's copy of the site): `entry` is that file's manifest
    * entry ("<hash> <size>"), so nothing is read. Where linking fails (another file system), the bytes are copied.
@@ -31,7 +31,9 @@ export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], h
   const files: OutputFile[] = [];
   files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
   files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
-  for (const f of published) files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs });
+  for (const f of published) {
+    files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }) });
+  }
   files.push(...hostFiles);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (let i = 0; i < files.length; i++) {

@@ -310,7 +310,7 @@ async function writeAll(
         // Nix, would hide a same-size edit). A copy keeps its source's modification time, clamped.
         isCopy = true;
         try {
-          data = await ops.read(source);
+          data = ("bytes" in f ? f.bytes : undefined) ?? await ops.read(source);
         } catch (error) {
           throw fromOsError(error, undefined, "read");
         }

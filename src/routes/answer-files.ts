@@ -5,12 +5,13 @@
 
 import { answerText, type Answer, type AnswerKind, type Status } from "../api/answers.js";
 import { sameText } from "../model/json.js";
+import { compareBytes } from "../model/types.js";
 
 /** One folder of answers: member `m` is stored at `${dir}/${m}.json`. */
 export interface AnswerSet {
   /** Site folder, "/api/findIcon/file". */
   readonly dir: string;
-  /** Distinct members, in the order given; without those another set or file already holds at the same path. */
+  /** Distinct members, sorted by compareBytes; without those another set or file already holds at the same path. */
   readonly members: readonly string[];
   /** The kind and status of every member's answer: one rule serves the set, with one status and one set of headers. */
   readonly kind: AnswerKind;
@@ -64,6 +65,20 @@ class SingleFile implements AnswerFile {
 
 const memberPath = (dir: string, member: string): string => `${dir}/${member}.json`;
 
+/** Binary search in members sorted by compareBytes. */
+function hasSorted(members: readonly string[], member: string): boolean {
+  let lo = 0;
+  let hi = members.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compareBytes(members[mid]!, member);
+    if (c === 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 /** Splits "/api/icon/a.png.json" into its folder and member, or null for a path that is not `<dir>/<member>.json`. */
 function splitPath(path: string): { dir: string; member: string } | null {
   const slash = path.lastIndexOf("/");
@@ -74,8 +89,10 @@ function splitPath(path: string): { dir: string; member: string } | null {
 export class AnswerFiles implements Iterable<[string, Answer]> {
   private readonly singles = new Map<string, Answer>();
   private readonly sets: AnswerSet[] = [];
-  /** Folder → the members of its sets (to find a path's set, and to store a path once). */
-  private readonly held = new Map<string, Map<string, AnswerSet>>();
+  /** Folder → the members its sets hold, while sets are added (a path is stored once); dropped by `seal`. */
+  private held: Map<string, Set<string>> | null = new Map();
+  /** Folder → its sets, for lookups (by binary search in their sorted members). */
+  private readonly byDir = new Map<string, AnswerSet[]>();
   private count = 0;
 
   /** How many answer files there are. */
@@ -88,6 +105,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    * text: compared without printing.
    */
   addOne(path: string, answer: Answer): void {
+    if (this.held === null) throw new Error("Internal: answers added after seal().");
     const existing = this.get(path);
     if (existing !== undefined) {
       if (existing !== answer && !sameText(existing.body, answer.body)) throw new Error(`Internal: two different answers for ${path}.`);
@@ -102,21 +120,33 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    * that share a folder answer the same member alike: the route tests check every path against the reference).
    * `sample` is one member's answer, for the set's kind and status. Returns the set, or null when nothing was new.
    */
-  addSet(dir: string, members: Iterable<string>, answerFor: (member: string) => Answer, sample: Answer): AnswerSet | null {
+  addSet(dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer): AnswerSet | null {
+    if (this.held === null) throw new Error("Internal: answers added after seal().");
     let inDir = this.held.get(dir);
+    if (inDir === undefined) this.held.set(dir, (inDir = new Set()));
     const fresh: string[] = [];
-    for (const m of members) {
-      if (inDir?.has(m) || this.singles.has(memberPath(dir, m))) continue;
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      if (i > 0 && compareBytes(members[i - 1]!, m) >= 0) throw new Error(`Internal: the members of ${dir} are not sorted.`);
+      if (inDir.has(m) || this.singles.has(memberPath(dir, m))) continue;
       fresh.push(m);
-      if (inDir === undefined) this.held.set(dir, (inDir = new Map()));
-      inDir.set(m, null as unknown as AnswerSet); // filled below, once the set exists
+      inDir.add(m);
     }
     if (fresh.length === 0) return null;
-    const set: AnswerSet = { dir, members: fresh, kind: sample.kind, status: sample.status, answerFor };
-    for (const m of fresh) inDir!.set(m, set);
+    // The members array is shared with the route table's `in` list when no member was left out.
+    const set: AnswerSet = { dir, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor };
     this.sets.push(set);
+    const list = this.byDir.get(dir);
+    if (list === undefined) this.byDir.set(dir, [set]);
+    else list.push(set);
     this.count += fresh.length;
     return set;
+  }
+
+  /** No more answers: drops what adding needed (a ×100 site's 640,000 member names in sets). */
+  seal(): this {
+    this.held = null;
+    return this;
   }
 
   has(path: string): boolean {
@@ -132,8 +162,11 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     const single = this.singles.get(path);
     if (single !== undefined) return new SingleFile(path, single);
     const split = splitPath(path);
-    const set = split === null ? undefined : this.held.get(split.dir)?.get(split.member);
-    return set === undefined ? undefined : new MemberFile(path, set, split!.member);
+    if (split === null) return undefined;
+    for (const set of this.byDir.get(split.dir) ?? []) {
+      if (hasSorted(set.members, split.member)) return new MemberFile(path, set, split.member);
+    }
+    return undefined;
   }
 
   /** Every answer file, singles first, then each set's members; answers are made only when asked for. */

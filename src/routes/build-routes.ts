@@ -211,7 +211,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
       valueCharset: SAFE_VALUE_SOURCE,
       rules: r.rules,
     },
-    files: r.files,
+    files: r.files.seal(),
   };
 }
 

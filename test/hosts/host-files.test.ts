@@ -8,7 +8,7 @@ import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
 import { headersSchema, normalizeRoutes, rewritesSchema } from "@vercel/routing-utils";
 import { UsageError } from "../../src/errors.js";
-import { besideDirs, DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
+import { DEFAULT_HOSTS, HOST_NAMES, HOSTS, parseHosts, renderHosts } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify.js";
 import { toVercelJson } from "../../src/hosts/vercel.js";
 import { vercelConfig } from "../../src/hosts/vercel-edge.js";
@@ -35,7 +35,7 @@ describe("host files for the demo content", () => {
   test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
     const paths = demo.files.map((f) => f.path);
     for (const f of renderHosts(tableInput(table)).files) expect(paths).toContain(f.path);
-    expect(demo.beside.map((f) => f.dir)).toEqual(besideDirs(DEFAULT_HOSTS));
+    expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output"]);
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });
 

@@ -119,7 +119,7 @@ describe("linked files (Vercel's static/): a hard link to a file the build wrote
     temps.push(root);
     const source = path.join(root, "source.txt");
     await writeFile(source, "plain file\n");
-    await utimes(source, TEST_EPOCH - 100, TEST_EPOCH - 100);
+    await utimes(source, Number(TEST_EPOCH) - 100, Number(TEST_EPOCH) - 100);
     // sha1("plain file\n") in base64url, checked with `printf 'plain file\n' | sha1sum | xxd -r -p | base64`.
     return { root, source, entry: "UObDgvoBH0tCCey3x294oLyue8k 11" };
   };

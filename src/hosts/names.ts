@@ -1,0 +1,35 @@
+// src/hosts/names.ts
+// The hosts' names, the default set and the `--hosts` parser: all the CLI needs before a build, without loading the
+// adapters.
+
+import { UsageError } from "../errors.js";
+
+/**
+ * Every host, in registry order. `netlify` and `vercel` are the edge outputs (the request-time handler as an edge
+ * function); `netlify-static` and `vercel-static` are their fallbacks for sites without functions (rewrite configs).
+ */
+export const HOST_NAMES = ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] as const;
+export type HostName = (typeof HOST_NAMES)[number];
+
+/** What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
+ * output, and refuse large sites). */
+export const DEFAULT_HOSTS: readonly HostName[] = ["netlify", "apache", "nginx", "vercel", "cloudflare"];
+
+const isHostName = (name: string): name is HostName => (HOST_NAMES as readonly string[]).includes(name);
+
+/**
+ * `--hosts netlify,apache` → the names, in registry order, without duplicates; "default" or "" → DEFAULT_HOSTS
+ * (every host but the fallbacks); "all" → every host.
+ */
+export function parseHosts(list: string): HostName[] {
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (names.length === 0 || (names.length === 1 && names[0] === "default")) return [...DEFAULT_HOSTS];
+  if (names.length === 1 && names[0] === "all") return [...HOST_NAMES];
+  const unknown = names.filter((n) => !isHostName(n));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown host ${unknown.map((n) => JSON.stringify(n)).join(", ")} in --hosts.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default (${DEFAULT_HOSTS.join(",")}) or all.`);
+  }
+  return HOST_NAMES.filter((n) => names.includes(n));
+}
+
