@@ -42,6 +42,8 @@ Options:
   --duration <s>     seconds per load run (default 5; --quick: 3)
   --no-preview       skip the preview throughput rows
   --no-nginx         skip the nginx rows
+  --no-builds        skip the build rows (only the preview and nginx rows, and the edge rows unless --no-edge)
+  --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
                      workerd req/s, handler vs files by path; bench/edge-hosts.mjs: deployed handler sizes)
   -h, --help         print this help and exit
@@ -61,6 +63,8 @@ try {
       "no-preview": { type: "boolean" },
       "no-nginx": { type: "boolean" },
       "no-edge": { type: "boolean" },
+      "no-builds": { type: "boolean" },
+      results: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -87,6 +91,11 @@ const SCALES = (parsed.scales ?? (QUICK ? "1,10" : "1,10,100")).split(",").map((
 const RUNS_OVERRIDE = parsed.runs === undefined ? undefined : positive("runs", parsed.runs);
 const LOAD_SECONDS = positive("duration", parsed.duration ?? (QUICK ? "3" : "5"), true);
 const CONNECTIONS = 50;
+const RESULTS_NAME = parsed.results ?? "latest";
+if (!/^[A-Za-z0-9._-]+$/.test(RESULTS_NAME)) {
+  process.stderr.write(`bench: --results must be a plain file name (got ${JSON.stringify(RESULTS_NAME)}).\n`);
+  process.exit(2);
+}
 const runsFor = (files) => Number(RUNS_OVERRIDE ?? (files > 200_000 ? 2 : files > 20_000 ? 3 : QUICK ? 3 : 5));
 
 // ---------------------------------------------------------------------------------------------------------- helpers
@@ -495,7 +504,7 @@ async function main() {
     sites.push([`synthetic-x${scale}`, await cachedContent(scale)]);
   }
   result.failures = [];
-  for (const [name, dir] of sites) {
+  for (const [name, dir] of flag("--no-builds") ? [] : sites) {
     try {
       result.builds.push(await benchBuild(name, dir));
     } catch (error) {
@@ -533,10 +542,10 @@ async function main() {
 
   await mkdir(RESULTS, { recursive: true });
   const md = markdown(result);
-  await writeFile(path.join(RESULTS, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
-  await writeFile(path.join(RESULTS, "latest.md"), md);
+  await writeFile(path.join(RESULTS, `${RESULTS_NAME}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(path.join(RESULTS, `${RESULTS_NAME}.md`), md);
   process.stdout.write(`${md}\n`);
-  log(`Wrote bench/results/latest.md and latest.json (load average after: ${result.loadAfter.join(", ")}).`);
+  log(`Wrote bench/results/${RESULTS_NAME}.md and ${RESULTS_NAME}.json (load average after: ${result.loadAfter.join(", ")}).`);
   if (!flag("--no-edge")) runEdgeBenches();
 }
 

@@ -20,7 +20,7 @@ describe("bench/run.mjs arguments", () => {
     }
   });
 
-  it.each([["--bogus"], ["--scales", "1,x"], ["--runs", "0"], ["--duration", "-1"], ["--runs"], ["extra"], ["--quick=yes"]])(
+  it.each([["--bogus"], ["--scales", "1,x"], ["--runs", "0"], ["--duration", "-1"], ["--runs"], ["extra"], ["--quick=yes"], ["--results", "../x"]])(
     "%s exits 2 with one reason before running anything", (...args) => {
       const r = bench(...args);
       expect(r.status).toBe(2);
