@@ -298,14 +298,16 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
   mark("write output");
   const { isAnswerOutput } = await import("./output/plan.js");
-  // Each folder beside --out is replaced atomically after the output folder (a copy of the site reads it); each
+  // Each folder beside --out is replaced atomically after the output folder (Vercel's static/ links its files); each
   // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
   // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
   // leave new answers with an old handler and say that nothing was written.
   for (const [i, folder] of beside.entries()) {
-    // A site copy has as many files as the site: concatenated, never spread into arguments (a ×100 site's 640,000).
+    // The links to the plain files are concatenated, never spread into arguments (a ×100 site has 49,000).
     const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
-    const besideFiles = folder.siteCopy === undefined ? generated : generated.concat(siteCopy(options.out, files, written.entries, folder.siteCopy, isAnswerOutput));
+    const besideFiles = folder.siteCopy === undefined
+      ? generated
+      : generated.concat(siteCopy(options.out, files, written.entries, folder.siteCopy, isAnswerOutput));
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
     await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });

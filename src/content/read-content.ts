@@ -229,18 +229,19 @@ class Reader {
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
- * Reads the bytes of the image files directly in icons/ (for the image checks) into `data`. One at a time,
- * synchronously: ×100 content has ~49,000 small icons, and a promise, a file handle and four trips through libuv's
- * pool per icon cost more time and memory than the reads themselves (and never more open files than one).
+ * Reads the bytes of the image files directly in icons/ (for the image checks) into `data`; the up-to-date key and
+ * the writer use them too, so each icon is read once. One at a time, synchronously: ×100 content has ~49,000 small
+ * icons, and a promise, a file handle and four trips through libuv's pool per icon cost more time and memory than the
+ * reads themselves when the files are cached (and never more open files than one).
  */
-export async function readIconBytes(raw: RawContent): Promise<void> {
+function readIconBytes(raw: RawContent): void {
   for (const f of raw.iconDirFiles) {
     if (f.data === undefined && IMAGE_NAME.test(f.path)) f.data = readFileSync(f.absPath);
   }
 }
 
-/** `iconBytes: false` leaves the icons' bytes unread (see readIconBytes): enough to tell whether anything changed. */
-export async function readContent(dir: string, options: { iconBytes?: boolean } = {}): Promise<RawContent> {
+/** Reads a content folder: its texts, its files' sizes and times, and the bytes of the images in icons/. */
+export async function readContent(dir: string): Promise<RawContent> {
   let real: string;
   try {
     real = await realpath(dir);
@@ -271,6 +272,6 @@ export async function readContent(dir: string, options: { iconBytes?: boolean } 
   const published = [...topFiles, ...dirFiles].sort(byPath);
 
   const raw: RawContent = { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
-  if (options.iconBytes !== false) await readIconBytes(raw);
+  readIconBytes(raw);
   return raw;
 }

@@ -41,7 +41,7 @@ export function printVercelFunction(input: HostInput): string {
   ].join("\n");
 }
 
-/** The generated files of `.vercel/output/`, relative to it (`static/` is the copy the build adds). */
+/** The generated files of `.vercel/output/`, relative to it (`static/`, the links to the plain files, the build adds). */
 export function vercelEdgeFiles(input: HostInput): HostFile[] {
   return [
     { path: "config.json", data: `${JSON.stringify(vercelConfig(), null, 2)}\n` },
