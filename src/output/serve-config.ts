@@ -3,8 +3,36 @@
 // headers on the static /api/ paths, and the mime-types Content-Type of every published file type (serve-handler
 // bundles an older mime-types that differs for some, e.g. .ico and .woff).
 
-import mime from "mime-types";
+import { createRequire } from "node:module";
 import { HEADER_GROUPS } from "../api/header-groups.js";
+
+/** Extension (lower case) → the Content-Type mime-types gives it (charset included), as mime.contentType(ext) says. */
+export type ContentTypes = Readonly<Record<string, string>>;
+
+/** The table from mime-types itself (what the package build writes down; the sources, in tests, use it directly). */
+export function mimeTypesTable(): ContentTypes {
+  const mime = createRequire(import.meta.url)("mime-types") as typeof import("mime-types");
+  const table: Record<string, string> = {};
+  for (const ext of Object.keys(mime.types)) {
+    const type = mime.contentType(ext);
+    if (type !== false) table[ext] = type;
+  }
+  return table;
+}
+
+let contentTypes: ContentTypes | undefined;
+
+/** The table the package build made (lib/output/), else mime-types' own: loaded once. */
+function contentTypeTable(): ContentTypes {
+  if (contentTypes !== undefined) return contentTypes;
+  try {
+    contentTypes = createRequire(import.meta.url)("./content-types.generated.json") as ContentTypes;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+    contentTypes = mimeTypesTable();
+  }
+  return contentTypes;
+}
 
 interface HeaderRule {
   source: string;
@@ -26,8 +54,10 @@ export function serveConfig(published: readonly string[]): ServeConfig {
     if (dot <= p.lastIndexOf("/") + 1) continue;
     const ext = p.slice(dot + 1);
     if (!/^[A-Za-z0-9_-]+$/.test(ext)) continue;
-    const type = mime.contentType(ext.toLowerCase());
-    if (type === false) continue;
+    const table = contentTypeTable();
+    const key = ext.toLowerCase();
+    if (!Object.hasOwn(table, key)) continue; // "constructor" is no extension
+    const type = table[key]!;
     byType.set(type, (byType.get(type) ?? new Set()).add(ext));
   }
   const typeRules: HeaderRule[] = [...byType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, exts]) => {

@@ -9,7 +9,8 @@ import path from "node:path";
 import handler from "serve-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
-import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { mimeTypesTable } from "../../src/output/serve-config.js";
+import { DEMO_CONTENT, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 describe("serve dist (serve-handler with dist/serve.json)", () => {
   let root: string;
@@ -46,5 +47,18 @@ describe("serve dist (serve-handler with dist/serve.json)", () => {
     expect((await fetch(`${base}/icons/php.png`)).headers.get("content-type")).toBe("image/png");
     expect((await fetch(`${base}/config.json`)).status).toBe(200);
     expect((await fetch(`${base}/api.php?action=config`)).status).toBe(404);
+  });
+});
+
+describe("the Content-Type table the package ships (lib/output/content-types.generated.json)", () => {
+  it("is what mime-types gives every extension, and only that", async () => {
+    const shipped = JSON.parse(await readFile(path.join(REPO, "lib/output/content-types.generated.json"), "utf8")) as Record<string, string>;
+    const mime = (await import("mime-types")).default;
+    expect(Object.keys(shipped).sort()).toEqual(Object.keys(mime.types).filter((e) => mime.contentType(e) !== false).sort());
+    for (const [ext, type] of Object.entries(shipped)) expect(type, ext).toBe(mime.contentType(ext));
+    expect([shipped.png, shipped.svg, shipped.json, shipped.css]).toEqual([
+      "image/png", "image/svg+xml", "application/json; charset=utf-8", "text/css; charset=utf-8",
+    ]);
+    expect(mimeTypesTable()).toEqual(shipped);
   });
 });
