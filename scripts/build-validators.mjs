@@ -1,7 +1,8 @@
 // scripts/build-validators.mjs
 // `npm run build:validators`: compiles the four content schemas (schemas/*.schema.json) once, at package build,
-// into one standalone CommonJS module (loaded synchronously), lib/content/validators.generated.cjs, with the options src/content/validate.ts
-// uses. The build then loads four ready functions instead of compiling the schemas with ajv on every run.
+// into one standalone CommonJS module (loaded synchronously), lib/content/validators.generated.cjs, with the options
+// src/content/validate.ts uses (schema-options.ts). The build then loads four ready functions instead of compiling
+// the schemas with ajv on every run.
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

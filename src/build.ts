@@ -135,7 +135,9 @@ function siteCopy(
 /** Whether every folder the previous build wrote beside --out (its stamp lists them) holds the build of this key. */
 async function besideUpToDate(options: BuildOptions, key: string, beside: readonly string[]): Promise<boolean> {
   const out = realNearest(options.out); // where checkBeside writes them: beside the real --out (through a symlink)
-  const none: RawContent = { dir: options.content, json: {}, configReference: null, iconsDirExists: false, iconDirFiles: [], published: [], diagnostics: [] };
+  const none: RawContent = {
+    dir: options.content, json: {}, configReference: null, iconsDirExists: false, iconDirFiles: [], published: [], diagnostics: [],
+  };
   for (const dir of beside) {
     if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, none) === null) return false;
   }

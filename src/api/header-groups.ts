@@ -53,7 +53,9 @@ export function checkHeaderGroups(files: Iterable<{ path: string; dir?: string; 
   for (const { path, dir, kind, status } of files) {
     const want = answerHeaders({ kind, status });
     const got = pathHeaders(path);
-    const named = dir === undefined ? undefined : HEADER_GROUPS.flatMap((g) => g.paths).find((p) => !p.endsWith("/") && p.startsWith(`${dir}/`));
+    const named = dir === undefined
+      ? undefined
+      : HEADER_GROUPS.flatMap((g) => g.paths).find((p) => !p.endsWith("/") && p.startsWith(`${dir}/`));
     if (named !== undefined) throw new Error(`Internal: the header group for ${named} lies inside the answer folder ${dir}.`);
     if (!sameHeaders(want, got)) {
       throw new Error(`Internal: ${path} would be served with ${JSON.stringify(got)}, but its answer needs ${JSON.stringify(want)}.`);
