@@ -113,23 +113,20 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
 }
 
 /**
- * The output folder's public files other than answers (never its internal files), as hard links under `into` of a
- * folder beside it: a host whose function answers /api.php serves only these. `entries` are the manifest entries the
- * writer gave `files`, so nothing is read again.
+ * The site's plain files (the content copied byte for byte: no answer, no internal file), as hard links under `into`
+ * of a folder beside the output folder: a host whose function answers /api.php serves only these. `entries` are the
+ * manifest entries the writer gave `files`, so nothing is read again.
  */
-function siteCopy(
-  outDir: string, files: readonly OutputFile[], entries: ManifestEntries, into: string,
-  isAnswerOutput: (f: OutputFile) => boolean,
-): OutputFile[] {
+function plainFileLinks(outDir: string, files: readonly OutputFile[], entries: ManifestEntries, into: string): OutputFile[] {
   const out = path.resolve(outDir);
-  const copies: OutputFile[] = [];
+  const links: OutputFile[] = [];
   for (const [i, f] of files.entries()) {
-    if (isAnswerOutput(f) || isInternalPath(f.path)) continue;
+    if (!("source" in f) || isInternalPath(f.path)) continue;
     const entry = entries.get(i);
     if (entry === undefined) continue;
-    copies.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
+    links.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
   }
-  return copies;
+  return links;
 }
 
 /** Whether every folder the previous build wrote beside --out (its stamp lists them) holds the build of this key. */
@@ -253,14 +250,7 @@ function keySettings(options: BuildOptions): KeySettings {
 
 /** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
 export async function build(options: BuildOptions): Promise<BuildResult> {
-  return withOutput(options, async (claim) => {
-    mark("claim");
-    const raw = await readContent(options.content);
-    mark("read content");
-    const key = await inputsKey(raw, keySettings(options));
-    mark("inputs key");
-    return buildFrom(raw, options, key, claim);
-  });
+  return buildOrSkip(options, false) as Promise<BuildResult>;
 }
 
 /**
@@ -268,14 +258,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
  * tool unchanged, output intact): what the CLI runs.
  */
 export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
+  return buildOrSkip(options, true);
+}
+
+async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
   return withOutput(options, async (claim) => {
     mark("claim");
-    // The icons' bytes too: the key hashes them anyway, and a build checks them (read once, not twice).
     const raw = await readContent(options.content);
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");
-    if (raw.diagnostics.length === 0 && options.write?.reuse !== false) {
+    if (ifChanged && raw.diagnostics.length === 0 && options.write?.reuse !== false) {
       const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
       mark("up-to-date check");
       if (stamp !== null && await besideUpToDate(options, key, stamp.beside)) {
@@ -299,7 +292,6 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
   mark("write output");
-  const { isAnswerOutput } = await import("./output/plan.js");
   // Each folder beside --out is replaced atomically after the output folder (Vercel's static/ links its files); each
   // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
   // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
@@ -307,9 +299,9 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   for (const [i, folder] of beside.entries()) {
     // The links to the plain files are concatenated, never spread into arguments (a ×100 site has 49,000).
     const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
-    const besideFiles = folder.siteCopy === undefined
+    const besideFiles = folder.plainFiles === undefined
       ? generated
-      : generated.concat(siteCopy(options.out, files, written.entries, folder.siteCopy, isAnswerOutput));
+      : generated.concat(plainFileLinks(options.out, files, written.entries, folder.plainFiles));
     besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
     await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });

@@ -7,9 +7,9 @@ import { crossCheck } from "./cross-checks.js";
 import { parseJson, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
-import { stringMap, type Json, type JsonObject } from "../model/json.js";
+import type { JsonObject } from "../model/json.js";
 import type { BuildClock } from "../model/time.js";
-import type { FileInfo, SiteModel } from "../model/types.js";
+import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../model/types.js";
 
 export interface ModelOptions {
   clock: BuildClock;
@@ -68,7 +68,6 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const mRoot = manifest.value as JsonObject;
   const cRoot = config.value as JsonObject;
   const eRoot = extensionMap.value as JsonObject;
-  const strings = (o: Json | undefined): Map<string, string> => stringMap(o as JsonObject);
   const baseUrl = options.baseUrl ?? (mRoot.get("base_url") as string);
   const versions = [...new Set(mRoot.get("versions") as string[])];
 
@@ -84,14 +83,8 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     versions,
     buildTime: options.clock.now,
     config: { json: cRoot, version: cRoot.get("version") as string, lastModified: mtime("config") },
-    extensionMap: {
-      indexingJson: eRoot.get("indexing") as JsonObject,
-      viewingJson: eRoot.get("viewing") as JsonObject,
-      indexing: strings(eRoot.get("indexing")),
-      viewing: strings(eRoot.get("viewing")),
-      lastModified: mtime("extensionMap"),
-    },
-    iconMap: { json: icons.value as JsonObject, entries: strings(icons.value), lastModified: mtime("icons") },
+    extensionMap: extensionMapOf(eRoot.get("indexing") as JsonObject, eRoot.get("viewing") as JsonObject, mtime("extensionMap")),
+    iconMap: iconMapOf(icons.value as JsonObject, mtime("icons")),
     iconDirFiles,
     configReference: raw.configReference === null ? null : {
       text: raw.configReference.text,

@@ -41,7 +41,7 @@ export interface RawFile {
   absPath: string;
   size: number;
   mtimeMs: number;
-  /** The bytes, for the image files directly in icons/ (checked with image-size). */
+  /** The bytes, where the build read them: the content texts, and the images directly in icons/ (image-size checks). */
   data?: Uint8Array;
 }
 
@@ -174,7 +174,8 @@ class Reader {
     const bytes = readFileSync(e.real);
     const invalidUtf8At = firstInvalidUtf8(bytes);
     return {
-      file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs }, text: bytes.toString("utf8"),
+      // The bytes stay with the file: the up-to-date key hashes them and the writer copies them (read once).
+      file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs, data: bytes }, text: bytes.toString("utf8"),
       ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
     };
   }

@@ -3,20 +3,16 @@
 // objects as arrays of [key, value] pairs), holding only what the site publishes anyway (config.json,
 // extensionMap.json, icons.json, the icons' sizes and times, config-reference.txt, the manifest's versions).
 
-import { stringMap, type Json, type JsonObject } from "../model/json.js";
-import type { FileInfo, SiteModel } from "../model/types.js";
+import type { Json, JsonObject } from "../model/json.js";
+import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../model/types.js";
 
 /** A JSON value with every object as `{ "o": [[key, value], …] }` (arrays and scalars as they are). */
 export type EncodedJson = null | boolean | number | string | EncodedJson[] | { o: Array<[string, EncodedJson]> };
 
-export interface SiteData {
+/** The model's plain fields as they are; its JSON objects encoded; its lookup maps left out (they are derived). */
+export interface SiteData
+  extends Pick<SiteModel, "baseUrl" | "service" | "serviceVersion" | "description" | "versions" | "buildTime" | "configReference"> {
   format: 1;
-  baseUrl: string;
-  service: string;
-  serviceVersion: string;
-  description: string;
-  versions: string[];
-  buildTime: number;
   config: { json: EncodedJson; version: string; lastModified: number };
   /** extensionMap.json's two objects (the lookup maps are derived from them). */
   extensionMap: { indexing: EncodedJson; viewing: EncodedJson; lastModified: number };
@@ -24,7 +20,6 @@ export interface SiteData {
   iconMap: { json: EncodedJson; lastModified: number };
   /** Files directly in icons/: [name, size, lastModified], in the model's order. */
   iconDirFiles: Array<[string, number, number]>;
-  configReference: { text: string; lastModified: number } | null;
 }
 
 export function encodeJson(value: Json): EncodedJson {
@@ -68,9 +63,6 @@ export function toSiteData(model: SiteModel): SiteData {
 
 export function fromSiteData(data: SiteData): SiteModel {
   if (data.format !== 1) throw new Error(`Unsupported site data format ${String(data.format)}.`);
-  const indexingJson = asObject(data.extensionMap.indexing);
-  const viewingJson = asObject(data.extensionMap.viewing);
-  const iconJson = asObject(data.iconMap.json);
   return {
     baseUrl: data.baseUrl,
     service: data.service,
@@ -79,12 +71,8 @@ export function fromSiteData(data: SiteData): SiteModel {
     versions: [...data.versions],
     buildTime: data.buildTime,
     config: { json: asObject(data.config.json), version: data.config.version, lastModified: data.config.lastModified },
-    extensionMap: {
-      indexingJson, viewingJson,
-      indexing: stringMap(indexingJson), viewing: stringMap(viewingJson),
-      lastModified: data.extensionMap.lastModified,
-    },
-    iconMap: { json: iconJson, entries: stringMap(iconJson), lastModified: data.iconMap.lastModified },
+    extensionMap: extensionMapOf(asObject(data.extensionMap.indexing), asObject(data.extensionMap.viewing), data.extensionMap.lastModified),
+    iconMap: iconMapOf(asObject(data.iconMap.json), data.iconMap.lastModified),
     iconDirFiles: new Map(data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }])),
     configReference: data.configReference === null ? null : { ...data.configReference },
   };

@@ -25,7 +25,7 @@ export interface BesideFolder {
   files: HostFile[];
   /** Also link the output folder's public files into this sub-folder ("static"): the plain files, never the answer
    * files (the host's function answers /api.php) nor the internal files. */
-  siteCopy?: string;
+  plainFiles?: string;
 }
 
 /** What an adapter renders from. Each field is computed only when an adapter asks for it. */

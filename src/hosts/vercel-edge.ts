@@ -53,6 +53,6 @@ export function vercelEdgeFiles(input: HostInput): HostFile[] {
 export const vercel: HostAdapter = {
   name: "vercel",
   render(input) {
-    return { files: [], beside: [{ dir: VERCEL_DIR, files: vercelEdgeFiles(input), siteCopy: "static" }] };
+    return { files: [], beside: [{ dir: VERCEL_DIR, files: vercelEdgeFiles(input), plainFiles: "static" }] };
   },
 };

@@ -1,7 +1,7 @@
 // src/model/types.ts
 // The resolved site model: everything the answers are computed from, already validated and normalised.
 
-import type { JsonObject } from "./json.js";
+import { stringMap, type JsonObject } from "./json.js";
 
 export interface FileInfo {
   size: number;
@@ -38,6 +38,16 @@ export interface SiteModel {
   /** Every regular file directly in icons/, by exact name (icons or not: findIcon accepts any existing file). */
   iconDirFiles: ReadonlyMap<string, FileInfo>;
   configReference: { text: string; lastModified: number } | null;
+}
+
+/** extensionMap.json's two objects, with the lookup maps derived from them (every model builder makes it here). */
+export function extensionMapOf(indexingJson: JsonObject, viewingJson: JsonObject, lastModified: number): SiteModel["extensionMap"] {
+  return { indexingJson, viewingJson, indexing: stringMap(indexingJson), viewing: stringMap(viewingJson), lastModified };
+}
+
+/** icons.json, with the extension → icon lookup map derived from it. */
+export function iconMapOf(json: JsonObject, lastModified: number): SiteModel["iconMap"] {
+  return { json, entries: stringMap(json), lastModified };
 }
 
 /** Extensions that make a file in icons/ an icon (compared case-insensitively, except for status.icon_count). */

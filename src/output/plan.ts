@@ -3,7 +3,6 @@
 
 import type { RawFile } from "../content/read-content.js";
 import { stringify, type Body } from "../model/json.js";
-import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
 
@@ -19,9 +18,6 @@ export type OutputFile =
    */
   | { path: string; linkTo: string; entry: string };
 
-
-/** Whether an output file is an answer (a JSON response under api/). */
-export const isAnswerOutput = (f: OutputFile): boolean => f instanceof AnswerOutput;
 
 /**
  * Every file of the output folder: the site's other files sorted by path, then the answer files (all under api/) in

@@ -100,7 +100,7 @@ export class ManifestEntries {
   /** -1 where no entry was set. */
   private readonly sizes: Float64Array;
 
-  constructor(readonly length: number) {
+  constructor(length: number) {
     this.hashes = Buffer.alloc(length * HASH_BYTES);
     this.sizes = new Float64Array(length).fill(-1);
   }

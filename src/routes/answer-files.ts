@@ -19,23 +19,9 @@ export interface AnswerSet {
   answerFor(member: string): Answer;
 }
 
-/** An answer file: its path, and its answer made on demand. */
-export interface AnswerFile {
-  readonly path: string;
-  answer(): Answer;
-}
-
-/** A set member's file: three references, its answer computed each time it is asked for. */
-class MemberFile implements AnswerFile {
-  constructor(readonly path: string, private readonly set: AnswerSet, private readonly member: string) {}
-  answer(): Answer {
-    return checked(this.path, this.set, this.member);
-  }
-}
-
 /**
- * An answer file as the writer sees it: its path in the output folder (no leading "/") and its text, made when it is
- * written. Two references per file: a ×100 site has 590,000 of them.
+ * One answer file: its path in the output folder (no leading "/"), its answer and its text, made when asked for (the
+ * writer asks once). A set member holds two references and nothing else: a ×100 site has 590,000 of them.
  */
 export class AnswerOutput {
   constructor(private readonly set: AnswerSet | null, private readonly value: string | Answer, private readonly single?: string) {}
@@ -43,24 +29,21 @@ export class AnswerOutput {
   get path(): string {
     return this.set === null ? this.single! : `${this.set.dir.slice(1)}/${this.value as string}.json`;
   }
+  answer(): Answer {
+    return this.set === null ? this.value as Answer : checked(this.set, this.value as string);
+  }
   produce(): string {
-    return answerText(this.set === null ? this.value as Answer : checked(this.path, this.set, this.value as string));
+    return answerText(this.answer());
   }
 }
 
-function checked(path: string, set: AnswerSet, member: string): Answer {
+/** A member's answer, checked to have its set's kind and status (the set's one rule sends those headers). */
+function checked(set: AnswerSet, member: string): Answer {
   const a = set.answerFor(member);
   if (a.kind !== set.kind || a.status !== set.status) {
-    throw new Error(`Internal: ${path} is a ${a.kind} ${a.status} answer in a set of ${set.kind} ${set.status}.`);
+    throw new Error(`Internal: ${memberPath(set.dir, member)} is a ${a.kind} ${a.status} answer in a set of ${set.kind} ${set.status}.`);
   }
   return a;
-}
-
-class SingleFile implements AnswerFile {
-  constructor(readonly path: string, private readonly value: Answer) {}
-  answer(): Answer {
-    return this.value;
-  }
 }
 
 const memberPath = (dir: string, member: string): string => `${dir}/${member}.json`;
@@ -158,35 +141,30 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     return this.find(path)?.answer();
   }
 
-  private find(path: string): AnswerFile | undefined {
+  private find(path: string): AnswerOutput | undefined {
     const single = this.singles.get(path);
-    if (single !== undefined) return new SingleFile(path, single);
+    if (single !== undefined) return new AnswerOutput(null, single, path.slice(1));
     const split = splitPath(path);
     if (split === null) return undefined;
     for (const set of this.byDir.get(split.dir) ?? []) {
-      if (hasSorted(set.members, split.member)) return new MemberFile(path, set, split.member);
+      if (hasSorted(set.members, split.member)) return new AnswerOutput(set, split.member);
     }
     return undefined;
   }
 
-  /** Every answer file, singles first, then each set's members; answers are made only when asked for. */
-  *files(): Generator<AnswerFile> {
-    for (const [path, answer] of this.singles) yield new SingleFile(path, answer);
-    for (const set of this.sets) for (const m of set.members) yield new MemberFile(memberPath(set.dir, m), set, m);
-  }
-
-  /** Every answer file for the writer (paths without the leading "/"), in the order of `files()`. */
+  /** Every answer file (paths without the leading "/"), singles first, then each set's members. */
   *outputs(): Generator<AnswerOutput> {
     for (const [path, answer] of this.singles) yield new AnswerOutput(null, answer, path.slice(1));
     for (const set of this.sets) for (const m of set.members) yield new AnswerOutput(set, m);
   }
 
+  /** Site paths ("/api/config.json"). */
   *keys(): Generator<string> {
-    for (const f of this.files()) yield f.path;
+    for (const f of this.outputs()) yield `/${f.path}`;
   }
 
   *[Symbol.iterator](): Generator<[string, Answer]> {
-    for (const f of this.files()) yield [f.path, f.answer()];
+    for (const f of this.outputs()) yield [`/${f.path}`, f.answer()];
   }
 
   /** Kind and status by path without computing set members: each single, and each set as one of its member paths. */

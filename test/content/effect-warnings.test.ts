@@ -4,22 +4,15 @@
 
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Diagnostic } from "../../src/errors.js";
 import { starterContent } from "../../src/init/templates.js";
-import { compileContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { edit, writeBase } from "../validation/base-content.js";
+import { compileContent, DEMO_CONTENT, tmpDir } from "../helpers/fixtures.js";
+import { baseContentFolders, edit } from "../validation/base-content.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
+const { base, temps } = baseContentFolders();
 const silent = { out: (): void => {}, err: (): void => {} };
-
-async function base(): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  return dir;
-}
 
 /** The one warning with this code, after checking the content still builds (warnings only) and fails --strict. */
 async function onlyWarning(dir: string, code: string): Promise<Diagnostic> {

@@ -6,20 +6,13 @@
 
 import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
-import { compileContent, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { edit, PNG, writeBase } from "../validation/base-content.js";
+import { compileContent, tmpDir } from "../helpers/fixtures.js";
+import { baseContentFolders, edit, PNG } from "../validation/base-content.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-
-async function base(): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  return dir;
-}
+const { base, temps } = baseContentFolders();
 
 const withIconKey = async (key: string): Promise<string> => {
   const dir = await base();

@@ -5,20 +5,13 @@
 
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
-import { compileContent, removeDir } from "../helpers/fixtures.js";
-import { PNG, writeBase } from "../validation/base-content.js";
+import { compileContent } from "../helpers/fixtures.js";
+import { baseContentFolders, PNG } from "../validation/base-content.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-
-async function base(): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  return dir;
-}
+const { base } = baseContentFolders();
 
 /** The build's errors with `code`, after checking that check exits 1 without an internal error. */
 async function refused(dir: string, code: string): Promise<Diagnostic[]> {

@@ -17,7 +17,7 @@ import type { RouteTable } from "../../src/routes/route-table.js";
 import { startPreview } from "../../src/preview/server.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import type { HostAnswer } from "../hosts/answers.js";
+import { visibleAnswer as visible, type HostAnswer } from "../hosts/answers.js";
 import { expectedAnswer } from "../edge/expected.js";
 import { edgeRequests } from "../edge/requests.js";
 import { generateRequests } from "../hosts/requests.js";
@@ -63,16 +63,6 @@ const maskTimestamps = (body: string): string => body.replace(/("timestamp": )"[
 
 function differing(got: HostAnswer, want: HostAnswer): string[] {
   return FIELDS.filter((f) => (f === "body" ? maskTimestamps(got.body) !== maskTimestamps(want.body) : got[f] !== want[f]));
-}
-
-async function visible(res: Response): Promise<HostAnswer> {
-  return {
-    status: res.status,
-    body: await res.text(),
-    contentType: res.headers.get("content-type"),
-    cacheControl: res.headers.get("cache-control"),
-    cors: res.headers.get("access-control-allow-origin"),
-  };
 }
 
 const apiUrl = (base: string, r: EdgeRequest): string => `${base}${r.path ?? "/api.php"}${r.query === "" ? "" : `?${r.query}`}`;

@@ -160,8 +160,8 @@ export async function cloudflareAnswerer(siteDir: string): Promise<Answerer> {
   };
 }
 
-/** What a client sees of an HTTP answer: status, body and the three headers the parity suite compares. */
-async function visibleAnswer(res: Response) {
+/** What a client sees of an HTTP answer: status, body and the three headers the parity suites compare. */
+export async function visibleAnswer(res: Response): Promise<HostAnswer> {
   return {
     status: res.status,
     body: await res.text(),

@@ -3,7 +3,8 @@
 
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { tmpDir } from "../helpers/fixtures.js";
+import { afterAll } from "vitest";
+import { removeDir, tmpDir } from "../helpers/fixtures.js";
 
 /** A 1×1 PNG, a 1×1 GIF and a small SVG: real images that image-size reads. */
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
@@ -68,6 +69,21 @@ export async function writeBase(files: Record<string, string | Buffer> = BASE_FI
     await writeFile(path.join(dir, rel), data);
   }
   return dir;
+}
+
+/**
+ * For one test file: `base()` writes a fresh copy of the base content; `temps` holds every folder to remove after the
+ * file's tests (push others into it too).
+ */
+export function baseContentFolders(): { base: () => Promise<string>; temps: string[] } {
+  const temps: string[] = [];
+  afterAll(async () => Promise.all(temps.map(removeDir)));
+  const base = async (): Promise<string> => {
+    const dir = await writeBase();
+    temps.push(dir);
+    return dir;
+  };
+  return { base, temps };
 }
 
 /** Replaces `from` (which must occur exactly once) by `to` in one content file. */

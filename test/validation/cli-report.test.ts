@@ -5,18 +5,12 @@
 import { cp, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main, type JsonReport } from "../../src/cli.js";
-import { haveRealFixtures, realFixture, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { edit, writeBase } from "./base-content.js";
+import { haveRealFixtures, realFixture, tmpDir } from "../helpers/fixtures.js";
+import { baseContentFolders, edit } from "./base-content.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-async function base(): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  return dir;
-}
+const { base, temps } = baseContentFolders();
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];

@@ -6,22 +6,16 @@ import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseJson } from "../../src/content/parse-json.js";
 import { compileValidators, loadSchema, precompiledValidators, SCHEMA_FILES, validateContent } from "../../src/content/validate.js";
 import { toPlain } from "../../src/model/json.js";
 import { ContentError, formatDiagnostic, type Diagnostic } from "../../src/errors.js";
 import { JSON_CONTENT } from "../../src/content/read-content.js";
-import { compileContent, haveRealFixtures, realFixture, removeDir, REPO } from "../helpers/fixtures.js";
-import { edit, writeBase } from "./base-content.js";
+import { compileContent, haveRealFixtures, realFixture, REPO } from "../helpers/fixtures.js";
+import { baseContentFolders, edit } from "./base-content.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-async function base(): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  return dir;
-}
+const { base } = baseContentFolders();
 
 async function failure(dir: string): Promise<Diagnostic[]> {
   const error = await compileContent(dir).then(() => null, (e: unknown) => e);
