@@ -1,21 +1,23 @@
 // src/build.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
-import { realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { readContent, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
-import type { BesideFolder, HostName } from "./hosts/index.js";
+import type { BesideFolder, HostFolder, HostName } from "./hosts/index.js";
+import { DEFAULT_HOSTS } from "./hosts/names.js";
+import { layoutOf, type Layout } from "./layout/paths.js";
+import { LAYOUT_FORMAT, parseStamp, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
+import { resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
-import { INPUTS_FILE, inputsKey, printStamp, upToDate, type KeySettings } from "./output/up-to-date.js";
-import {
-  claimOutput, MANIFEST_FILE, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
-} from "./output/write-output.js";
+import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
+import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
-import { isInternalPath } from "./routes/internal-files.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
@@ -93,7 +95,8 @@ export function checkFolders(contentDir: string, outDir: string): void {
 }
 
 /** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
- * replace: inside or around the output or content folder, or a folder the build did not write. */
+ * replace: inside or around the output or content folder, a folder the build did not write, or one that the build
+ * of another --out in the same folder wrote (two sites would overwrite each other's). */
 export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir: string): string {
   const out = realNearest(options.out);
   const content = realNearest(options.content);
@@ -105,40 +108,26 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
   }
   const stat = statSync(target, { throwIfNoEntry: false });
   if (stat === undefined) return target;
+  const shown = path.relative(process.cwd(), target) || target;
   if (!(stat.isDirectory() && statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile())) {
-    throw new UsageError(`${path.relative(process.cwd(), target) || target} exists and was not written by build-index-site: the build would replace it.`,
+    throw new UsageError(`${shown} exists and was not written by build-index-site: the build would replace it.`,
       "Move it away (the build writes this folder whole), or leave the host out of --hosts.");
+  }
+  const owner = besideOwner(target);
+  if (owner !== null && owner !== path.basename(out)) {
+    throw new UsageError(`${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
+      `Build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`);
   }
   return target;
 }
 
-/**
- * The site's plain files (the content copied byte for byte: no answer, no internal file), as hard links under `into`
- * of a folder beside the output folder: a host whose function answers /api.php serves only these. `entries` are the
- * manifest entries the writer gave `files`, so nothing is read again.
- */
-function plainFileLinks(outDir: string, files: readonly OutputFile[], entries: ManifestEntries, into: string): OutputFile[] {
-  const out = path.resolve(outDir);
-  const links: OutputFile[] = [];
-  for (const [i, f] of files.entries()) {
-    if (!("source" in f) || isInternalPath(f.path)) continue;
-    const entry = entries.get(i);
-    if (entry === undefined) continue;
-    links.push({ path: `${into}/${f.path}`, linkTo: path.join(out, f.path), entry });
+/** The name of the --out whose build wrote a folder beside it (its stamp says), or null when it does not say. */
+function besideOwner(folder: string): string | null {
+  try {
+    return parseStamp(readFileSync(path.join(folder, BESIDE_STAMP_FILE), "utf8"))?.out ?? null;
+  } catch {
+    return null;
   }
-  return links;
-}
-
-/** Whether every folder the previous build wrote beside --out (its stamp lists them) holds the build of this key. */
-async function besideUpToDate(options: BuildOptions, key: string, beside: readonly string[]): Promise<boolean> {
-  const out = realNearest(options.out); // where checkBeside writes them: beside the real --out (through a symlink)
-  const none: RawContent = {
-    dir: options.content, json: {}, configReference: null, iconsDirExists: false, iconDirFiles: [], published: [], diagnostics: [],
-  };
-  for (const dir of beside) {
-    if (await upToDate(path.join(path.dirname(out), ...dir.split("/")), key, none) === null) return false;
-  }
-  return true;
 }
 
 /** The real path of a folder, through symlinks, also when only some leading part of it exists yet. */
@@ -168,7 +157,12 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoc
 export interface Compiled {
   model: SiteModel;
   routes: BuiltRoutes;
-  files: OutputFile[];
+  /** The files of --out: the public site. */
+  site: OutputFile[];
+  /** The content files copied into the site (the preview's static rules list them). */
+  published: RawContent["published"];
+  /** Each host's own folder in the build's records. */
+  hosts: HostFolder[];
   /** Folders the hosts write beside the output folder (`.netlify/v1`, `.vercel/output`). */
   beside: BesideFolder[];
   diagnostics: Diagnostic[];
@@ -180,7 +174,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 }
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
-  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planOutput }, { renderHosts }, edge] = await pipeline();
+  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { renderHosts }, edge] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   mark("load modules");
   const result = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
@@ -205,7 +199,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
   mark("hosts");
-  const files = planOutput(routes, raw.published, hosts.files);
+  const files = planSite(routes, raw.published);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
@@ -213,7 +207,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       { hint: "Rename the content files or keys so that they differ in more than case." });
   }
   mark("plan");
-  return { model, routes, files, beside: hosts.beside, diagnostics };
+  return { model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics };
 }
 
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
@@ -226,14 +220,17 @@ function epochSeconds(options: Pick<BuildOptions, "sourceDateEpoch">): number | 
 }
 
 /** Checks, locks and recovers --out before any work (a refused or busy --out exits 2 at once), then runs `work`. */
-async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim) => Promise<T>): Promise<T> {
+async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, layout: Layout) => Promise<T>): Promise<T> {
   checkFolders(options.content, options.out);
   epochSeconds(options);
+  // Where the build writes: beside the real --out (through a symlink), where the readers look too.
+  const layout = layoutOf(await resolveTarget(options.out));
   const claim = await claimOutput(options.out, {
-    ...options.write, label: options.write?.label ?? options.out, replaceOut: options.replaceOut === true || options.write?.replaceOut === true,
+    ...options.write, label: options.write?.label ?? options.out, owner: layout.records,
+    replaceOut: options.replaceOut === true || options.write?.replaceOut === true,
   });
   try {
-    return await work(claim);
+    return await work(claim, layout);
   } finally {
     await claim.release();
   }
@@ -262,56 +259,80 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
 }
 
 async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
-  return withOutput(options, async (claim) => {
+  return withOutput(options, async (claim, layout) => {
     mark("claim");
     const raw = await readContent(options.content);
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");
     if (ifChanged && raw.diagnostics.length === 0 && options.write?.reuse !== false) {
-      const stamp = await upToDate(claim.target, key, raw, epochSeconds(options));
+      const stamp = await upToDate(layout, key, raw, epochSeconds(options));
       mark("up-to-date check");
-      if (stamp !== null && await besideUpToDate(options, key, stamp.beside)) {
+      if (stamp !== null) {
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
-    return buildFrom(raw, options, key, claim);
+    return buildFrom(raw, options, key, claim, layout);
   });
 }
 
-async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim): Promise<BuildResult> {
-  const { model, routes, files, beside, diagnostics } = await compileContent(raw, options);
+/**
+ * --out's manifest from the records, when they describe the --out that is there (a build stopped between its swaps
+ * leaves records of another): its files are then reused by their hashes. Null otherwise: everything is written.
+ */
+async function previousManifest(layout: Layout): Promise<string | null> {
+  const stamp = parseStamp(await readFile(layout.stamp, "utf8").catch(() => ""));
+  if (stamp === null || statSync(layout.out, { throwIfNoEntry: false })?.ino !== stamp.site.ino) return null;
+  return readFile(layout.siteManifest, "utf8").catch(() => null);
+}
+
+/**
+ * Writes the build, one folder at a time, each replaced atomically: --out, then each folder beside it, then the
+ * records, whose stamp names the --out it describes. A build stopped between two swaps leaves records that do not
+ * match: readers call the output incomplete, and the next build writes everything again.
+ */
+async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
+  const { model, routes, site, published, hosts, beside, diagnostics } = await compileContent(raw, options);
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
-  const stamp = printStamp({
-    key, warnings: diagnostics.filter((d) => d.severity === "warning").length,
-    answers: routes.files.size, rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
-  });
-  const at = files.findIndex((f) => f.path > INPUTS_FILE);
-  files.splice(at === -1 ? files.length : at, 0, { path: INPUTS_FILE, data: stamp });
   const epoch = epochSeconds(options);
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
-  const written = await writeOutput(options.out, files, { ...options.write, claim, ...dated });
+  const written = await writeOutput(options.out, site, {
+    ...options.write, claim, owner: layout.records, ...dated, manifest: { previous: await previousManifest(layout) },
+  });
   mark("write output");
-  // Each folder beside --out is replaced atomically after the output folder (Vercel's static/ links its files); each
-  // carries the stamp, so that a build that fails between two swaps is redone by the next one. Once the output
-  // folder is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather than
-  // leave new answers with an old handler and say that nothing was written.
+  const stamp: BuildStamp = {
+    format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
+    warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: routes.files.size,
+    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), site: { ino: written.ino },
+  };
+  // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
+  // than leave new answers with an old handler and say that nothing was written.
+  const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
   for (const [i, folder] of beside.entries()) {
-    // The links to the plain files are concatenated, never spread into arguments (a ×100 site has 49,000).
-    const generated: OutputFile[] = [...folder.files, { path: INPUTS_FILE, data: stamp }];
-    const besideFiles = folder.plainFiles === undefined
-      ? generated
-      : generated.concat(plainFileLinks(options.out, files, written.entries, folder.plainFiles));
-    besideFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
-    await writeOutput(besidePaths[i]!, besideFiles, { ...write, ...dated });
+    const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
+    if (folder.plainFiles !== undefined) {
+      // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
+      for (const [j, f] of site.entries()) {
+        const entry = written.entries.get(j);
+        if ("source" in f && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
+      }
+    }
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    await writeOutput(besidePaths[i]!, files, { ...write, ...dated });
     mark(`write ${folder.dir}`);
   }
+  const { planRecords } = await import("./output/plan.js");
+  const records = planRecords({
+    routes, published, hosts, stamp: printStamp(stamp),
+    site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest ?? [] },
+  });
+  const kept = await writeOutput(layout.records, records, { ...write, ...dated });
+  mark("write records");
   return {
     outDir: path.resolve(options.out),
     model,
     routes,
     diagnostics,
-    counts: { answers: routes.files.size, rules: routes.table.rules.length, files: written.files, bytes: written.bytes },
+    counts: { answers: routes.files.size, rules: routes.table.rules.length, files: written.files, bytes: written.bytes + kept.bytes },
   };
 }

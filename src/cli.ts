@@ -2,7 +2,7 @@
 // EDGE: the command line. Maps flags to build() / compile() / preview; one catch turns failures into a message and an
 // exit code (0 ok, 1 content or build errors, 2 usage, 130/143 stopped by a signal).
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
@@ -12,6 +12,7 @@ import {
   colorErr, colorOut, diagnosticLines, humanBytes, humanMs, processIo, startProgress, type Io,
 } from "./cli/output.js";
 import { didYouMean } from "./cli/suggest.js";
+import { isBuild } from "./layout/read-build.js";
 import {
   BuildError, ContentError, countNoun, formatError, InterruptedError, UsageError, type Diagnostic,
 } from "./errors.js";
@@ -204,7 +205,7 @@ function program(io: Io, run: Run): Command {
         ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
         ...(hosts !== undefined ? { hosts } : {}),
       });
-      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.files.length };
+      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.site.length };
       const summary = report(result.diagnostics, counts);
       if (run.json) {
         io.out(JSON.stringify(summary, null, 2));
@@ -299,7 +300,7 @@ export async function dev(io: Io, opts: DevFlags, control: { stop?: AbortSignal;
     }
     // The first time, an earlier build in --out is served even when this one failed. Later builds need nothing: the
     // preview reloads the route table itself when a build replaces --out.
-    if ((built || existsSync(path.join(opts.out, "routes.json"))) && preview === null && !stopped) {
+    if ((built || isBuild(opts.out)) && preview === null && !stopped) {
       preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);

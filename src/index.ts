@@ -78,7 +78,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     return {
       ok: !result.diagnostics.some((d) => d.severity === "error"),
       diagnostics: result.diagnostics,
-      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.files.length },
+      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.site.length },
     };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, diagnostics: error.diagnostics, counts: { answers: 0, rules: 0, files: 0 } };

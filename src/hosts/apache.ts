@@ -116,6 +116,6 @@ export function printHtaccess(table: RouteTable): string {
 export const apache: HostAdapter = {
   name: "apache",
   render({ table }) {
-    return { files: [{ path: ".htaccess", data: printHtaccess(table) }] };
+    return { files: [{ path: ".htaccess", data: printHtaccess(table) }], docroot: "site" };
   },
 };

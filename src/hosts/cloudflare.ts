@@ -58,6 +58,7 @@ export const cloudflare: HostAdapter = {
         { path: "_worker.js", data: printWorker(input) },
         { path: "_routes.json", data: printRoutesJson() },
       ],
+      docroot: "plain",
     };
   },
 };

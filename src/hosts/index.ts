@@ -22,18 +22,25 @@ export const HOSTS = {
   netlify, "netlify-static": netlifyStatic, apache, nginx, vercel, "vercel-static": vercelStatic, cloudflare,
 } as const satisfies Record<HostName, HostAdapter>;
 
-/** What the chosen hosts write: files into the output folder, folders beside it. */
-export interface RenderedHosts {
+/** One host's own folder in the build's records (`hosts/<name>/`). */
+export interface HostFolder {
+  name: HostName;
   files: HostFile[];
+  docroot?: "site" | "plain";
+}
+
+/** What the chosen hosts write: their own folders in the records, and folders beside --out. */
+export interface RenderedHosts {
+  folders: HostFolder[];
   beside: BesideFolder[];
 }
 
 /** Every chosen host's files, in registry order. Two hosts never write the same folder beside --out. */
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
-  const out: RenderedHosts = { files: [], beside: [] };
+  const out: RenderedHosts = { folders: [], beside: [] };
   for (const name of HOST_NAMES.filter((n) => hosts.includes(n))) {
-    const { files, beside = [] } = HOSTS[name].render(input);
-    out.files.push(...files);
+    const { files, docroot, beside = [] } = HOSTS[name].render(input);
+    if (files.length > 0 || docroot !== undefined) out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }) });
     for (const folder of beside) {
       if (out.beside.some((f) => f.dir === folder.dir)) throw new Error(`Internal: two hosts write ${folder.dir}.`);
       out.beside.push(folder);

@@ -115,6 +115,7 @@ export const netlifyStatic: HostAdapter = {
         { path: "_redirects", data: printRedirects(table).text },
         { path: "_headers", data: printHeaders() },
       ],
+      docroot: "site",
     };
   },
 };

@@ -41,9 +41,17 @@ export interface HostInput {
 }
 
 export interface HostOutput {
-  /** Files inside the output folder. */
+  /**
+   * The host's own folder, `.build-index-site/<out>/hosts/<name>/` (src/layout): its configs, never inside --out
+   * (which every static server publishes as it is).
+   */
   files: HostFile[];
-  /** Folders beside the output folder. */
+  /**
+   * When the host's folder is also what it uploads: "site" links every file of --out into it (answers too: a static
+   * host serves them), "plain" only the plain files (the host's handler answers /api.php). Absent: configs only.
+   */
+  docroot?: "site" | "plain";
+  /** Folders beside the output folder, where a platform reads them. */
   beside?: BesideFolder[];
 }
 

@@ -149,6 +149,6 @@ export function toVercelJson(table: RouteTable): VercelJson {
 export const vercelStatic: HostAdapter = {
   name: "vercel-static",
   render({ table }) {
-    return { files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }] };
+    return { files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }], docroot: "site" };
   },
 };

@@ -67,7 +67,7 @@ async function hasMarker(dir: string): Promise<boolean> {
  * Refuses (UsageError, exit 2, nothing touched) an --out that the build may not replace: a mount point (always), or
  * anything that exists, is not an empty folder and has no marker (unless `replaceOut`). `label` is --out as given.
  */
-export async function checkTarget(target: string, label: string, replaceOut: boolean): Promise<void> {
+export async function checkTarget(target: string, label: string, replaceOut: boolean, owner?: string): Promise<void> {
   const st = await lstat(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
@@ -79,7 +79,7 @@ export async function checkTarget(target: string, label: string, replaceOut: boo
   }
   if (replaceOut) return;
   if (st.isDirectory()) {
-    if (await hasMarker(target)) return;
+    if (await hasMarker(target) || (owner !== undefined && await hasMarker(owner))) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;
     throw new UsageError(`--out ${label} is a folder that build-index-site did not write (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, no ${MARKER_FILE}): refusing to replace it.`,

@@ -1,10 +1,14 @@
 // src/output/plan.ts
-// Everything the build writes, as a sorted list of files: answers, route table, host configs, copied content.
+// Everything the build writes, as lists of files: the public site (--out) and the build's records beside it.
 
+import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
+import type { HostFolder } from "../hosts/index.js";
+import { HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
+import type { ManifestEntries } from "./write-output.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
@@ -20,18 +24,14 @@ export type OutputFile =
 
 
 /**
- * Every file of the output folder: the site's other files sorted by path, then the answer files (all under api/) in
+ * Every file of --out, the public site: the plain files sorted by path, then the answer files (all under api/) in
  * the order the route table made them. Answers are not sorted: their paths are made only when the writer asks.
  */
-export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], hostFiles: readonly OutputFile[] = []): OutputFile[] {
-  const files: OutputFile[] = [];
-  files.push({ path: "routes.json", data: stringify(routes.table as unknown as Body) });
-  files.push({ path: "serve.json", data: stringify(serveConfig(published.map((f) => f.path)) as unknown as Body) });
-  for (const f of published) {
-    files.push({ path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }) });
-  }
-  files.push(...hostFiles);
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export function planSite(routes: BuiltRoutes, published: readonly RawFile[]): OutputFile[] {
+  const files: OutputFile[] = published.map((f) => ({
+    path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
+  }));
+  files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
     if (files[i]!.path.toLowerCase().startsWith("api/")) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
@@ -39,6 +39,47 @@ export function planOutput(routes: BuiltRoutes, published: readonly RawFile[], h
   for (const f of routes.files.outputs()) files.push(f);
   return files;
 }
+
+export interface RecordsInput {
+  routes: BuiltRoutes;
+  published: readonly RawFile[];
+  hosts: readonly HostFolder[];
+  /** --out's files as written, their manifest entries, and where --out now is (the host folders link its files). */
+  site: { files: readonly OutputFile[]; entries: ManifestEntries; dir: string; manifest: readonly string[] };
+  stamp: string;
+}
+
+/**
+ * Every file of the build's records (src/layout/paths.ts): the stamp, --out's manifest, the route table, the
+ * preview's static rules, and each host's own folder (its configs, and for a host that uploads its own folder, the
+ * site's files hard-linked into it).
+ */
+export function planRecords(input: RecordsInput): OutputFile[] {
+  const { site } = input;
+  const manifest = site.manifest;
+  const files: OutputFile[] = [
+    { path: STAMP_FILE, data: input.stamp },
+    { path: SITE_MANIFEST_FILE, produce: () => Buffer.concat(manifest.map((chunk) => Buffer.from(chunk, "utf8"))) },
+    { path: ROUTES_FILE, data: stringify(input.routes.table as unknown as Body) },
+    { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
+  ];
+  for (const host of input.hosts) {
+    const dir = `${HOSTS_DIR}/${host.name}`;
+    const own = new Set(host.files.map((f) => f.path));
+    for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
+    if (host.docroot === undefined) continue;
+    // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
+    for (const [i, f] of site.files.entries()) {
+      if (host.docroot === "plain" && !("source" in f)) continue;
+      const entry = site.entries.get(i);
+      if (entry === undefined || own.has(f.path)) continue;
+      files.push({ path: `${dir}/${f.path}`, linkTo: path.join(site.dir, f.path), entry });
+    }
+  }
+  return files;
+}
+
+const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * Paths that would land on the same file on a case-insensitive file system (macOS, Windows). Checked one folder at a

@@ -2,7 +2,7 @@
 // Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
 // early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
 // same-size edit would look unchanged), the options and the tool's own code,
-// stored in the output as `.build-inputs`, and a check that the output is still intact.
+// stored in the build's records (src/layout), and a check that every folder the build wrote is still intact.
 
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -11,20 +11,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
 import { fromOsError } from "../errors.js";
+import type { Layout } from "../layout/paths.js";
+import { parseStamp, type BuildStamp } from "../layout/stamp.js";
 import { MARKER_FILE as MANIFEST_FILE, MARKER_HEADER } from "./out-folder.js";
 
-export const INPUTS_FILE = ".build-inputs";
+/** The stamp in each folder written beside --out (".netlify/v1"): the build's own, naming its --out. */
+export const BESIDE_STAMP_FILE = ".build-inputs";
 const HEADER = "build-index-site inputs 1";
-
-/** What the previous build recorded besides the key, so an up-to-date run can report it. */
-export interface InputsStamp {
-  key: string;
-  warnings: number;
-  answers: number;
-  rules: number;
-  /** The folders the build wrote beside the output folder (".netlify/v1"), each with this stamp. */
-  beside: string[];
-}
 
 export interface KeySettings {
   baseUrl: string | undefined;
@@ -75,37 +68,17 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
   return hash.digest("base64url");
 }
 
-export function printStamp(stamp: InputsStamp): string {
-  return `${HEADER}\nkey ${stamp.key}\nwarnings ${stamp.warnings}\nanswers ${stamp.answers}\nrules ${stamp.rules}\n`
-    + `beside${stamp.beside.map((d) => ` ${d}`).join("")}\n`;
-}
-
-function parseStamp(text: string): InputsStamp | null {
-  const lines = text.split("\n");
-  if (lines[0] !== HEADER) return null;
-  const field = (name: string): string | undefined => lines.find((l) => l.startsWith(`${name} `))?.slice(name.length + 1);
-  const key = field("key");
-  const numbers = ["warnings", "answers", "rules"].map((n) => Number(field(n)));
-  const beside = lines.find((l) => l === "beside" || l.startsWith("beside "));
-  if (key === undefined || beside === undefined || numbers.some((n) => !Number.isInteger(n))) return null;
-  const [warnings, answers, rules] = numbers as [number, number, number];
-  return { key, warnings, answers, rules, beside: beside.split(" ").slice(1) };
-}
-
 /**
- * The previous build's stamp when `out` holds the build of exactly this key and every file it wrote is still there
- * as written (generated files by size, copies by size and modification time); null otherwise.
+ * Whether `dir` still holds every file its manifest lists, as written (generated files by size; copies of the
+ * content by size and modification time). False for an empty or unreadable manifest.
  */
-export async function upToDate(out: string, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<InputsStamp | null> {
-  const stamp = parseStamp(await readFile(path.join(out, INPUTS_FILE), "utf8").catch(() => ""));
-  if (stamp === null || stamp.key !== key) return null;
-  const text = await readFile(path.join(out, MANIFEST_FILE), "utf8").catch(() => "");
-  if (!text.startsWith(`${MARKER_HEADER}\n`)) return null;
+export function intact(dir: string, manifest: string, raw: RawContent | null, sourceDateEpoch?: number): boolean {
+  if (!manifest.startsWith(`${MARKER_HEADER}\n`)) return false;
   // The writer gives copies their source's modification time in whole milliseconds, clamped to SOURCE_DATE_EPOCH.
   const limit = sourceDateEpoch === undefined ? Infinity : sourceDateEpoch * 1000;
-  const copies = new Map(raw.published.map((f) => [f.path, f]));
-  const intact = (file: string, size: number): boolean => {
-    const s = statSync(`${out}/${file}`, { throwIfNoEntry: false });
+  const copies = new Map(raw?.published.map((f) => [f.path, f]));
+  const same = (file: string, size: number): boolean => {
+    const s = statSync(`${dir}/${file}`, { throwIfNoEntry: false });
     if (s === undefined || !s.isFile() || s.size !== size) return false;
     const copy = copies.get(file);
     if (copy === undefined) return true;
@@ -115,19 +88,40 @@ export async function upToDate(out: string, key: string, raw: RawContent, source
   // Line by line, one synchronous stat each: a ×100 site has 640,000 lines, and a Map of them or a promise per stat
   // cost more than the stats.
   let lines = 0;
-  for (let at = text.indexOf("\n") + 1; at < text.length;) {
-    const end = text.indexOf("\n", at);
-    const line = text.slice(at, end === -1 ? text.length : end);
-    at = end === -1 ? text.length : end + 1;
+  for (let at = manifest.indexOf("\n") + 1; at < manifest.length;) {
+    const end = manifest.indexOf("\n", at);
+    const line = manifest.slice(at, end === -1 ? manifest.length : end);
+    at = end === -1 ? manifest.length : end + 1;
     if (line.startsWith("mtimes ")) continue;
     const first = line.indexOf(" ");
     const second = line.indexOf(" ", first + 1);
     if (first <= 0 || second <= first) continue;
-    if (!intact(line.slice(second + 1), Number(line.slice(first + 1, second)))) return null;
+    if (!same(line.slice(second + 1), Number(line.slice(first + 1, second)))) return false;
     lines++;
   }
-  if (lines === 0) return null;
-  // Published files the manifest does not list (an older manifest) are checked by themselves.
-  for (const f of copies.values()) if (!intact(f.path, f.size)) return null;
+  if (lines === 0) return false;
+  // Published files the manifest does not list are checked by themselves.
+  for (const f of copies.values()) if (!same(f.path, f.size)) return false;
+  return true;
+}
+
+const readText = (file: string): Promise<string> => readFile(file, "utf8").catch(() => "");
+
+/**
+ * The previous build's stamp when --out, its records and every folder it wrote beside --out hold the build of
+ * exactly this key, whole; null otherwise.
+ */
+export async function upToDate(layout: Layout, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<BuildStamp | null> {
+  const stamp = parseStamp(await readText(layout.stamp));
+  if (stamp === null || stamp.key !== key || stamp.out !== path.basename(layout.out)) return null;
+  if (statSync(layout.out, { throwIfNoEntry: false })?.ino !== stamp.site.ino) return null;
+  if (!intact(layout.out, await readText(layout.siteManifest), raw, sourceDateEpoch)) return null;
+  if (!intact(layout.records, await readText(path.join(layout.records, MANIFEST_FILE)), null)) return null;
+  for (const dir of stamp.beside) {
+    const folder = layout.beside(dir);
+    const beside = parseStamp(await readText(path.join(folder, BESIDE_STAMP_FILE)));
+    if (beside === null || beside.key !== key || beside.out !== stamp.out) return null;
+    if (!intact(folder, await readText(path.join(folder, MANIFEST_FILE)), null)) return null;
+  }
   return stamp;
 }

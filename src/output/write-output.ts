@@ -18,6 +18,10 @@ import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./reco
 const CONCURRENCY = 64;
 
 export interface WriteStats {
+  /** The folder swapped in (its inode: the records name the --out they describe by it). */
+  ino: number;
+  /** The manifest's text, when the caller keeps it (`manifest: "outside"`); otherwise it is in the folder. */
+  manifest: string[] | null;
   files: number;
   bytes: number;
   /** Files hard-linked from the previous output instead of written (their bytes did not change). */
@@ -79,6 +83,17 @@ export interface WriteOptions {
   claim?: OutputClaim;
   /** How to name the output folder in messages (default: the path as given). */
   label?: string;
+  /**
+   * Where the folder's manifest goes. Default: into the folder (it is then also the folder's marker). With
+   * `{ previous }` the caller keeps it elsewhere (--out holds only the public site): `previous` is the last build's
+   * manifest text when it still describes this folder (null otherwise), and the new one is returned.
+   */
+  manifest?: { previous: string | null };
+  /**
+   * A folder whose marker also makes --out ours (the records of --out, which hold its manifest): checked when --out
+   * has no marker of its own.
+   */
+  owner?: string;
 }
 
 const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
@@ -139,18 +154,18 @@ function shownPath(claim: { target: string; label: string }, tmp: string | null)
  * lock beside it (a second build exits 2), and recovers from a killed build (finishes an interrupted swap, removes
  * the temporary folders of dead builds). Throws a UsageError (exit 2) or a BuildError naming an OS error.
  */
-export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods"> = {}): Promise<OutputClaim> {
+export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods" | "owner"> = {}): Promise<OutputClaim> {
   const fs: WriteMethods = { ...FS, ...options.methods };
   const label = options.label ?? outDir;
   const shown = (p: string): string => p;
   try {
     const target = await resolveTarget(outDir);
-    await checkTarget(target, label, options.replaceOut === true); // read-only: a refusal touches nothing
+    await checkTarget(target, label, options.replaceOut === true, options.owner); // read-only: a refusal touches nothing
     await fs.mkdir(path.dirname(target), { recursive: true });
     const lock = await acquireLock(target, label);
     try {
       await recover(target, fs);
-      await checkTarget(target, label, options.replaceOut === true);
+      await checkTarget(target, label, options.replaceOut === true, options.owner);
     } catch (error) {
       await lock.release();
       throw error;
@@ -162,14 +177,26 @@ export async function claimOutput(outDir: string, options: Pick<WriteOptions, "r
 }
 
 /** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
-export async function readManifest(out: string, fs: Pick<WriteMethods, "readFile"> = FS): Promise<{ text: string; entries: Map<string, string>; mtimes: string | null }> {
-  const entries = new Map<string, string>();
+export async function readManifest(out: string, fs: Pick<WriteMethods, "readFile"> = FS): Promise<ParsedManifest> {
   let text: string;
   try {
     text = await fs.readFile(path.join(out, MANIFEST_FILE), "utf8");
   } catch {
-    return { text: "", entries, mtimes: null };
+    return { text: "", entries: new Map(), mtimes: null };
   }
+  return parseManifest(text);
+}
+
+export interface ParsedManifest {
+  text: string;
+  /** path → "<hash> <size>" */
+  entries: Map<string, string>;
+  mtimes: string | null;
+}
+
+/** A manifest's text → its entries; empty when it is not a manifest. */
+export function parseManifest(text: string): ParsedManifest {
+  const entries = new Map<string, string>();
   const lines = text.split("\n");
   if (lines[0] !== MANIFEST_HEADER) return { text: "", entries, mtimes: null };
   const mtimes = lines[1]?.startsWith("mtimes ") ? lines[1] : null;
@@ -402,7 +429,9 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
   try {
     let previous: Previous | null = null;
     if (options.reuse !== false && await exists(target)) {
-      const { text, entries, mtimes } = await readManifest(target, fs);
+      const { text, entries, mtimes } = options.manifest === undefined
+        ? await readManifest(target, fs)
+        : parseManifest(options.manifest.previous ?? "");
       previous = { root: target, manifest: entries, manifestText: text, sameMtimes: mtimes === mtimesLine(options.sourceDateEpoch) };
     }
     tmp = await fs.mkdtemp(path.join(parent, tmpPrefix(target)));
@@ -412,11 +441,14 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
     const manifestText = printManifest(files, manifest, options.sourceDateEpoch);
     const manifestPath = path.join(tmp, MANIFEST_FILE);
     const sameManifest = previous !== null && previous.sameMtimes && sameChunks(previous.manifestText, manifestText);
-    if (!(sameManifest && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
+    if (options.manifest !== undefined) {
+      // Kept by the caller.
+    } else if (!(sameManifest && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
       await fs.writeFile(manifestPath, manifestText);
       const limit = options.sourceDateEpoch;
       if (limit !== undefined) await fs.utimes(manifestPath, limit, limit);
     }
+    const { ino } = await fs.stat(tmp);
     options.signal?.throwIfAborted(); // the last moment to stop: the swap below is not interrupted
     if (await exists(target)) {
       const old = await fs.mkdtemp(path.join(parent, oldPrefix(target)));
@@ -445,7 +477,7 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
       await fs.rename(tmp, target);
       tmp = null;
     }
-    return { files: files.length, bytes, reused, entries: manifest };
+    return { ino, manifest: options.manifest === undefined ? null : manifestText, files: files.length, bytes, reused, entries: manifest };
   } catch (error) {
     if (tmp !== null) await fs.rm(tmp, { recursive: true, force: true });
     throw fromOsError(error, shownPath(claim, tmp));

@@ -1,12 +1,12 @@
 // src/preview/edge.ts
 // `preview --edge`: /api.php (and /api.php/…) answered by the request-time handler the build emitted, exactly as
-// the edge hosts answer; everything else by the static preview. The handler and its data come from the output
-// folder's `_worker.js` (an internal file, never served), run as Cloudflare runs it.
+// the edge hosts answer; everything else by the static preview. The handler and its data are Cloudflare's worker,
+// found through the build's records (src/layout), run as Cloudflare runs it.
 
 import { readFile } from "node:fs/promises";
 import type http from "node:http";
-import path from "node:path";
 import { UsageError } from "../errors.js";
+import { readBuild } from "../layout/read-build.js";
 import { isInternalPath } from "../routes/internal-files.js";
 
 interface Worker {
@@ -23,12 +23,12 @@ const decoded = (pathname: string): string => {
 
 const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
 
-/** Loads `dir/_worker.js` as an ES module (from its text: the folder's package.json type does not matter). */
+/** Loads the handler the build emitted (Cloudflare's worker) as an ES module, from its text. */
 async function loadWorker(dir: string): Promise<Worker> {
-  const file = path.join(dir, "_worker.js");
-  const text = await readFile(file, "utf8").catch(() => null);
-  if (text === null) {
-    throw new UsageError(`${file} is missing: the edge preview runs the handler the build wrote for Cloudflare.`,
+  const file = (await readBuild(dir)).handlerFile();
+  const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
+  if (file === null || text === null) {
+    throw new UsageError(`${dir} was built without the handler: the edge preview runs the handler the build wrote for Cloudflare.`,
       "Build with the cloudflare host (it is in the default --hosts), then preview again.");
   }
   const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: Worker };

@@ -1,10 +1,9 @@
 // src/preview/server.ts
 // EDGE: serves a built site like a static host would. `/api.php` is routed by evaluating routes.json (nothing
 // smarter); every other path, and the routed target, is served as a plain file by serve-handler. The route table is
-// reloaded when the build replaces the folder; the build's internal files (src/routes/internal-files.ts) are 404.
+// reloaded when a build replaces the records (src/layout); the names of the build's own files are 404 here too.
 
-import { lstat, readFile, realpath, stat } from "node:fs/promises";
-import { statSync } from "node:fs";
+import { lstat, realpath, stat } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
 import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { isInternalPath } from "../routes/internal-files.js";
+import { buildVersion, readBuild } from "../layout/read-build.js";
 import { notFound, readRegularFile } from "./read-file.js";
 
 export interface PreviewOptions {
@@ -78,45 +78,34 @@ function confinedLstat(siteRoot: string, realRoot: () => string): ServeMethods["
   }) as unknown as ServeMethods["lstat"];
 }
 
-async function readJson(file: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    throw new BuildError("PREVIEW_NO_SITE", `${file} is missing: ${what}`, { hint: "Run `build-index-site build` first, or pass --dir." });
-  }
-  return JSON.parse(text) as unknown;
-}
-
 interface SiteState {
-  /** routes.json's identity (inode, size, mtime): a rebuild replaces the folder, so it changes. */
+  /** The records' version (src/layout): a rebuild replaces them, so it changes. */
   key: string;
   compiled: CompiledTable;
   base: ServeConfig;
   realRoot: string;
 }
 
-/** "" when the file cannot be seen (mid-swap, removed, unreadable): the loaded table stays. */
-const fileKey = (file: string): string => {
-  try {
-    const s = statSync(file, { throwIfNoEntry: false });
-    return s === undefined ? "" : `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return "";
-  }
-};
-
+/** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
 async function loadSite(root: string): Promise<SiteState> {
-  const routesFile = path.join(root, "routes.json");
-  const key = fileKey(routesFile);
-  const table = (await readJson(routesFile, "it is not a built site.")) as RouteTable;
-  const serveJson = (await readJson(path.join(root, "serve.json"), "it is not a built site.")) as ServeConfig;
+  const build = await readBuild(root);
+  const key = build.version();
+  const [table, serveJson] = await Promise.all([build.table(), build.serveConfig()]);
   return {
     key,
     compiled: compileTable(table),
-    base: { ...serveJson, public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false },
+    base: { ...(serveJson as ServeConfig), public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false },
     realRoot: await realpath(root),
   };
+}
+
+/** The records' version when they can be read, "" otherwise (mid-swap, removed): the loaded table stays. */
+function recordsVersion(root: string): string {
+  try {
+    return buildVersion(root);
+  } catch {
+    return "";
+  }
 }
 
 /** Hosts send no Content-Disposition; serve-handler adds one to every file. */
@@ -159,12 +148,11 @@ async function ifRangeFails(validator: string, file: string): Promise<boolean> {
  */
 export async function createPreviewHandler(dir: string, log?: (line: string) => void): Promise<http.RequestListener> {
   const root = path.resolve(dir);
-  const routesFile = path.join(root, "routes.json");
   let site = await loadSite(root);
   let reloading: Promise<void> | null = null;
-  /** Reload when routes.json is another file than the one loaded (the build swapped the folder). Cheap: one stat. */
+  /** Reload when the records are others than the ones loaded (a build replaced them). Cheap: a stat or two. */
   const current = async (): Promise<SiteState> => {
-    const key = fileKey(routesFile);
+    const key = recordsVersion(root);
     if (key !== site.key && key !== "") {
       reloading ??= loadSite(root).then((s) => { site = s; }, () => undefined).finally(() => { reloading = null; });
       await reloading;

@@ -1,0 +1,61 @@
+// src/layout/paths.ts
+// Where everything a build writes lives, computed from --out alone (pure: no file is read). docs/layout.md draws it.
+//
+//   <base>/                      the folder that holds --out (Netlify's base directory when --out is dist)
+//   ├── dist/                    --out: the public site only (what `serve dist`, Netlify and nginx serve)
+//   ├── .build-index-site/dist/  the build's own records, one folder per --out, never published or served
+//   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written, dist's identity
+//   │   ├── site.manifest        a hash and size per file of dist/
+//   │   ├── routes.json          the route table;  serve.json: the static rules the preview hands serve-handler
+//   │   └── hosts/<host>/        a host's private files (nginx), or its upload folder (apache, cloudflare, …)
+//   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place
+
+import path from "node:path";
+
+/** The folder beside --out that holds the records of every --out built there. */
+export const RECORDS_ROOT = ".build-index-site";
+
+/** The records' own file names. */
+export const STAMP_FILE = "build.json";
+export const SITE_MANIFEST_FILE = "site.manifest";
+export const ROUTES_FILE = "routes.json";
+export const SERVE_FILE = "serve.json";
+export const HOSTS_DIR = "hosts";
+
+export interface Layout {
+  /** --out, absolute: the public site. */
+  out: string;
+  /** The folder that holds --out: folders that platforms read from a fixed place (`.netlify/v1`) go here. */
+  base: string;
+  /** `.build-index-site/<name of --out>`: the build's records. */
+  records: string;
+  stamp: string;
+  siteManifest: string;
+  routes: string;
+  serve: string;
+  /** A host's own folder in the records. */
+  host(name: string): string;
+  /** A platform's folder beside --out (".netlify/v1"). */
+  beside(dir: string): string;
+}
+
+/**
+ * The layout of the build whose --out is `outDir`. Pass the real path of --out (through symlinks) when the folders
+ * must be found where the build wrote them.
+ */
+export function layoutOf(outDir: string): Layout {
+  const out = path.resolve(outDir);
+  const base = path.dirname(out);
+  const records = path.join(base, RECORDS_ROOT, path.basename(out));
+  return {
+    out,
+    base,
+    records,
+    stamp: path.join(records, STAMP_FILE),
+    siteManifest: path.join(records, SITE_MANIFEST_FILE),
+    routes: path.join(records, ROUTES_FILE),
+    serve: path.join(records, SERVE_FILE),
+    host: (name) => path.join(records, HOSTS_DIR, name),
+    beside: (dir) => path.join(base, ...dir.split("/")),
+  };
+}

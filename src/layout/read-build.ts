@@ -1,0 +1,111 @@
+// src/layout/read-build.ts
+// EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
+// it where things are and what the build recorded; none of them parses the output folders on its own.
+
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+import { UsageError } from "../errors.js";
+import type { RouteTable } from "../routes/route-table.js";
+import { layoutOf, type Layout } from "./paths.js";
+import { parseStamp, type BuildStamp } from "./stamp.js";
+
+/** A file of --out as the build recorded it: its sha1 (base64url) and size. */
+export interface SiteFileRecord {
+  sha1: string;
+  size: number;
+}
+
+/** A finished build, as its records describe it. Everything is read when asked for, and read again after a rebuild. */
+export interface Build {
+  layout: Layout;
+  stamp: BuildStamp;
+  /**
+   * Whether --out is the folder the records describe. False when a build was stopped between its swaps: the files
+   * are whole, but not all of one build; the next build writes everything again.
+   */
+  complete: boolean;
+  /** Whether the build wrote this host's files (--hosts). */
+  has(host: string): boolean;
+  /** The route table (routes.json). */
+  table(): Promise<RouteTable>;
+  /** The static rules the preview hands serve-handler (serve.json). */
+  serveConfig(): Promise<Record<string, unknown>>;
+  /** Every file of --out: its site path ("icons/a.png") → hash and size. */
+  siteFiles(): Promise<Map<string, SiteFileRecord>>;
+  /** The request-time handler the build emitted (Cloudflare's worker module), or null when no edge host was built. */
+  handlerFile(): string | null;
+  /** Changes whenever a build replaces the records: a reader that holds data compares it to know when to reload. */
+  version(): string;
+}
+
+/** A folder that is no build of this tool (or of an older layout): one line, exit 2. */
+export class NotABuildError extends UsageError {}
+
+const fileVersion = (file: string): string => {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s === undefined ? "" : `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+};
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, "utf8")) as unknown;
+}
+
+/**
+ * Opens the build whose --out is `outDir`. Throws NotABuildError when the folder is missing, is not a build, or was
+ * built by a version of this tool with another layout.
+ */
+export async function readBuild(outDir: string): Promise<Build> {
+  const real = await realpath(outDir).catch(() => null);
+  const shown = outDir.replace(/[\\/]+$/, "") || outDir;
+  if (real === null || !statSync(real).isDirectory()) {
+    throw new NotABuildError(`${shown} does not exist: there is no build to read.`, "Run `build-index-site build` first, or name the output folder with --dir.");
+  }
+  const layout = layoutOf(real);
+  const stamp = parseStamp(await readFile(layout.stamp, "utf8").catch(() => ""));
+  if (stamp === null) {
+    const older = statSync(path.join(real, "routes.json"), { throwIfNoEntry: false }) !== undefined;
+    throw new NotABuildError(older
+      ? `${shown} was built by an older version of build-index-site (its records are inside it).`
+      : `${shown} is not a build of build-index-site: ${path.relative(process.cwd(), layout.stamp) || layout.stamp} is missing.`,
+    older ? "Build again: the records now live beside it, in .build-index-site/." : "Run `build-index-site build` first, or name the output folder with --dir.");
+  }
+  return {
+    layout,
+    stamp,
+    complete: statSync(real).ino === stamp.site.ino,
+    has: (host) => stamp.hosts.includes(host),
+    table: async () => (await readJson(layout.routes)) as RouteTable,
+    serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
+    siteFiles: async () => parseSiteManifest(await readFile(layout.siteManifest, "utf8")),
+    handlerFile: () => {
+      const file = path.join(layout.host("cloudflare"), "_worker.js");
+      return stamp.hosts.includes("cloudflare") && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
+    },
+    version: () => fileVersion(layout.stamp),
+  };
+}
+
+/** The manifest's lines ("<sha1> <size> <path>") → path → record. */
+function parseSiteManifest(text: string): Map<string, SiteFileRecord> {
+  const files = new Map<string, SiteFileRecord>();
+  for (const line of text.split("\n").slice(1)) {
+    const first = line.indexOf(" ");
+    const second = line.indexOf(" ", first + 1);
+    if (first <= 0 || second <= first || line.startsWith("mtimes ")) continue;
+    files.set(line.slice(second + 1), { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
+  }
+  return files;
+}
+
+/** Synchronously: whether `outDir` holds a build whose records can be read (dev, before it starts a preview). */
+export function isBuild(outDir: string): boolean {
+  try {
+    return parseStamp(readFileSync(layoutOf(realpathSync(outDir)).stamp, "utf8")) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The version of the records of the build in `outDir` (see Build.version), without reading them. */
+export const buildVersion = (outDir: string): string => fileVersion(layoutOf(realpathSync(outDir)).stamp);

@@ -1,0 +1,44 @@
+// src/layout/stamp.ts
+// The stamp a build leaves in its records (`build.json`) and in each folder it writes beside --out: what was built
+// from which inputs, and which folders belong to it. Pure: printing and parsing only.
+
+/** Bumped when the layout changes; a build of another format is not read (it is rebuilt, and `verify` refuses it). */
+export const LAYOUT_FORMAT = 1;
+
+export interface BuildStamp {
+  format: number;
+  /** The name of --out (the folder the stamp belongs to): a folder beside --out that names another is not ours. */
+  out: string;
+  /** The key of the inputs (content, options, tool): equal keys build equal outputs. */
+  key: string;
+  hosts: string[];
+  warnings: number;
+  answers: number;
+  rules: number;
+  /** The folders written beside --out (".netlify/v1"), each with this stamp. */
+  beside: string[];
+  /**
+   * The identity of the --out folder this build swapped in (its inode: a rename keeps it). A build stopped between
+   * two swaps leaves records that name another --out: the next build starts over, and readers say it is incomplete.
+   */
+  site: { ino: number };
+}
+
+export const printStamp = (stamp: BuildStamp): string => `${JSON.stringify(stamp, null, 2)}\n`;
+
+/** The stamp, or null when the text is not one of this format. */
+export function parseStamp(text: string): BuildStamp | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const s = value as Partial<BuildStamp>;
+  const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
+  const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+  if (s.format !== LAYOUT_FORMAT || typeof s.out !== "string" || typeof s.key !== "string" || !strings(s.hosts)
+    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !count(s.site?.ino)) return null;
+  return s as BuildStamp;
+}
