@@ -9,11 +9,12 @@ import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic }
 import type { BesideFolder, HostFolder, HostName } from "./hosts/index.js";
 import { DEFAULT_HOSTS } from "./hosts/names.js";
 import { layoutOf, type Layout } from "./layout/paths.js";
-import { LAYOUT_FORMAT, parseStamp, printStamp, type BuildStamp } from "./layout/stamp.js";
+import { describesSite } from "./layout/read-build.js";
+import { LAYOUT_FORMAT, parseStamp, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
-import { resolveTarget } from "./output/out-folder.js";
+import { MARKER_HEADER, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
@@ -168,6 +169,17 @@ export interface Compiled {
   diagnostics: Diagnostic[];
 }
 
+/** How many files a build of `compiled` writes in all: --out, the host folders (links included), the folders beside
+ * --out, and the records. */
+export function filesToWrite(compiled: Compiled): number {
+  const links = (docroot: "site" | "plain" | undefined): number =>
+    docroot === "site" ? compiled.site.length : docroot === "plain" ? compiled.published.length : 0;
+  let n = compiled.site.length + 5; // the records: build.json, site.id, site.manifest, routes.json, serve.json
+  for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
+  for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : compiled.published.length);
+  return n;
+}
+
 /** Reads and checks the content and computes every answer, without writing anything. */
 export async function compile(options: CompileOptions): Promise<Compiled> {
   return compileContent(await readContent(options.content), options);
@@ -226,7 +238,7 @@ async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, l
   // Where the build writes: beside the real --out (through a symlink), where the readers look too.
   const layout = layoutOf(await resolveTarget(options.out));
   const claim = await claimOutput(options.out, {
-    ...options.write, label: options.write?.label ?? options.out, owner: layout.records,
+    ...options.write, label: options.write?.label ?? options.out,
     replaceOut: options.replaceOut === true || options.write?.replaceOut === true,
   });
   try {
@@ -281,8 +293,9 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
  * leaves records of another): its files are then reused by their hashes. Null otherwise: everything is written.
  */
 async function previousManifest(layout: Layout): Promise<string | null> {
-  const stamp = parseStamp(await readFile(layout.stamp, "utf8").catch(() => ""));
-  if (stamp === null || statSync(layout.out, { throwIfNoEntry: false })?.ino !== stamp.site.ino) return null;
+  // Trusted only when the records are ours (their marker) and describe the --out that is there.
+  const marker = await readFile(path.join(layout.records, MANIFEST_FILE), "utf8").catch(() => "");
+  if (!marker.startsWith(`${MARKER_HEADER}\n`) || !describesSite(layout)) return null;
   return readFile(layout.siteManifest, "utf8").catch(() => null);
 }
 
@@ -297,13 +310,13 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const epoch = epochSeconds(options);
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const written = await writeOutput(options.out, site, {
-    ...options.write, claim, owner: layout.records, ...dated, manifest: { previous: await previousManifest(layout) },
+    ...options.write, claim, ...dated, manifest: { previous: await previousManifest(layout) },
   });
   mark("write output");
   const stamp: BuildStamp = {
     format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: routes.files.size,
-    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), site: { ino: written.ino },
+    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
@@ -323,10 +336,11 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   }
   const { planRecords } = await import("./output/plan.js");
   const records = planRecords({
-    routes, published, hosts, stamp: printStamp(stamp),
+    routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino),
     site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest ?? [] },
   });
-  const kept = await writeOutput(layout.records, records, { ...write, ...dated });
+  // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
+  const kept = await writeOutput(layout.records, records, { ...write, ...dated, replaceOut: options.replaceOut === true || write.replaceOut === true });
   mark("write records");
   return {
     outDir: path.resolve(options.out),

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { build, buildIfChanged, compile, type BuildOptions } from "./build.js";
+import { build, buildIfChanged, compile, filesToWrite, type BuildOptions } from "./build.js";
 import { debounced, logRequests, watchTree } from "./cli/dev.js";
 import { init } from "./cli/init.js";
 import {
@@ -205,7 +205,7 @@ function program(io: Io, run: Run): Command {
         ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
         ...(hosts !== undefined ? { hosts } : {}),
       });
-      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.site.length };
+      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) };
       const summary = report(result.diagnostics, counts);
       if (run.json) {
         io.out(JSON.stringify(summary, null, 2));

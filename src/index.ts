@@ -2,7 +2,8 @@
 // Public API: build, check and preview with the CLI's defaults; the route table evaluator and the reference answers.
 
 import {
-  build as buildSite, buildIfChanged, compile, type BuildOptions as CoreBuildOptions, type BuildResult, type UpToDateResult,
+  build as buildSite, buildIfChanged, compile, filesToWrite, type BuildOptions as CoreBuildOptions, type BuildResult,
+  type UpToDateResult,
 } from "./build.js";
 import { ContentError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
@@ -78,7 +79,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     return {
       ok: !result.diagnostics.some((d) => d.severity === "error"),
       diagnostics: result.diagnostics,
-      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: result.site.length },
+      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) },
     };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, diagnostics: error.diagnostics, counts: { answers: 0, rules: 0, files: 0 } };

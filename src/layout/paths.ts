@@ -4,8 +4,8 @@
 //   <base>/                      the folder that holds --out (Netlify's base directory when --out is dist)
 //   ├── dist/                    --out: the public site only (what `serve dist`, Netlify and nginx serve)
 //   ├── .build-index-site/dist/  the build's own records, one folder per --out, never published or served
-//   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written, dist's identity
-//   │   ├── site.manifest        a hash and size per file of dist/
+//   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written
+//   │   ├── site.manifest        a hash and size per file of dist/;  site.id: which dist/ they describe
 //   │   ├── routes.json          the route table;  serve.json: the static rules the preview hands serve-handler
 //   │   └── hosts/<host>/        a host's private files (nginx), or its upload folder (apache, cloudflare, …)
 //   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place
@@ -18,6 +18,7 @@ export const RECORDS_ROOT = ".build-index-site";
 /** The records' own file names. */
 export const STAMP_FILE = "build.json";
 export const SITE_MANIFEST_FILE = "site.manifest";
+export const SITE_ID_FILE = "site.id";
 export const ROUTES_FILE = "routes.json";
 export const SERVE_FILE = "serve.json";
 export const HOSTS_DIR = "hosts";
@@ -31,6 +32,7 @@ export interface Layout {
   records: string;
   stamp: string;
   siteManifest: string;
+  siteId: string;
   routes: string;
   serve: string;
   /** A host's own folder in the records. */
@@ -53,6 +55,7 @@ export function layoutOf(outDir: string): Layout {
     records,
     stamp: path.join(records, STAMP_FILE),
     siteManifest: path.join(records, SITE_MANIFEST_FILE),
+    siteId: path.join(records, SITE_ID_FILE),
     routes: path.join(records, ROUTES_FILE),
     serve: path.join(records, SERVE_FILE),
     host: (name) => path.join(records, HOSTS_DIR, name),

@@ -8,7 +8,7 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { RouteTable } from "../routes/route-table.js";
 import { layoutOf, type Layout } from "./paths.js";
-import { parseStamp, type BuildStamp } from "./stamp.js";
+import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
 export interface SiteFileRecord {
@@ -73,7 +73,7 @@ export async function readBuild(outDir: string): Promise<Build> {
   return {
     layout,
     stamp,
-    complete: statSync(real).ino === stamp.site.ino,
+    complete: describesSite(layout),
     has: (host) => stamp.hosts.includes(host),
     table: async () => (await readJson(layout.routes)) as RouteTable,
     serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
@@ -96,6 +96,18 @@ function parseSiteManifest(text: string): Map<string, SiteFileRecord> {
     files.set(line.slice(second + 1), { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
   }
   return files;
+}
+
+/**
+ * Whether the records describe the --out folder that is there (site.id names its inode). False after a build that
+ * stopped between its swaps, and when either is missing.
+ */
+export function describesSite(layout: Layout): boolean {
+  try {
+    return parseSiteId(readFileSync(layout.siteId, "utf8")) === statSync(layout.out).ino;
+  } catch {
+    return false;
+  }
 }
 
 /** Synchronously: whether `outDir` holds a build whose records can be read (dev, before it starts a preview). */

@@ -17,11 +17,18 @@ export interface BuildStamp {
   rules: number;
   /** The folders written beside --out (".netlify/v1"), each with this stamp. */
   beside: string[];
-  /**
-   * The identity of the --out folder this build swapped in (its inode: a rename keeps it). A build stopped between
-   * two swaps leaves records that name another --out: the next build starts over, and readers say it is incomplete.
-   */
-  site: { ino: number };
+}
+
+/**
+ * The identity of the --out folder a build swapped in: its inode, which a rename keeps. Kept in a file of its own
+ * (`site.id`), the one record that differs between two builds of the same inputs. A build stopped between two swaps
+ * leaves records that name another --out: the next build starts over, and readers say it is incomplete.
+ */
+export const printSiteId = (ino: number): string => `ino ${ino}\n`;
+
+export function parseSiteId(text: string): number | null {
+  const m = /^ino (\d+)\n$/.exec(text);
+  return m === null ? null : Number(m[1]);
 }
 
 export const printStamp = (stamp: BuildStamp): string => `${JSON.stringify(stamp, null, 2)}\n`;
@@ -39,6 +46,6 @@ export function parseStamp(text: string): BuildStamp | null {
   const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
   const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
   if (s.format !== LAYOUT_FORMAT || typeof s.out !== "string" || typeof s.key !== "string" || !strings(s.hosts)
-    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !count(s.site?.ino)) return null;
+    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules)) return null;
   return s as BuildStamp;
 }

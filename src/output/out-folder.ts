@@ -1,12 +1,14 @@
 // src/output/out-folder.ts
 // What --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
 // is not a mount point (which cannot be renamed), and that it is ours to replace: absent, an empty folder, or a
-// folder this tool wrote (its marker, `.build-manifest`, is in it). Anything else is refused unless --replace-out.
+// folder this tool wrote (its records beside it, or its own marker `.build-manifest` inside). Anything else is refused
+// unless --replace-out.
 
 import { readFileSync } from "node:fs";
 import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
+import { layoutOf } from "../layout/paths.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
 export const MARKER_FILE = ".build-manifest";
@@ -67,7 +69,7 @@ async function hasMarker(dir: string): Promise<boolean> {
  * Refuses (UsageError, exit 2, nothing touched) an --out that the build may not replace: a mount point (always), or
  * anything that exists, is not an empty folder and has no marker (unless `replaceOut`). `label` is --out as given.
  */
-export async function checkTarget(target: string, label: string, replaceOut: boolean, owner?: string): Promise<void> {
+export async function checkTarget(target: string, label: string, replaceOut: boolean): Promise<void> {
   const st = await lstat(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
@@ -79,10 +81,13 @@ export async function checkTarget(target: string, label: string, replaceOut: boo
   }
   if (replaceOut) return;
   if (st.isDirectory()) {
-    if (await hasMarker(target) || (owner !== undefined && await hasMarker(owner))) return;
+    // --out is ours when its records are (src/layout: they hold its manifest); a folder this tool writes whole (the
+    // records, a folder beside --out) has its marker inside.
+    const records = layoutOf(target).records;
+    if (await hasMarker(records) || await hasMarker(target)) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;
-    throw new UsageError(`--out ${label} is a folder that build-index-site did not write (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, no ${MARKER_FILE}): refusing to replace it.`,
+    throw new UsageError(`--out ${label} is a folder that build-index-site did not write (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, and no records of it in ${path.relative(path.dirname(target), records)}/): refusing to replace it.`,
       `Choose a new or empty folder, or pass ${REPLACE_FLAG} to delete everything in it and write the site there.`);
   }
   throw new UsageError(`--out ${label} is ${st.isFile() ? "a file" : "not a folder"}, not a folder that build-index-site wrote: refusing to replace it.`,

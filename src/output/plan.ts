@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
-import { HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import { HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
@@ -47,6 +47,7 @@ export interface RecordsInput {
   /** --out's files as written, their manifest entries, and where --out now is (the host folders link its files). */
   site: { files: readonly OutputFile[]; entries: ManifestEntries; dir: string; manifest: readonly string[] };
   stamp: string;
+  siteId: string;
 }
 
 /**
@@ -59,6 +60,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   const manifest = site.manifest;
   const files: OutputFile[] = [
     { path: STAMP_FILE, data: input.stamp },
+    { path: SITE_ID_FILE, data: input.siteId },
     { path: SITE_MANIFEST_FILE, produce: () => Buffer.concat(manifest.map((chunk) => Buffer.from(chunk, "utf8"))) },
     { path: ROUTES_FILE, data: stringify(input.routes.table as unknown as Body) },
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
 import { fromOsError } from "../errors.js";
 import type { Layout } from "../layout/paths.js";
+import { describesSite } from "../layout/read-build.js";
 import { parseStamp, type BuildStamp } from "../layout/stamp.js";
 import { MARKER_FILE as MANIFEST_FILE, MARKER_HEADER } from "./out-folder.js";
 
@@ -114,7 +115,7 @@ const readText = (file: string): Promise<string> => readFile(file, "utf8").catch
 export async function upToDate(layout: Layout, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<BuildStamp | null> {
   const stamp = parseStamp(await readText(layout.stamp));
   if (stamp === null || stamp.key !== key || stamp.out !== path.basename(layout.out)) return null;
-  if (statSync(layout.out, { throwIfNoEntry: false })?.ino !== stamp.site.ino) return null;
+  if (!describesSite(layout)) return null;
   if (!intact(layout.out, await readText(layout.siteManifest), raw, sourceDateEpoch)) return null;
   if (!intact(layout.records, await readText(path.join(layout.records, MANIFEST_FILE)), null)) return null;
   for (const dir of stamp.beside) {

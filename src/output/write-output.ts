@@ -89,11 +89,6 @@ export interface WriteOptions {
    * manifest text when it still describes this folder (null otherwise), and the new one is returned.
    */
   manifest?: { previous: string | null };
-  /**
-   * A folder whose marker also makes --out ours (the records of --out, which hold its manifest): checked when --out
-   * has no marker of its own.
-   */
-  owner?: string;
 }
 
 const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
@@ -154,18 +149,18 @@ function shownPath(claim: { target: string; label: string }, tmp: string | null)
  * lock beside it (a second build exits 2), and recovers from a killed build (finishes an interrupted swap, removes
  * the temporary folders of dead builds). Throws a UsageError (exit 2) or a BuildError naming an OS error.
  */
-export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods" | "owner"> = {}): Promise<OutputClaim> {
+export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods"> = {}): Promise<OutputClaim> {
   const fs: WriteMethods = { ...FS, ...options.methods };
   const label = options.label ?? outDir;
   const shown = (p: string): string => p;
   try {
     const target = await resolveTarget(outDir);
-    await checkTarget(target, label, options.replaceOut === true, options.owner); // read-only: a refusal touches nothing
+    await checkTarget(target, label, options.replaceOut === true); // read-only: a refusal touches nothing
     await fs.mkdir(path.dirname(target), { recursive: true });
     const lock = await acquireLock(target, label);
     try {
       await recover(target, fs);
-      await checkTarget(target, label, options.replaceOut === true, options.owner);
+      await checkTarget(target, label, options.replaceOut === true);
     } catch (error) {
       await lock.release();
       throw error;

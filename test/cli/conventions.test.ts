@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { formatError, UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { cli, STACK_LINE } from "./run.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -43,7 +44,7 @@ describe("CLI conventions", () => {
     const out = path.join(await temp(), "site");
     const r = await cli("--content", DEMO_CONTENT, "--out", out, "--quiet");
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
-    expect(readFileSync(path.join(out, "routes.json"), "utf8")).toMatch(/"rules"/);
+    expect(readFileSync(layoutOf(out).routes, "utf8")).toMatch(/"rules"/);
   });
 
   it("a typo in --hosts gets did-you-mean and exit 2, for build and check", async () => {

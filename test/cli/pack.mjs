@@ -53,7 +53,8 @@ try {
   console.log(run(npx, ["--no-install", "build-index-site", "--version"], project).trim());
   console.log(run(npx, ["--no-install", "build-index-site", "init"], project).trim());
   console.log(run(npx, ["--no-install", "build-index-site", "--strict"], project).trim());
-  if (!existsSync(path.join(project, "dist", "routes.json"))) fail("dist/routes.json was not written");
+  if (!existsSync(path.join(project, ".build-index-site", "dist", "routes.json"))) fail(".build-index-site/dist/routes.json was not written");
+  if (existsSync(path.join(project, "dist", "routes.json"))) fail("dist/routes.json was written: nothing of the build's own belongs in dist/");
   const api = run("node", ["--input-type=module", "-e",
     "import { build, check, preview } from 'build-index-site'; const r = await check(); console.log(typeof build, typeof preview, r.ok, r.diagnostics.length);"], project).trim();
   if (api !== "function function true 0") fail(`the programmatic API answered "${api}"`);

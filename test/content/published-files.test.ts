@@ -66,7 +66,7 @@ describe("#8.9 refused, named", () => {
     const dir = await base();
     await writeFile(path.join(dir, "style", "php.css"), "a{}\n");
     await writeFile(path.join(dir, "style", "graph.phpx"), "a{}\n");
-    const { files } = await compileContent(dir);
+    const { site: files } = await compileContent(dir);
     expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(["style/php.css", "style/graph.phpx"]));
   });
 

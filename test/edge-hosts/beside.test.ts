@@ -8,8 +8,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build, buildIfChanged, type BuildOptions } from "../../src/build.js";
 import { UsageError } from "../../src/errors.js";
-import { isInternalPath } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -28,7 +28,7 @@ describe("folders beside --out", () => {
   it("the edge outputs write .netlify/v1 and .vercel/output in the folder that holds --out, and nothing else there", async () => {
     const options = await setup();
     await build(options);
-    expect((await readdir(options.root)).sort()).toEqual([".netlify", ".vercel", "dist"]);
+    expect((await readdir(options.root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "dist"]);
     expect(await list(path.join(options.root, ".netlify/v1"))).toEqual([
       ".build-inputs", ".build-manifest", "config.json",
       "edge-functions/build-index-site-api/build-index-site-api.js",
@@ -50,7 +50,7 @@ describe("folders beside --out", () => {
     const vercel = path.join(options.root, ".vercel/output");
     const dist = await list(options.out);
     const statics = (await list(vercel)).filter((p) => p.startsWith("static/")).map((p) => p.slice("static/".length));
-    expect(statics).toEqual(dist.filter((p) => !isInternalPath(p) && !p.startsWith("api/")));
+    expect(statics).toEqual(dist.filter((p) => !p.startsWith("api/")));
     expect(statics).toContain("icons/php.png");
     expect(statics).toContain("config.json");
     expect(statics).not.toContain("routes.json");
@@ -73,6 +73,20 @@ describe("folders beside --out", () => {
     expect(await readFile(path.join(options.root, ".netlify/v1/config.json"), "utf8")).toBe("{}");
   });
 
+  it("two sites built into one folder do not overwrite each other's .netlify/v1 (refused, exit 2, nothing written)", async () => {
+    const options = await setup();
+    await build(options);
+    const before = await readFile(path.join(options.root, ".netlify/v1/.build-inputs"), "utf8");
+    const other = { ...options, out: path.join(options.root, "public"), baseUrl: "https://b.example.org" };
+    await expect(build(other)).rejects.toThrow(UsageError);
+    await expect(build(other)).rejects.toThrow(/\.netlify\/v1 belongs to the build of .*dist, not of --out .*public/);
+    expect(existsSync(other.out)).toBe(false);
+    expect(await readFile(path.join(options.root, ".netlify/v1/.build-inputs"), "utf8")).toBe(before);
+    // The first site still builds, and a site without a folder beside --out shares the base folder freely.
+    expect("model" in await build({ ...other, hosts: ["nginx"] })).toBe(true);
+    expect("model" in await build(options)).toBe(true);
+  });
+
   it("a build whose beside folder went missing is not up to date", async () => {
     const options = await setup();
     expect("model" in await buildIfChanged(options)).toBe(true);
@@ -92,8 +106,9 @@ describe("folders beside --out", () => {
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.outDir).toBe(path.resolve(options.out));
-    for (const dir of [options.out, path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
-      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(path.join(options.out, ".build-inputs"), "utf8"));
+    // Each folder's stamp is the build's own (the records', written last).
+    for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
     }
     expect(await readFile(path.join(options.root, ".netlify/v1/edge-functions/build-index-site-api/site.js"), "utf8")).toContain("other.example.org");
   });
@@ -101,6 +116,6 @@ describe("folders beside --out", () => {
   it("only the chosen hosts' folders are written", async () => {
     const options = await setup();
     await build({ ...options, hosts: ["apache", "netlify-static"] });
-    expect((await readdir(options.root)).sort()).toEqual(["dist"]);
+    expect((await readdir(options.root)).sort()).toEqual([".build-index-site", "dist"]);
   });
 });

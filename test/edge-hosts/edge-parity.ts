@@ -24,6 +24,7 @@ import { generateRequests } from "../hosts/requests.js";
 import type { RunningServer } from "../hosts/servers.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
 import { loadVercelFunction, type VercelFunction } from "./vercel-edge-runtime.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 export const EDGE_HOSTS = ["netlify", "vercel", "cloudflare"] as const;
 export type EdgeHost = (typeof EDGE_HOSTS)[number];
@@ -94,11 +95,13 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     deno = await startNetlifyDeno(root, siteDir);
     vercel = await loadVercelFunction(await readFile(path.join(root, VERCEL_DIR, VERCEL_FUNCTION_DIR, "index.js"), "utf8"));
     preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
-    const worker = (await import(`${pathToFileURL(path.join(siteDir, "_worker.js")).href}?t=${Date.now()}`)) as { default: Worker };
+    // Cloudflare uploads its own folder: the plain files, the worker and its routes.
+    const upload = layoutOf(siteDir).host("cloudflare");
+    const worker = (await import(`${pathToFileURL(path.join(upload, "_worker.js")).href}?t=${Date.now()}`)) as { default: Worker };
     const assets = {
       async fetch(request: Request): Promise<Response> {
-        const file = path.join(siteDir, decodeURIComponent(new URL(request.url).pathname));
-        if (!file.startsWith(siteDir + path.sep)) return new Response("Not found", { status: 404 });
+        const file = path.join(upload, decodeURIComponent(new URL(request.url).pathname));
+        if (!file.startsWith(upload + path.sep)) return new Response("Not found", { status: 404 });
         const data = await readFile(file).catch(() => null);
         if (data === null) return new Response("Not found", { status: 404 });
         return new Response(data, { headers: { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" } });

@@ -12,6 +12,7 @@ import { WORKER_ROUTES } from "../../src/hosts/cloudflare.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 interface Worker {
   fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
@@ -34,8 +35,9 @@ beforeAll(async () => {
   root = await tmpDir("bis-cf-");
   const out = path.join(root, "dist");
   model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["cloudflare"] })).model;
-  worker = ((await import(pathToFileURL(path.join(out, "_worker.js")).href)) as { default: Worker }).default;
-  const routes = JSON.parse(await readFile(path.join(out, "_routes.json"), "utf8")) as { include: string[] };
+  const upload = layoutOf(out).host("cloudflare");
+  worker = ((await import(pathToFileURL(path.join(upload, "_worker.js")).href)) as { default: Worker }).default;
+  const routes = JSON.parse(await readFile(path.join(upload, "_routes.json"), "utf8")) as { include: string[] };
   expect(routes.include).toEqual([...WORKER_ROUTES]);
 }, 60_000);
 

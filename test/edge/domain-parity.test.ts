@@ -21,7 +21,7 @@ const fileText = (f: OutputFile): string => {
 type Handler = (request: Request) => Response | Promise<Response>;
 
 async function compareDomain(content: string): Promise<{ compared: number; mismatches: string[] }> {
-  const { routes, files, model } = await compileContent(content);
+  const { routes, site: files, model } = await compileContent(content);
   const byPath = new Map(files.map((f) => [`/${f.path}`, f]));
   // The data as a host receives it: through JSON text.
   const data = JSON.parse(JSON.stringify(toSiteData(model))) as SiteData;

@@ -33,8 +33,10 @@ describe("host files for the demo content", () => {
   }
 
   test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
-    const paths = demo.files.map((f) => f.path);
-    for (const f of renderHosts(tableInput(table)).files) expect(paths).toContain(f.path);
+    const paths = demo.site.map((f) => f.path);
+    expect(demo.hosts.map((h) => h.name)).toEqual(["apache", "nginx", "cloudflare"]);
+    expect(demo.hosts.map((h) => h.files.map((f) => f.path)))
+      .toEqual(renderHosts(tableInput(table)).folders.map((h) => h.files.map((f) => f.path)));
     expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output"]);
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });

@@ -13,6 +13,7 @@ import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
 import { edit, PNG, writeBase } from "../validation/base-content.js";
 import { NGINX_BIN, startApache, startNginx, type RunningServer } from "./servers.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 // Answer files are named after the key or icon name ("<name>.json"): 250 characters is the longest a file name of at
 // most 255 bytes allows, and nginx failed from 46 on.
@@ -69,7 +70,7 @@ async function internalFilesHidden(server: RunningServer): Promise<void> {
 describe.skipIf(!canRun("nginx"))("nginx", () => {
   let nginx: RunningServer;
   beforeAll(async () => {
-    nginx = await startNginx(out, path.join(out, NGINX_HTTP_FILE), path.join(out, NGINX_SERVER_FILE));
+    nginx = await startNginx(out, path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE), path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE));
     servers.push(nginx);
   }, 30_000);
 
@@ -85,7 +86,7 @@ describe.skipIf(!canRun("nginx"))("nginx", () => {
 describe.skipIf(!canRun("apache"))("apache", () => {
   let apache: RunningServer;
   beforeAll(async () => {
-    apache = await startApache(out);
+    apache = await startApache(layoutOf(out).host("apache"));
     servers.push(apache);
   }, 30_000);
 

@@ -11,6 +11,7 @@ import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
 import { writeBase } from "../validation/base-content.js";
 import { startNginx, type RunningServer } from "./servers.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 let root = "";
 let content = "";
@@ -23,7 +24,7 @@ describe.skipIf(!canRun("nginx"))("nginx", () => {
     const out = path.join(root, "dist");
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
     await chmod(root, 0o755);
-    nginx = await startNginx(out, path.join(out, NGINX_HTTP_FILE), path.join(out, NGINX_SERVER_FILE));
+    nginx = await startNginx(out, path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE), path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE));
   }, 60_000);
 
   afterAll(async () => {

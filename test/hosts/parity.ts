@@ -3,6 +3,7 @@
 // servers, ask every host the generated requests and compare each answer with the preview's (static-host
 // semantics). The edge outputs answer exactly, not like the preview: test/edge-hosts/edge-parity.ts compares them.
 
+import { layoutOf } from "../../src/layout/paths.js";
 import { chmod, readFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "../../src/build.js";
@@ -74,7 +75,8 @@ export async function runParity(content: string, options: ParityOptions): Promis
     // folder is created 0700).
     await chmod(out, 0o755);
     await chmod(siteDir, 0o755);
-    const table = JSON.parse(await readFile(path.join(siteDir, "routes.json"), "utf8")) as RouteTable;
+    const layout = layoutOf(siteDir);
+    const table = JSON.parse(await readFile(layout.routes, "utf8")) as RouteTable;
     const requests = generateRequests(table, { membersPerSet: options.membersPerSet });
     preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
     const reference = httpAnswerer(preview.url);
@@ -83,20 +85,21 @@ export async function runParity(content: string, options: ParityOptions): Promis
 
     const answerers: Partial<Record<HostName, Answerer>> = {};
     const skipped: Partial<Record<HostName, string>> = {};
-    const engine = await loadNetlifyEngine(path.join(siteDir, "_redirects"));
-    answerers["netlify-static"] = await netlifyAnswerer(siteDir, engine);
+    const netlifyRoot = layout.host("netlify-static");
+    answerers["netlify-static"] = await netlifyAnswerer(netlifyRoot, await loadNetlifyEngine(path.join(netlifyRoot, "_redirects")));
     if (haveApache || mustRunServers) {
-      const apache = await startApache(siteDir);
+      const apache = await startApache(layout.host("apache"));
       servers.push(apache);
       answerers.apache = httpAnswerer(apache.url);
     } else skipped.apache = "apache2 is not installed";
     if (haveNginx || mustRunServers) {
-      const nginx = await startNginx(siteDir, path.join(siteDir, NGINX_HTTP_FILE), path.join(siteDir, NGINX_SERVER_FILE));
+      const nginx = await startNginx(siteDir, path.join(layout.host("nginx"), NGINX_HTTP_FILE), path.join(layout.host("nginx"), NGINX_SERVER_FILE));
       servers.push(nginx);
       answerers.nginx = httpAnswerer(nginx.url);
     } else skipped.nginx = "nginx is not installed";
-    const vercelJson = JSON.parse(await readFile(path.join(siteDir, "vercel.json"), "utf8")) as VercelJson;
-    answerers["vercel-static"] = await vercelAnswerer(siteDir, vercelJson);
+    const vercelRoot = layout.host("vercel-static");
+    const vercelJson = JSON.parse(await readFile(path.join(vercelRoot, "vercel.json"), "utf8")) as VercelJson;
+    answerers["vercel-static"] = await vercelAnswerer(vercelRoot, vercelJson);
 
     const reports: HostReport[] = [];
     for (const host of STATIC_HOSTS) {

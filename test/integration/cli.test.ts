@@ -46,7 +46,8 @@ describe("build-index-site", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd()).toMatch(/^Built dist\/: \d+ responses, \d+ route rules, \d+ files \(\d+(\.\d)? kB\) in \d+ ms\.$/);
     expect(existsSync(path.join(cwd, "dist/api/findIcon/file/php.json"))).toBe(true);
-    expect(existsSync(path.join(cwd, "dist/routes.json"))).toBe(true);
+    expect(existsSync(path.join(cwd, ".build-index-site/dist/routes.json"))).toBe(true);
+    expect(existsSync(path.join(cwd, "dist/routes.json"))).toBe(false);
   });
 
   it("takes --content, --out and --base-url", async () => {
@@ -122,14 +123,15 @@ describe("build-index-site", () => {
     expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
     // hosts: ["netlify"] is Netlify's edge output: the Frameworks API folder beside dist/, and no other host's files.
     expect(existsSync(path.join(cwd, ".netlify/v1/config.json"))).toBe(true);
-    expect(existsSync(path.join(cwd, "dist/_redirects"))).toBe(false);
-    expect(existsSync(path.join(cwd, "dist/vercel.json"))).toBe(false);
+    expect(existsSync(path.join(cwd, ".build-index-site/dist/hosts/netlify-static"))).toBe(false);
+    expect(existsSync(path.join(cwd, ".build-index-site/dist/hosts/vercel-static"))).toBe(false);
+    expect(existsSync(path.join(cwd, ".build-index-site/dist/hosts/apache"))).toBe(false);
   });
 
   it("refuses to preview a folder that is not a built site", async () => {
     const r = run(["preview", "--dir", await temp(), "--port", "0"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/routes\.json is missing/);
+    expect(r.code).toBe(2); // a folder that is not a build could not be checked
+    expect(r.stderr).toMatch(/is not a build of build-index-site: .*build\.json is missing/);
     noStack(r.stderr);
   });
 

@@ -7,7 +7,7 @@ import { answer, answerText } from "../../src/api/answers.js";
 import { compileContent, haveRealFixtures, realFixture } from "../helpers/fixtures.js";
 
 async function site(name: "indexer-1.1.15" | "indexer-1.2.0-r2") {
-  const { model, routes, files } = await compileContent(realFixture(name));
+  const { model, routes, site: files } = await compileContent(realFixture(name));
   const ask = (search: string) => {
     const a = answer(model, new Map(new URLSearchParams(search)));
     return { status: a.status, body: JSON.parse(answerText(a)) as Record<string, any> };

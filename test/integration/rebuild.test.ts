@@ -2,6 +2,7 @@
 // Rebuilds reuse the previous output: files whose bytes do not change keep their inode (hard-linked from the
 // previous dist/ into the fresh folder), files whose bytes change get new ones, and the swap is still a fresh folder.
 
+import { existsSync } from "node:fs";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { UsageError } from "../../src/errors.js";
 import { MANIFEST_FILE } from "../../src/output/write-output.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { squarePng } from "../../src/init/png.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 interface Entry {
   ino: number;
@@ -50,7 +52,8 @@ describe("rebuilds reuse unchanged files", () => {
     const before = await snapshot(out);
     const dirBefore = (await stat(out)).ino;
     expect(before.size).toBeGreaterThan(50);
-    expect(before.has(MANIFEST_FILE)).toBe(true);
+    expect(before.has(MANIFEST_FILE)).toBe(false); // --out holds the public site only: its manifest is in the records
+    expect(existsSync(path.join(layoutOf(out).records, MANIFEST_FILE))).toBe(true);
 
     const result = await buildIt();
     const after = await snapshot(out);
@@ -59,16 +62,18 @@ describe("rebuilds reuse unchanged files", () => {
       expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
       expect(after.get(file)!.ino, file).toBe(entry.ino);
     }
-    expect(result.counts.files).toBe(before.size - 1); // the manifest is not counted
+    expect(result.counts.files).toBe(before.size);
     // Still an atomic swap: the output folder is a new folder, and nothing is left beside it.
     expect((await stat(out)).ino).not.toBe(dirBefore);
     // Readable like any folder made with the process's umask (mkdtemp alone would leave it 0700 to a web server).
     expect((await stat(out)).mode & 0o777).toBe(0o777 & ~process.umask());
-    expect((await readdir(root)).sort()).toEqual([".netlify", ".vercel", "dist"]); // the edge hosts' folders beside it
+    // The build's records and the edge hosts' folders beside it.
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "dist"]);
   });
 
   it("a one-icon change gives new inodes only to the files whose bytes change", async () => {
     const before = await snapshot(out);
+    const recordsBefore = await snapshot(layoutOf(out).records);
     // A different picture with a different size: the icon file and every answer that embeds its size change.
     await writeFile(path.join(content, "icons/php.png"), squarePng(24, [10, 200, 30, 255]));
     await buildIt();
@@ -88,15 +93,20 @@ describe("rebuilds reuse unchanged files", () => {
     expect(changed).toContain("api/icons.json");
     expect(changed).toContain("api/icon/php.png.json");
     expect(changed).toContain("api/findIcon/file/php.json");
-    expect(changed).toContain(MANIFEST_FILE);
-    expect(changed).toContain(".build-inputs");
-    // Only the icon and answers about it (and the two records of the build, and Cloudflare's worker, which carries the
-    // site data): no other content file, no route table.
-    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|\.build-manifest|\.build-inputs|_worker\.js)$/);
+    // Only the icon and answers about it: no other content file.
+    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)$/);
+    // In the records: the stamp, the manifests, Cloudflare's worker (it carries the site data) and the hosts' links to
+    // the changed files; not the route table.
+    const recordsAfter = await snapshot(layoutOf(out).records);
+    const changedRecords = [...recordsAfter].filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes)).map(([file]) => file);
+    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", "site.id", MANIFEST_FILE, "hosts/cloudflare/_worker.js"]));
+    for (const file of changedRecords) {
+      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|hosts\/cloudflare\/_worker\.js|hosts\/(apache|cloudflare)\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*))$/);
+    }
     expect(changed.length).toBeLessThan(after.size / 4);
 
     // The reused build is byte-identical to a build from scratch.
-    const fresh = path.join(root, "fresh");
+    const fresh = path.join(root, "fresh", "dist"); // a base folder of its own: .netlify/ and .vercel/ belong to one --out
     await buildIt({ out: fresh, reuse: false });
     const scratch = await snapshot(fresh);
     await removeDir(fresh);
@@ -106,7 +116,7 @@ describe("rebuilds reuse unchanged files", () => {
 
   it("without its manifest (the marker) the previous output is not recognised: refused, and with replaceOut nothing is reused", async () => {
     const before = await snapshot(out);
-    await rm(path.join(out, MANIFEST_FILE));
+    await rm(path.join(layoutOf(out).records, MANIFEST_FILE));
     await expect(buildIt()).rejects.toBeInstanceOf(UsageError);
     const untouched = await snapshot(out);
     for (const [file, entry] of untouched) expect(entry.ino, file).toBe(before.get(file)!.ino);

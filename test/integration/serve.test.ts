@@ -1,52 +1,50 @@
 // test/integration/serve.test.ts
-// `npx serve dist` reads dist/serve.json and hands it to serve-handler: plain files and the static /api/ paths
-// must come with the API's headers there too (the query string is never routed by serve).
+// `npx serve dist`, the preview users try first, run for real: it serves the plain files and the answer files, cannot
+// route /api.php queries, and finds none of the build's own files (docs/layout.md: they live beside dist/).
 
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import handler from "serve-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { mimeTypesTable } from "../../src/output/serve-config.js";
+import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
+import { freePort } from "../hosts/servers.js";
 import { DEMO_CONTENT, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
-describe("serve dist (serve-handler with dist/serve.json)", () => {
+describe("npx serve dist", () => {
   let root: string;
-  let server: http.Server;
+  let child: ChildProcess;
   let base: string;
   beforeAll(async () => {
     root = await tmpDir();
     const out = path.join(root, "dist");
-    await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH });
-    const config = JSON.parse(await readFile(path.join(out, "serve.json"), "utf8")) as object;
-    server = http.createServer((req, res) => void handler(req, res, { ...config, public: out }));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
+    await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] });
+    const port = await freePort();
+    child = spawn(process.execPath, [path.join(REPO, "node_modules/serve/build/main.js"), "-n", "-L", "-l", `tcp://127.0.0.1:${port}`, out], { stdio: "ignore" });
+    base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/config.json`).then(() => true, () => false);
+      if (up) break;
+      if (i > 100) throw new Error("serve did not start");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 30_000);
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    child.kill();
     await removeDir(root);
   });
 
-  it("serves the static answer paths with the API's headers", async () => {
-    const res = await fetch(`${base}/api/findIcon/file/php.json`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/json");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect((await fetch(`${base}/api/config.json`)).headers.get("cache-control")).toBe("public, max-age=3600");
-    expect((await fetch(`${base}/api/versionCheck/1.1.json`)).headers.get("cache-control")).toBe("public, max-age=900");
-    expect((await fetch(`${base}/api/status.json`)).headers.get("cache-control")).toBeNull();
-    expect((await fetch(`${base}/api/errors/icon-not-found.json`)).headers.get("cache-control")).toBeNull();
-  });
-
-  it("serves plain files, and cannot route /api.php queries", async () => {
+  it("serves plain files and the answer files, and cannot route /api.php queries", async () => {
     expect((await fetch(`${base}/icons/php.png`)).headers.get("content-type")).toBe("image/png");
     expect((await fetch(`${base}/config.json`)).status).toBe(200);
+    expect((await fetch(`${base}/api/findIcon/file/php.json`)).status).toBe(200);
     expect((await fetch(`${base}/api.php?action=config`)).status).toBe(404);
+  });
+
+  it("finds none of the build's own files, with every host built", async () => {
+    const names = [...INTERNAL_FILES, "build.json", "site.manifest", ".build-index-site/dist/routes.json", "../.build-index-site/dist/routes.json"];
+    for (const file of names) expect({ file, status: (await fetch(`${base}/${file}`)).status }).toEqual({ file, status: 404 });
   });
 });
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildIfChanged, type BuildOptions } from "../../src/build.js";
 import { copyContent, DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -25,7 +26,7 @@ describe("buildIfChanged", () => {
   it("builds, then finds the same inputs up to date and touches nothing", async () => {
     const options = await setup();
     expect(built(await buildIfChanged(options))).toBe(true);
-    const inputs = path.join(options.out, ".build-inputs");
+    const inputs = layoutOf(options.out).stamp;
     const before = [await inode(options.out), await inode(inputs), (await stat(path.join(options.out, "api/info.json"))).mtimeMs];
     const again = await buildIfChanged(options);
     expect(built(again)).toBe(false);

@@ -26,8 +26,9 @@ afterAll(async () => {
 });
 
 it("a site folder that is a symlink moved to a new build kept answering from the old one (or 404 for plain files)", async () => {
-  const first = path.join(root, "release-1");
-  const second = path.join(root, "release-2");
+  // Each release in a folder of its own (with its records and the edge hosts' folders beside it).
+  const first = path.join(root, "release-1", "dist");
+  const second = path.join(root, "release-2", "dist");
   await build({ content, out: first, sourceDateEpoch: TEST_EPOCH });
   await edit(content, "icons.json", '"txt": "text.png"', '"txt": "folder.png"');
   await build({ content, out: second, sourceDateEpoch: TEST_EPOCH });
@@ -52,5 +53,5 @@ it("a site folder that is a symlink moved to a new build kept answering from the
   expect(await icon()).toBe("folder.png");
   // Confinement still holds: a symlink inside the new build that leads out of it is not followed.
   await symlink(root, path.join(second, "style", "out"));
-  expect((await fetch(`${preview.url}style/out/release-1/config.json`)).status).toBe(404);
+  expect((await fetch(`${preview.url}style/out/release-1/dist/config.json`)).status).toBe(404);
 }, 60_000);

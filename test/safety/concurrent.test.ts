@@ -100,7 +100,7 @@ describe("leftovers: a SIGKILLed build's temporary folders are removed by the ne
     // Nothing changed since the build: the next build is up to date, and still cleans up first.
     const next = await start(out).done;
     expect(next.code).toBe(0);
-    expect((await readdir(root)).sort()).toEqual([...keep, "site"].sort());
+    expect((await readdir(root)).sort()).toEqual([...keep, ".build-index-site", "site"].sort());
     expect(await snapshot(out)).toEqual(built);
   });
 });
@@ -119,12 +119,12 @@ describe("two builds into one --out", () => {
       expect(second.stderr).toMatch(new RegExp(`^--out .*site is being written by another build \\(pid ${process.pid}, since [^)]+\\): two builds into one folder would mix their files\\.\\n {2}Wait for that build to finish`));
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expect(await snapshot(out)).toEqual(built);
-      expect((await readdir(root)).sort()).toEqual([".site.lock", "site"]);
+      expect((await readdir(root)).sort()).toEqual([".build-index-site", ".site.lock", "site"]);
     } finally {
       await claim.release();
     }
     expect((await start(out, "--force").done).code).toBe(0);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("two real builds started together: one builds, the other exits 2 (or runs after it); no leak, no mixed output", async () => {
@@ -137,7 +137,7 @@ describe("two builds into one --out", () => {
     const codes = results.map((r) => r.code).sort();
     expect([[0, 0], [0, 2]]).toContainEqual(codes);
     for (const r of results) if (r.code === 2) expect(r.stderr).toMatch(/is being written by another build \(pid \d+/);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
     expect(await snapshot(out)).toEqual(built);
   });
 
@@ -151,7 +151,7 @@ describe("two builds into one --out", () => {
     const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!.reason as Error;
     expect(failure).toBeInstanceOf(UsageError);
     expect(failure.message).toMatch(/is being written by another build/);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect(await readdir(root)).toEqual(["site"]); // writeOutput alone writes one folder, its marker inside
   });
 
   it("a lock left by a process that is gone is taken over; a live one is not", async () => {
@@ -165,7 +165,7 @@ describe("two builds into one --out", () => {
     // This host and pid namespace, a pid that is gone: taken over at once.
     await writeFile(lock, lockText(await deadPid(), hostname(), pidns));
     expect((await start(out).done).code).toBe(0);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
 
     // Another container or host (its pid cannot be checked here): live while its heartbeat is recent.
     await writeFile(lock, lockText(1, "other-container", "pid:[1]"));
@@ -175,13 +175,13 @@ describe("two builds into one --out", () => {
     const minuteAgo = new Date(Date.now() - 60_000);
     await utimes(lock, minuteAgo, minuteAgo);
     expect((await start(out, "--force").done).code).toBe(0);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
 
     // A lock of a live process here is not taken over (this test's own, through the API).
     const held = await acquireLock(out, "site");
     await expect(acquireLock(out, "site")).rejects.toBeInstanceOf(UsageError);
     await held.release();
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("a held lock is touched every 5 s (the heartbeat other containers judge it by), and no longer once released", async () => {

@@ -55,7 +55,7 @@ describe("OS errors while writing give one line with the path and one with what 
     expect(lines[0]).toMatch(new RegExp(`^Could not write ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^ ]+ \\(open\\): .* \\[${code}\\]\\.$`));
     expect(lines[0]).not.toMatch(/\.tmp-/);
     expect(lines[1]).toMatch(hint);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("an error making the output's folders (EEXIST from mkdir) names the folder", async () => {
@@ -72,7 +72,7 @@ describe("OS errors while writing give one line with the path and one with what 
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Could not write .*x{300}.*: the name or path is too long for the file system \[ENAMETOOLONG\]\.$/);
     expect(lines[1]).toMatch(/Choose a shorter --out path/);
-    expect(await readdir(root)).toEqual(["site"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("--json reports the OS code and the hint", async () => {

@@ -74,7 +74,7 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await writeFile(path.join(project, "package.json"), "{}\n");
     await writeFile(path.join(project, "src/index.ts"), "export {};\n");
     const before = await tree(path.dirname(project));
-    expectRefused(await runDefaultHosts("--out", project), /^--out .*project is a folder that build-index-site did not write \(2 entries, no \.build-manifest\): refusing to replace it\.$/);
+    expectRefused(await runDefaultHosts("--out", project), /^--out .*project is a folder that build-index-site did not write \(2 entries, and no records of it in \.build-index-site\/project\/\): refusing to replace it\.$/);
     expect(await tree(path.dirname(project))).toEqual(before);
   });
 
@@ -102,8 +102,9 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     expect((await run("--out", path.join(root, "empty"))).code).toBe(0);
     expect((await run("--out", path.join(root, "new/deeper"))).code).toBe(0);
     expect((await run("--out", path.join(root, "empty"), "--force")).code).toBe(0); // its own output now
-    expect(readFileSync(path.join(root, "empty", MANIFEST_FILE), "utf8")).toMatch(/^build-index-site manifest 1\n/);
-    expect((await readdir(root)).sort()).toEqual(["empty", "new"]);
+    // The marker that makes it ours is in its records, beside it (docs/layout.md).
+    expect(readFileSync(path.join(root, ".build-index-site", "empty", MANIFEST_FILE), "utf8")).toMatch(/^build-index-site manifest 1\n/);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "empty", "new"]);
   });
 
   it("--replace-out replaces a foreign folder or file", async () => {
@@ -115,7 +116,7 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     expect((await run("--out", path.join(root, "some-file"), "--replace-out")).code).toBe(0);
     expect(await readdir(path.join(root, "notes"))).not.toContain("todo.md");
     expect((await lstat(path.join(root, "some-file"))).isDirectory()).toBe(true);
-    expect((await readdir(root)).sort()).toEqual(["notes", "some-file"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "notes", "some-file"]);
   });
 
   it("a symlinked --out stays a symlink, and its target is what gets replaced", async () => {
@@ -126,8 +127,9 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     expect((await run("--out", path.join(root, "dist"), "--force")).code).toBe(0); // a second swap through the link
     expect((await lstat(path.join(root, "dist"))).isSymbolicLink()).toBe(true);
     expect(await readlink(path.join(root, "dist"))).toBe("real");
-    expect(await readdir(path.join(root, "real"))).toContain("routes.json");
-    expect((await readdir(root)).sort()).toEqual(["dist", "real"]);
+    expect(await readdir(path.join(root, "real"))).toContain("config.json");
+    expect(await readdir(path.join(root, ".build-index-site", "real"))).toContain("routes.json"); // beside the real folder
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", "dist", "real"]);
     // A link to a foreign folder is refused like the folder itself.
     await mkdir(path.join(root, "mine"));
     await writeFile(path.join(root, "mine/keep.txt"), "keep\n");
@@ -144,7 +146,7 @@ describe("a symlinked --out into another folder: the folders beside it go beside
     await mkdir(path.join(root, "b/real"), { recursive: true });
     await symlink("../b/real", path.join(root, "a/dist"));
     expect((await runDefaultHosts("--out", path.join(root, "a/dist"))).code).toBe(0);
-    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".netlify", ".vercel", "real"]);
+    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "real"]);
     expect(await readdir(path.join(root, "a"))).toEqual(["dist"]);
     const again = await runDefaultHosts("--out", path.join(root, "a/dist"));
     expect(again.code).toBe(0);

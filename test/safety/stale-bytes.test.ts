@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { build, buildIfChanged } from "../../src/build.js";
 import { writeOutput } from "../../src/output/write-output.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -84,30 +85,39 @@ describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (repr
     const out = path.join(root, "dist");
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
 
+    // Every file of --out and of its records (paths relative to the folder that holds both).
+    const base = path.dirname(out);
+    const records = layoutOf(out).records;
     const times = new Map<string, { mtimeMs: number; ino: number }>();
-    for (const e of await readdir(out, { recursive: true, withFileTypes: true })) {
-      if (!e.isFile()) continue;
-      const s = await stat(path.join(e.parentPath, e.name));
-      times.set(path.relative(out, path.join(e.parentPath, e.name)), { mtimeMs: s.mtimeMs, ino: s.ino });
+    for (const dir of [out, records]) {
+      for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+        if (!e.isFile()) continue;
+        const s = await stat(path.join(e.parentPath, e.name));
+        times.set(path.relative(base, path.join(e.parentPath, e.name)), { mtimeMs: s.mtimeMs, ino: s.ino });
+      }
     }
+    const rec = (file: string): string => path.relative(base, path.join(records, file));
     expect(times.size).toBeGreaterThan(50);
     for (const [file, { mtimeMs }] of times) expect(mtimeMs, file).toBeLessThanOrEqual(epochMs);
-    for (const file of ["routes.json", "api/config.json", ".build-manifest", ".build-inputs", "icons/folder.png"]) {
+    for (const file of [rec("routes.json"), "dist/api/config.json", rec(".build-manifest"), rec("build.json"), rec("site.manifest"), "dist/icons/folder.png"]) {
       expect(times.get(file)!.mtimeMs, file).toBe(epochMs);
     }
-    expect(times.get("icons/json.png")!.mtimeMs).toBe(old.getTime());
+    expect(times.get("dist/icons/json.png")!.mtimeMs).toBe(old.getTime());
 
     // A forced rebuild reuses every file (same inode) with the same time.
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
     for (const [file, before] of times) {
-      const s = await stat(path.join(out, file));
+      // site.id names the new --out folder (by its inode: a fresh folder each swap): it and the records' own
+      // manifest are the only files written again.
+      if (file === rec("site.id") || file === rec(".build-manifest")) continue;
+      const s = await stat(path.join(base, file));
       expect({ mtimeMs: s.mtimeMs, ino: s.ino }, file).toEqual(before);
     }
 
     // Another epoch: files whose bytes do not change (the route table) still get the new time, not a linked old one.
     const later = Number(TEST_EPOCH) + 86400;
     await build({ content, out, sourceDateEpoch: String(later) });
-    expect((await stat(path.join(out, "routes.json"))).mtimeMs).toBe(later * 1000);
+    expect((await stat(layoutOf(out).routes)).mtimeMs).toBe(later * 1000);
     expect((await stat(path.join(out, "icons/folder.png"))).mtimeMs).toBe(later * 1000);
     expect((await stat(path.join(out, "icons/json.png"))).mtimeMs).toBe(old.getTime());
   });

@@ -166,13 +166,13 @@ describe("hostile keys through the whole build", () => {
         .filter((n) => n !== "." && n !== ".." && !n.startsWith(".")),
     };
     const dir = await hostileContent(h);
-    const { files, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: [...STATIC_HOSTS, "cloudflare"] }).catch((error: unknown) => {
+    const { hosts, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: [...STATIC_HOSTS, "cloudflare"] }).catch((error: unknown) => {
       throw new Error(`seed ${seed} ${JSON.stringify(h)}: ${error instanceof ContentError ? JSON.stringify(error.diagnostics) : String(error)}`);
     });
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const work = await tmpDir("bis-fuzz-");
     temps.push(work);
-    expect(await checkHostFiles(files, work), `seed ${seed}: ${JSON.stringify(h)}`).toEqual([]);
+    expect(await checkHostFiles(hosts.flatMap((h) => h.files.map((f) => ({ path: f.path, data: f.data }))), work), `seed ${seed}: ${JSON.stringify(h)}`).toEqual([]);
   });
 
   it("refuses control characters (a newline in a key, a tab in a version) before writing anything", async () => {

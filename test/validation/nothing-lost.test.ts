@@ -13,6 +13,7 @@ import { ContentError, UsageError } from "../../src/errors.js";
 import { writeOutput, type WriteOptions } from "../../src/output/write-output.js";
 import { removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { edit, PNG, writeBase } from "./base-content.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -43,6 +44,8 @@ const siblings = async (out: string): Promise<string[]> => (await readdir(path.d
 let content: string;
 let out: string;
 let before: Record<string, string>;
+/** The build's records (docs/layout.md), which a failed build leaves as they were too. */
+let beforeRecords: Record<string, string>;
 
 const buildIt = (write?: WriteOptions, extra: { content?: string } = {}) =>
   build({ content: extra.content ?? content, out, sourceDateEpoch: TEST_EPOCH, ...(write ? { write } : {}) });
@@ -62,12 +65,15 @@ beforeAll(async () => {
   out = path.join(await temp("bis-out-"), "site");
   await buildIt();
   before = await snapshot(out);
+  beforeRecords = await snapshot(layoutOf(out).records);
   expect(Object.keys(before).length).toBeGreaterThan(50);
+  expect(Object.keys(beforeRecords)).toEqual(expect.arrayContaining(["build.json", "routes.json", "site.manifest"]));
 });
 
 async function expectUntouched(): Promise<void> {
   expect(await snapshot(out)).toEqual(before);
-  expect(await siblings(out)).toEqual([".netlify", ".vercel", "site"]);
+  expect(await snapshot(layoutOf(out).records)).toEqual(beforeRecords);
+  expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
 }
 
 describe("a failed build leaves the previous output byte-identical", () => {
@@ -137,7 +143,7 @@ describe("a successful build", () => {
     await mkdir(path.join(out, "old-folder"));
     await buildIt();
     expect(await snapshot(out)).toEqual(before);
-    expect(await siblings(out)).toEqual([".netlify", ".vercel", "site"]);
+    expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
   });
 
   it("writes an output folder that does not exist yet, parents included", async () => {
@@ -192,7 +198,7 @@ describe("Ctrl-C during a build", () => {
     child.kill("SIGINT");
     expect(await done).toBe(130);
     expect(stderr).toMatch(/Stopped by SIGINT: nothing was written and the previous output folder is unchanged\./);
-    expect(await siblings(bigOut)).toEqual([".netlify", ".vercel", "site"]);
+    expect(await siblings(bigOut)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
     expect(await snapshot(bigOut)).toEqual(previous);
   });
 });
