@@ -4,6 +4,12 @@
 
 import type { Predicate, Rule } from "../routes/route-table.js";
 
+/**
+ * Sent with every `image/svg+xml` answer by every host config and both previews: an SVG opened from the site's
+ * origin runs no script, loads nothing and is sandboxed (issue 27). A constant: printed into configs as it is.
+ */
+export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** Parameter names every host syntax accepts unquoted; the table's names come from code, never from content. */
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Target paths: safe characters only, placeholders `{param}`. */

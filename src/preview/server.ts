@@ -15,6 +15,7 @@ import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
+import { SVG_CSP } from "../hosts/common.js";
 import { loadEtags } from "./content-hashes.js";
 import { sendFile } from "./send-file.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
@@ -51,9 +52,6 @@ const API_OPTIONS_HEADERS = {
   "Access-Control-Allow-Headers": "Content-Type, Authorization",
   "Content-Length": "0",
 };
-
-/** An SVG opened from the site's origin runs no script and loads nothing (every host config sends the same). */
-export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 async function readJson(file: string, what: string): Promise<unknown> {
   let text: string;
@@ -173,7 +171,7 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     let sitePath = resolved.path;
     let status = 200;
     let headers: Record<string, string>;
-    if (isApiPath(sitePath) && !resolved.dir) {
+    if (isApiPath(sitePath)) {
       // Every method but OPTIONS is answered like GET, as by the PHP service (nginx: see docs/behaviour.md).
       if (method === "OPTIONS") {
         res.writeHead(200, API_OPTIONS_HEADERS);
