@@ -24,9 +24,21 @@ export function rawRequest(base: string, method: string, target: string, headers
       const split = data.indexOf("\r\n\r\n");
       const head = data.subarray(0, split).toString("latin1").split("\r\n");
       const map = new Map(head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? 0), headers: map, body: data.subarray(split + 4) });
+      const body = data.subarray(split + 4);
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? 0), headers: map, body: map.get("transfer-encoding") === "chunked" ? unchunk(body) : body });
     });
   });
+}
+
+function unchunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; ;) {
+    const eol = data.indexOf("\r\n", at);
+    const size = parseInt(data.subarray(at, eol).toString(), 16);
+    if (!(size > 0)) return Buffer.concat(parts);
+    parts.push(data.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
 }
 
 export interface OddCase {
