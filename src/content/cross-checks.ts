@@ -235,6 +235,46 @@ function checkIconFile(out: Out, dir: string, f: RawFile): void {
     type === null ? "Replace it with a valid image, or remove it." : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`);
 }
 
+/**
+ * An SVG that can run code or embed HTML when opened from the site's origin (the hosts also send a CSP that
+ * forbids it). Patterns on the text, generous rather than exact: a false warning costs a look.
+ */
+const SVG_ACTIVE: Array<[RegExp, string]> = [
+  [/<script[\s>/]/i, "a <script> element"],
+  [/<foreignObject[\s>/]/i, "a <foreignObject> element (embedded HTML)"],
+  [/[\s"'/]on[a-z]+\s*=/i, "an event handler attribute (on…=)"],
+  [/(?:j|&#0*106;|&#x0*6a;)\s*(?:a|&#0*97;|&#x0*61;)\s*v\s*a\s*s\s*c\s*r\s*i\s*p\s*t\s*:/i, "a javascript: URL"],
+];
+
+function checkSvgContent(out: Out, dir: string, f: RawFile): void {
+  if (f.data === undefined || !/\.svgz?$/i.test(f.path)) return;
+  const text = new TextDecoder().decode(f.data);
+  const found = SVG_ACTIVE.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
+  if (found.length === 0) return;
+  out.file(`${dir}/${f.path}`, "warning", "SVG_ACTIVE_CONTENT",
+    `The SVG has ${found.join(", ")}: opened from the site, it would run in the API's origin (the host configs send a Content-Security-Policy that blocks it, but other servers may not).`,
+    "Remove the scripts, event handlers, javascript: links and <foreignObject> (an icon needs none); --strict refuses such a file.");
+}
+
+/**
+ * Published names that differ only in Unicode normalization (café as NFC and as NFD): one file on macOS, and hosts
+ * normalise URLs differently. (Names that differ only in case are refused where the output is planned.)
+ */
+function checkNormalization(out: Out, dir: string, files: readonly RawFile[]): void {
+  const first = new Map<string, string>();
+  for (const f of files) {
+    const key = f.path.normalize("NFC").toLowerCase();
+    const other = first.get(key);
+    if (other === undefined) {
+      first.set(key, f.path);
+    } else if (other.toLowerCase() !== f.path.toLowerCase()) {
+      out.file(`${dir}/${f.path}`, "error", "NAME_NORMALIZATION",
+        `The file names ${visible(other)} and ${visible(f.path)} differ only in Unicode normalization (NFC and NFD): they are one file on macOS, and hosts normalise URLs differently.`,
+        "Keep one of them, named in NFC (the form most editors write).");
+    }
+  }
+}
+
 export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   const out = new Out();
   const { raw, valid } = input;
@@ -259,7 +299,9 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
     }
     checkIconFile(out, raw.dir, f);
   }
+  checkNormalization(out, raw.dir, raw.published);
   for (const f of raw.published) {
+    checkSvgContent(out, raw.dir, f);
     if (hasUncarriableChar(f.path)) {
       out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");
     }

@@ -7,6 +7,7 @@ import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
   checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
+  SVG_CSP,
 } from "./common.js";
 import { INTERNAL_FILES } from "../routes/internal-files.js";
 import type { HostAdapter, HostFile } from "./types.js";
@@ -102,6 +103,10 @@ export function printHtaccess(table: RouteTable): string {
     ...statuses.map((s) => `  ErrorDocument ${s} /%{reqenv:BIS_ERR}`),
     "</Files>",
     ...valueVariables(table),
+    "# SVG files run no script from this origin.",
+    '<FilesMatch "\\.(?i:svgz?)$">',
+    `  Header always set Content-Security-Policy "${SVG_CSP}"`,
+    "</FilesMatch>",
     "",
     "RewriteEngine On",
     "# The build's own files (route table, host configs, build records) are not served.",

@@ -4,6 +4,18 @@
 
 import type { Predicate, Rule } from "../routes/route-table.js";
 
+/**
+ * Sent with every `image/svg+xml` answer by every host config and both previews: an SVG opened from the site's
+ * origin runs no script, loads nothing and is sandboxed (issue 27). A constant: printed into configs as it is.
+ */
+export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * The SVG policy as a `_headers` block (Netlify's and Cloudflare's syntax) on every path: neither documents a pattern
+ * by file extension, and a CSP acts only where a file is opened as a document (an SVG).
+ */
+export const SVG_POLICY_HEADERS_BLOCK = `# Files opened from this origin (an SVG) run no script.\n/*\n  Content-Security-Policy: ${SVG_CSP}\n`;
+
 /** Parameter names every host syntax accepts unquoted; the table's names come from code, never from content. */
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Target paths: safe characters only, placeholders `{param}`. */

@@ -8,7 +8,7 @@
 
 import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import { checkHeader, checkTarget, commonCaseVariants, fillTarget, predicates } from "./common.js";
+import { checkHeader, checkTarget, commonCaseVariants, fillTarget, predicates, SVG_POLICY_HEADERS_BLOCK } from "./common.js";
 import type { HostAdapter, HostFile } from "./types.js";
 import { HostLimitError } from "../errors.js";
 
@@ -103,7 +103,7 @@ export function printHeaders(): string {
       }
     }
   }
-  return `${out.join("\n")}\n`;
+  return `${out.join("\n")}\n${SVG_POLICY_HEADERS_BLOCK}`;
 }
 
 /** The fallback for Netlify sites without edge functions (`--hosts netlify-static`). */

@@ -7,7 +7,7 @@
 // edge function is one file (the handler bundle, the site data and a two-line entry): Vercel deploys a prebuilt
 // edge function as it finds it.
 
-import { bundleStatements, jsLiteral } from "./common.js";
+import { bundleStatements, jsLiteral, SVG_CSP } from "./common.js";
 import type { HostAdapter, HostFile, HostInput } from "./types.js";
 
 export const VERCEL_DIR = ".vercel/output";
@@ -18,12 +18,22 @@ export interface VercelRoute {
   src?: string;
   dest?: string;
   handle?: "filesystem";
+  headers?: Record<string, string>;
+  continue?: boolean;
 }
 
 /** `config.json`: the filesystem (plain files), then PATH_INFO requests to the function. The function sets its own
  * status and headers; no answer file is deployed, so no path needs headers of its own. */
 export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
-  return { version: 3, routes: [{ handle: "filesystem" }, { src: "^/api\\.php/.*$", dest: "/api.php" }] };
+  return {
+    version: 3,
+    routes: [
+      // SVG files run no script from this origin.
+      { src: "^/.*\\.[Ss][Vv][Gg]$", headers: { "Content-Security-Policy": SVG_CSP }, continue: true },
+      { handle: "filesystem" },
+      { src: "^/api\\.php/.*$", dest: "/api.php" },
+    ],
+  };
 }
 
 /** The edge function: the bundle's statements, the data, and the default export Vercel calls with each request. */

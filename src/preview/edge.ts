@@ -7,21 +7,11 @@ import { readFile } from "node:fs/promises";
 import type http from "node:http";
 import { UsageError } from "../errors.js";
 import { readBuild } from "../layout/read-build.js";
-import { isInternalPath } from "../routes/internal-files.js";
+import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
 interface Worker {
   fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
 }
-
-const decoded = (pathname: string): string => {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return pathname;
-  }
-};
-
-const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
 
 /** Loads the handler the build emitted (Cloudflare's worker) as an ES module, from its text. */
 async function loadWorker(dir: string): Promise<Worker> {
@@ -36,29 +26,32 @@ async function loadWorker(dir: string): Promise<Worker> {
   return mod.default;
 }
 
+/** The request headers the handler reads (If-None-Match), as the hosts hand them on. */
+const validators = (req: http.IncomingMessage): Record<string, string> => {
+  const v = req.headers["if-none-match"];
+  return v === undefined ? {} : { "If-None-Match": v };
+};
+
 /** A listener that answers /api.php with the emitted handler and hands every other request to `fallback`. */
 export async function createEdgeListener(dir: string, fallback: http.RequestListener): Promise<http.RequestListener> {
   const worker = await loadWorker(dir);
   const noAssets = { fetch: async () => new Response("Not Found", { status: 404 }) };
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://preview.invalid");
-    if (isInternalPath(decoded(url.pathname))) {
-      // The handler and its data (_worker.js) and the other internal files are never served, as on the hosts.
-      res.writeHead(404, { "Content-Type": "text/plain" });
-      res.end("Not Found\n");
-      return;
-    }
-    if (!isApiPath(url.pathname)) {
+    // The static preview's one path resolution (site-path.ts) decides what is /api.php; it also refuses bad paths and
+    // the internal files (the handler and its data, _worker.js, among them).
+    const { pathname, query } = targetPath(req.url ?? "/");
+    const resolved = resolveSitePath(pathname);
+    if (resolved.kind !== "path" || resolved.internal || !isApiPath(resolved.path)) {
       fallback(req, res);
       return;
     }
     // The body is never read: every method but OPTIONS is answered like GET.
-    const target = `http://preview.invalid${req.url ?? "/"}`;
+    const target = `http://preview.invalid${resolved.path}${query === "" ? "" : `?${query}`}`;
     let request: Request;
     try {
-      request = new Request(target, { method: req.method ?? "GET" });
+      request = new Request(target, { method: req.method ?? "GET", headers: validators(req) });
     } catch {
-      request = new Request(target); // methods fetch refuses (TRACE, CONNECT): like GET, as every other method
+      request = new Request(target, { headers: validators(req) }); // methods fetch refuses (TRACE, CONNECT): like GET
     }
     worker.fetch(request, { ASSETS: noAssets }).then(async (response) => {
       const body = req.method === "HEAD" ? "" : await response.text();

@@ -1,20 +1,24 @@
 // src/preview/server.ts
 // EDGE: serves a built site like a static host would. `/api.php` is routed by evaluating routes.json (nothing
-// smarter); every other path, and the routed target, is served as a plain file by serve-handler. The route table is
-// reloaded when a build replaces the records (src/layout); the names of the build's own files are 404 here too.
+// smarter); every other path, and the routed target, is served as a plain file (send-file.ts: validators,
+// conditional and range requests) with serve.json's headers. Every request path goes through the one resolution of
+// site-path.ts. The route table is reloaded when the build replaces the folder; the build's internal files
+// (src/routes/internal-files.ts) are 404.
 
-import { lstat, realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Readable } from "node:stream";
-import handler from "serve-handler";
+import mime from "mime-types";
+import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
-import { API_ENTRY, compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
-import { isInternalPath } from "../routes/internal-files.js";
+import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
+import { SVG_CSP } from "../hosts/common.js";
 import { buildVersion, readBuild } from "../layout/read-build.js";
-import { notFound, readRegularFile } from "./read-file.js";
+import { sendFile } from "./send-file.js";
+import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
 export interface PreviewOptions {
   dir: string;
@@ -35,8 +39,10 @@ export interface Preview {
   close(): Promise<void>;
 }
 
-type ServeConfig = Parameters<typeof handler>[2] & object;
-type ServeMethods = Parameters<typeof handler>[3] & object;
+/** serve.json's `headers` (the rules `npx serve` applies): a glob on the site path, and headers to add. */
+interface ServeConfig {
+  headers?: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+}
 
 /** The headers of every `/api.php` answer (reference-behaviour.md §9); OPTIONS gets these and an empty body. */
 const API_OPTIONS_HEADERS = {
@@ -47,59 +53,7 @@ const API_OPTIONS_HEADERS = {
   "Content-Length": "0",
 };
 
-/**
- * serve-handler's lstat, confined to the site: a path through a symlinked folder that leads outside it, a NUL byte, a
- * name too long for the file system, or anything but a regular file, folder or symlink (a FIFO, a device) is "not
- * found". Every error is "not found", so serve-handler never logs one (with an absolute path) nor answers 500.
- */
-function confinedLstat(siteRoot: string, realRoot: () => string): ServeMethods["lstat"] {
-  let known = "";
-  const inside = (real: string, root: string): boolean => real === root || real.startsWith(root + path.sep);
-  return (async (file: string) => {
-    if (file.includes("\0")) throw notFound();
-    try {
-      const root = known || realRoot();
-      const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-        throw error;
-      });
-      if (real !== null && !inside(real, root)) {
-        // The site folder may be a symlink that a deployment pointed elsewhere since: resolve it again (this path only).
-        const fresh = await realpath(siteRoot);
-        if (fresh === root || !inside(real, fresh)) throw notFound();
-        known = fresh;
-      }
-      const stats = await lstat(file);
-      if (!stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink()) throw notFound();
-      return stats;
-    } catch {
-      throw notFound();
-    }
-  }) as unknown as ServeMethods["lstat"];
-}
-
-interface SiteState {
-  /** The records' version (src/layout): a rebuild replaces them, so it changes. */
-  key: string;
-  compiled: CompiledTable;
-  base: ServeConfig;
-  realRoot: string;
-}
-
-/** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
-async function loadSite(root: string): Promise<SiteState> {
-  const build = await readBuild(root);
-  const key = build.version();
-  const [table, serveJson] = await Promise.all([build.table(), build.serveConfig()]);
-  return {
-    key,
-    compiled: compileTable(table),
-    base: { ...(serveJson as ServeConfig), public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false },
-    realRoot: await realpath(root),
-  };
-}
-
-/** The records' version when they can be read, "" otherwise (mid-swap, removed): the loaded table stays. */
+/** The records' version (src/layout) when they can be seen, "" otherwise (mid-swap, removed): the loaded table stays. */
 function recordsVersion(root: string): string {
   try {
     return buildVersion(root);
@@ -108,38 +62,65 @@ function recordsVersion(root: string): string {
   }
 }
 
-/** Hosts send no Content-Disposition; serve-handler adds one to every file. */
-function writeHeadWithoutDisposition(this: http.ServerResponse, ...args: unknown[]): http.ServerResponse {
-  const headers = args[1];
-  if (headers !== null && typeof headers === "object" && !Array.isArray(headers)) {
-    delete (headers as Record<string, unknown>)["Content-Disposition"];
-  }
-  const proto = Object.getPrototypeOf(this) as { writeHead: (...a: unknown[]) => http.ServerResponse };
-  return proto.writeHead.apply(this, args);
+interface SiteState {
+  /** The records' version: a rebuild replaces them, so it changes. */
+  key: string;
+  compiled: CompiledTable;
+  headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string> }>;
+  etags: Map<string, string>;
+  realRoot: string;
 }
 
-/** `http://host/path?q` (absolute-form request target, RFC 9112 §3.2.2) → `/path?q`. */
-function originForm(raw: string): string {
-  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(raw);
-  if (m === null) return raw;
-  const rest = raw.slice(m[0].length);
-  return rest.startsWith("/") ? rest : `/${rest}`;
+/** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
+async function loadSite(root: string): Promise<SiteState> {
+  const build = await readBuild(root);
+  const key = build.version();
+  const [table, serve, files] = await Promise.all([build.table(), build.serveConfig() as Promise<ServeConfig>, build.siteFiles()]);
+  return {
+    key,
+    compiled: compileTable(table),
+    headerRules: (serve.headers ?? []).map(({ source, headers }) => ({
+      match: (p: string) => minimatch(p, source.startsWith("/") ? source : `/${source}`, { dot: true }),
+      headers: Object.fromEntries(headers.map(({ key: k, value }) => [k, value])),
+    })),
+    // The strong validator of each file: the hash the build recorded for its bytes.
+    etags: new Map([...files].map(([file, { sha1 }]) => [`/${file}`, `"${sha1}"`])),
+    realRoot: await realpath(root),
+  };
 }
 
-/** The decoded, normalised site path of a request path, or null when it does not decode. */
-function sitePath(pathname: string): string | null {
+/** A plain file's headers: its type (mime-types), then serve.json's rules in order, and the SVG policy. */
+function fileHeaders(site: SiteState, sitePath: string): Record<string, string> {
+  const type = mime.contentType(path.posix.basename(sitePath));
+  const headers: Record<string, string> = type === false ? {} : { "Content-Type": type };
+  for (const rule of site.headerRules) if (rule.match(sitePath)) Object.assign(headers, rule.headers);
+  return withSvgPolicy(headers);
+}
+
+const withSvgPolicy = (headers: Record<string, string>): Record<string, string> =>
+  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": SVG_CSP } : headers;
+
+function plain(res: http.ServerResponse, status: number, extra: Record<string, string> = {}): void {
+  const body = `${http.STATUS_CODES[status] ?? "Error"}\n`;
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(body)), ...extra });
+  res.end(res.req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * The regular file at `sitePath` inside the site, or null: a path through a symlink that leads outside the site (the
+ * site folder itself may be a symlink repointed since: resolved again), a folder, a FIFO or a device, or any error.
+ */
+async function siteFile(root: string, site: SiteState, sitePath: string): Promise<{ file: string; stats: Stats } | null> {
+  const file = path.join(root, sitePath);
+  const inside = (real: string, top: string): boolean => real === top || real.startsWith(top + path.sep);
   try {
-    return path.posix.normalize(decodeURIComponent(pathname));
+    const real = await realpath(file);
+    if (!inside(real, site.realRoot) && !inside(real, await realpath(root))) return null;
+    const stats = await stat(real);
+    return stats.isFile() ? { file: real, stats } : null;
   } catch {
     return null;
   }
-}
-
-/** Whether an If-Range validator fails to match the file (we send no ETag; a date must equal Last-Modified). */
-async function ifRangeFails(validator: string, file: string): Promise<boolean> {
-  if (validator.startsWith('"') || validator.startsWith("W/")) return true;
-  const stats = await stat(file).catch(() => null);
-  return stats === null || stats.mtime.toUTCString() !== validator;
 }
 
 /**
@@ -150,7 +131,7 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   const root = path.resolve(dir);
   let site = await loadSite(root);
   let reloading: Promise<void> | null = null;
-  /** Reload when the records are others than the ones loaded (a build replaced them). Cheap: a stat or two. */
+  /** Reload when the records are others than the ones loaded (a build replaced them). A stat or two. */
   const current = async (): Promise<SiteState> => {
     const key = recordsVersion(root);
     if (key !== site.key && key !== "") {
@@ -159,80 +140,38 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     }
     return site;
   };
-  const lstat = confinedLstat(root, () => site.realRoot);
-  /**
-   * Per request. A pipelined request's file is opened only once its answer is the connection's current one (a client
-   * that never reads holds one file at most, not one per request). A file that cannot be read after all (gone in a
-   * rebuild, descriptors exhausted) is a plain 404, never serve-handler's 500 with a logged stack. A stream is closed
-   * when its answer ends or its client leaves (a pipe never closes it).
-   */
-  const methodsFor = (res: http.ServerResponse): ServeMethods => ({
-    lstat,
-    createReadStream: (async (file: string, options: { start?: number; end?: number }) => {
-      if (res.socket === null && !res.closed) {
-        await new Promise<void>((resolve) => {
-          res.once("socket", () => resolve());
-          res.once("close", () => resolve());
-        });
-      }
-      let stream: Readable;
-      try {
-        stream = await readRegularFile(file, options);
-      } catch {
-        const body = Buffer.from("Not Found\n");
-        res.writeHead = function (this: http.ServerResponse) {
-          return http.ServerResponse.prototype.writeHead.call(this, 404, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": body.length });
-        } as typeof res.writeHead;
-        return Readable.from([body]);
-      }
-      if (res.closed) stream.destroy();
-      else res.once("close", () => stream.destroy());
-      return stream;
-    }) as unknown as ServeMethods["createReadStream"],
-  });
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const raw = originForm(req.url ?? "/");
-    req.url = raw;
-    const q = raw.indexOf("?");
-    const pathname = q === -1 ? raw : raw.slice(0, q);
-    res.writeHead = writeHeadWithoutDisposition as typeof res.writeHead;
-    let state = site;
-    let config = state.base;
-    let file: string | null = null;
-    if (pathname === API_ENTRY) {
-      if (req.method === "OPTIONS") {
+    const { pathname, query } = targetPath(req.url ?? "/");
+    const resolved = resolveSitePath(pathname);
+    if (resolved.kind === "bad") return plain(res, 400);
+    if (resolved.internal) return plain(res, 404);
+    const state = await current();
+    const method = req.method ?? "GET";
+    let sitePath = resolved.path;
+    let status = 200;
+    let headers: Record<string, string>;
+    if (isApiPath(sitePath)) {
+      // Every method but OPTIONS is answered like GET, as by the PHP service (nginx: see docs/behaviour.md).
+      if (method === "OPTIONS") {
         res.writeHead(200, API_OPTIONS_HEADERS);
         res.end();
         return;
       }
-      state = await current();
-      const { rule, target } = matchRoute(state.compiled, parseQuery(q === -1 ? "" : raw.slice(q + 1)));
-      req.url = encodeURI(target);
-      file = target;
-      res.statusCode = rule.status;
-      // A host answers an error with its body, whatever the client asks for: no 304, no partial content.
-      if (rule.status !== 200) {
-        delete req.headers.range;
-        delete req.headers["if-none-match"];
-        delete req.headers["if-modified-since"];
-      }
-      // Exactly the rule's headers (they override serve-handler's Content-Type for .json).
-      config = { ...state.base, headers: [{ source: "**", headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })) }] };
+      const { rule, target } = matchRoute(state.compiled, parseQuery(query));
+      sitePath = target;
+      status = rule.status;
+      headers = withSvgPolicy({ ...rule.headers });
     } else {
-      file = sitePath(pathname);
-      if (file !== null && isInternalPath(file)) {
-        res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-        res.end("Not Found\n");
-        return;
-      }
+      if (method !== "GET" && method !== "HEAD") return plain(res, 405, { Allow: "GET, HEAD" });
+      if (resolved.dir) return plain(res, 404);
+      headers = fileHeaders(state, sitePath);
     }
-    const ifRange = req.headers["if-range"];
-    if (req.headers.range !== undefined && ifRange !== undefined
-      && (file === null || await ifRangeFails(String(ifRange), path.join(state.base.public ?? root, file)))) {
-      delete req.headers.range;
-    }
-    await handler(req, res, config, methodsFor(res));
+    const found = await siteFile(root, state, sitePath);
+    if (found === null) return plain(res, 404);
+    // A host answers an error with its body, whatever the client asks for: no validators, no 304, no ranges.
+    const etag = status === 200 ? state.etags.get(sitePath) : undefined;
+    await sendFile(req, res, { ...found, status, headers, etag });
   };
 
   return (req, res) => {

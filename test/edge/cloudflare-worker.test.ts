@@ -13,6 +13,7 @@ import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";
+import { expectedAnswer } from "./expected.js";
 
 interface Worker {
   fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
@@ -55,7 +56,7 @@ describe("Cloudflare _worker.js", () => {
       ["HEAD", "action=icons"], ["POST", "action=status"], ["GET", "action=icon&name[]=x"], ["GET", "action=%63onfig"],
     ] as const) {
       const res = await ask(`/api.php?${query}`, method);
-      const want = phpRespond(model, method, query);
+      const want = expectedAnswer(model, { method, query });
       expect({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, `${method} ${query}`).toEqual({
         status: want.status,
         headers: Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v])),

@@ -11,6 +11,7 @@ import { compileTable, matchRoute, parseQuery } from "../../src/routes/route-tab
 import { BUNDLE_PATH, createApiHandler, toSiteData, type SiteData } from "../../src/edge/index.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";
 import { compileContent, DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES } from "../helpers/fixtures.js";
+import { etagOf } from "./expected.js";
 
 const fileText = (f: OutputFile): string => {
   const data = "data" in f ? f.data : "produce" in f ? f.produce() : null;
@@ -41,6 +42,7 @@ async function compareDomain(content: string): Promise<{ compared: number; misma
       const got = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
       const wantHeaders = Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v]));
       wantHeaders["content-type"] ??= "application/json";
+      Object.assign(wantHeaders, Object.fromEntries(Object.entries(etagOf(want)).map(([k, v]) => [k.toLowerCase(), v])));
       if (got.status !== want.status || got.body !== want.body || JSON.stringify(sorted(got.headers)) !== JSON.stringify(sorted(wantHeaders))) {
         mismatches.push(`${name} ?${search}: ${got.status} ${JSON.stringify(got.headers)} vs ${want.status} ${JSON.stringify(wantHeaders)}`);
       }
