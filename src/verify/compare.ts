@@ -42,7 +42,8 @@ export const sha256 = (bytes: Buffer | string): string => createHash("sha256").u
 export function parseContentType(value: string | undefined): { type: string; charset: string | undefined } | undefined {
   if (value === undefined) return undefined;
   const [head = "", ...params] = value.split(";");
-  const type = head.trim().toLowerCase();
+  const named = head.trim().toLowerCase();
+  const type = ALIASES[named] ?? named;
   let charset: string | undefined;
   for (const p of params) {
     const m = /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p);
@@ -52,11 +53,25 @@ export function parseContentType(value: string | undefined): { type: string; cha
   return { type, charset };
 }
 
-export function sameContentType(expected: string | undefined, received: string | undefined): boolean {
+/** Names of one media type: the unregistered name hosts still send → the registered one. */
+const ALIASES: Readonly<Record<string, string>> = { "image/x-icon": "image/vnd.microsoft.icon" };
+
+/** Types a client decodes as UTF-8 when no charset is stated (JSON: RFC 8259; CSS Syntax §3.2; JavaScript). */
+const UTF8_BY_DEFAULT = new Set(["application/json", "text/css", "text/javascript", "application/javascript"]);
+
+/**
+ * Same media type, and same charset. A charset left out matches UTF-8 where it cannot change the decoding: for a type
+ * that is UTF-8 by default, or for a body of ASCII bytes only (every default charset decodes those alike).
+ */
+export function sameContentType(expected: string | undefined, received: string | undefined, body?: Buffer): boolean {
   const a = parseContentType(expected);
   const b = parseContentType(received);
   if (a === undefined || b === undefined) return a === b;
-  return a.type === b.type && a.charset === b.charset;
+  if (a.type !== b.type) return false;
+  if (a.charset === b.charset) return true;
+  const unstated = a.charset === undefined ? b : b.charset === undefined ? a : null;
+  if (unstated === null || unstated.charset !== "utf-8") return false;
+  return UTF8_BY_DEFAULT.has(unstated.type) || (body !== undefined && body.every((byte) => byte < 0x80));
 }
 
 const show = (v: unknown): string => {
@@ -117,7 +132,7 @@ export function compareAnswer(want: Expected, got: Received, options: CompareOpt
   if (got.status !== want.status) differences.push(`status: expected ${want.status}, received ${got.status}`);
   for (const [name, value] of Object.entries(want.headers)) {
     const received = got.headers[name];
-    const same = name === "content-type" ? sameContentType(value, received) : value === received?.trim();
+    const same = name === "content-type" ? sameContentType(value, received, got.body) : value === received?.trim();
     if (!same) differences.push(`${name}: expected ${show(value)}, received ${show(received)}`);
   }
   const body = want.body;

@@ -34,9 +34,10 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     id: "unknown-value",
     probes: ["unknown-value", "case", "version", "encoded", "php-name"],
     answeredBy: "table",
-    rules: ["*.unknown", "*.other", "versionCheck.unknown"],
+    rules: ["*.unknown", "*.other", "*.other-type"],
     hosts: "every static host",
-    why: "A value the build does not know gets its rule's one precomputed fallback: the value is echoed as \"\", "
+    why: "A value the build does not know (an extension, icon, type or version) gets its rule's one precomputed "
+      + "fallback: the value is echoed as \"\", "
       + "and every unknown version is answered \"update available\" (PHP compares it with version_compare).",
   },
   {

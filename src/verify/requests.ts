@@ -34,15 +34,24 @@ const actionOf = (rule: Rule): string => {
 };
 const sitePathOf = (file: string): string => `/${file.split("/").map(enc).join("/")}`;
 
-/** Rules whose answers are approximations on a static host: asked beyond the domain, never in it. */
-const isFallbackRule = (rule: Rule): boolean => /\.(unknown|other|any-case)$/.test(rule.id);
+/**
+ * Rules whose answers are approximations on a static host, asked beyond the domain and never in it: a successful
+ * answer to "any other value" (a precomputed file cannot echo the value), and findIcon's other case mixes. An error answer
+ * to any other value echoes nothing: it is exact (the documented 404s, `icon.unknown`).
+ */
+const isFallbackRule = (rule: Rule): boolean =>
+  (rule.status === 200 && Object.values(rule.match).some((p) => "present" in p))
+  || rule.id.endsWith(".any-case");
 
-/** A value none of the rule's sets holds: the first member with a suffix (or "x"), so still of the content's form. */
+/**
+ * A value none of the sets holds: the first member with a prefix, so still of the content's form (an icon name keeps
+ * its image extension: an unknown icon, not an invalid name).
+ */
 function unknownValue(members: readonly string[]): string {
   const taken = new Set(members.map((m) => m.toLowerCase()));
   const seed = members[0] ?? "x";
   for (let i = 0; ; i += 1) {
-    const candidate = `${seed}zz${i === 0 ? "" : i}`;
+    const candidate = `zz${i === 0 ? "" : i}${seed}`;
     if (!taken.has(candidate.toLowerCase())) return candidate;
   }
 }
@@ -114,6 +123,7 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
     add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["type", type], ["extension", unknownValue(settingExts)]]);
   }
   add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["extension", unknownValue(settingExts)]]);
+  for (const ext of pick(settingExts, 2)) add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["type", "other"], ["extension", ext]]);
   add("icon", "unknown-value", [["action", "icon"], ["name", unknownValue(icons)]]);
   add("icon", "unknown-value", [["action", "icon"], ["name", "../config.json"]]);
   add("extensionMappings", "unknown-value", [["action", "extensionMappings"], ["type", "other"]]);
