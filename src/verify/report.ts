@@ -10,7 +10,7 @@ const cell = (pass: number, total: number, fallback = 0): string =>
 export function reportLines(report: VerifyReport, show: number): string[] {
   const lines: string[] = [];
   const what = report.reference ? "the PHP service" : "the site";
-  lines.push(`Verified ${report.target} (${what}) against ${report.dir}/: ${report.checked} of ${report.requests} requests `
+  lines.push(`Checked ${report.target} (${what}) against ${report.dir}/: ${report.checked} of ${report.requests} requests `
     + `in ${(report.ms / 1000).toFixed(1)} s${report.sample ? ` (sample of ${report.sample.size}, seed ${report.sample.seed})` : ""}.`);
   const names = Object.keys(report.groups).sort();
   const width = Math.max(8, ...names.map((n) => n.length)) + 2;

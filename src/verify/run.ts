@@ -48,7 +48,7 @@ export interface VerifyReport {
   target: string;
   dir: string;
   reference: boolean;
-  /** Requests derived from the build, and how many were asked (fewer with --sample, or when stopped). */
+  /** The requests to ask (all the build derives, or the sample), and how many were asked (fewer when stopped). */
   requests: number;
   checked: number;
   stopped: boolean;
@@ -249,7 +249,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       target: options.target.href,
       dir: options.dir,
       reference,
-      requests: all.length,
+      requests: requests.length,
       checked: done,
       stopped: options.signal?.aborted === true,
       ...(size !== undefined ? { sample: { size, seed } } : {}),
