@@ -29,6 +29,8 @@ export interface Expected {
 export interface CompareOptions {
   /** The build's base URL (or --base-url): absolute URLs under it are compared by form. */
   baseUrl: string;
+  /** Top-level JSON fields that the received answer may leave out (REFERENCE_OMITS, against the PHP service). */
+  mayOmit?: readonly string[];
 }
 
 /** The API's headers that are compared (reference-behaviour.md §9). */
@@ -116,7 +118,10 @@ export function jsonDifference(want: unknown, got: unknown, options: CompareOpti
   if (isObject(want)) {
     if (!isObject(got)) return `${at}: expected an object, received ${show(got)}`;
     for (const k of Object.keys(want)) {
-      if (!Object.hasOwn(got, k)) return `${at}.${k}: expected ${show(want[k])}, received (absent)`;
+      if (!Object.hasOwn(got, k)) {
+        if (at === "$" && options.mayOmit?.includes(k) === true) continue;
+        return `${at}.${k}: expected ${show(want[k])}, received (absent)`;
+      }
       const d = jsonDifference(want[k], got[k], options, `${at}.${k}`, k);
       if (d !== null) return d;
     }

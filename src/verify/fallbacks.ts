@@ -83,3 +83,15 @@ export function renderFallbackTable(): string {
   for (const f of STATIC_FALLBACKS) lines.push(`| \`${f.id}\` | ${f.probes.join(", ")} | ${f.hosts} | ${f.why} |`);
   return lines.join("\n");
 }
+
+/**
+ * Fields the build sends by design that the PHP service does not (docs/behaviour.md): against the PHP service, their
+ * absence is no difference. Top-level fields of an action's answers.
+ */
+export const REFERENCE_OMITS: ReadonlyArray<{ action: string; fields: readonly string[]; why: string }> = [
+  {
+    action: "extensionMappings",
+    fields: ["indexing_count", "viewing_count"],
+    why: "type=indexing (viewing) also sends indexing_count (viewing_count), the name the spec gives, beside the reference's count.",
+  },
+];

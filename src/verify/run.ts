@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { readBuild, type Build, type BuildAnswer, type EdgeHandler } from "../layout/read-build.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
-import { fallbackCovers, STATIC_FALLBACKS } from "./fallbacks.js";
+import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
 import { requestSet, sample, urlOf, type Scope, type VerifyRequest } from "./requests.js";
 
@@ -200,7 +200,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       const want = await expectations.of(request);
       const url = urlOf(options.target, request);
       const got = await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
-      const found = compareAnswer(want, got, { baseUrl });
+      const mayOmit = reference ? REFERENCE_OMITS.filter((o) => o.action === request.group).flatMap((o) => o.fields) : [];
+      const found = compareAnswer(want, got, { baseUrl, mayOmit });
       const c = count(request);
       const row = request.scope === "precomputed" ? c.precomputed : c.beyond;
       row.total += 1;

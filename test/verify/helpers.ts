@@ -16,10 +16,15 @@ export interface Built {
   out: string;
 }
 
-export async function buildSite(content: string, hosts: HostName[], baseUrl?: string): Promise<Built> {
+/** Builds `content` (with the fixed clock, unless `fileTimes`: then the content's own file times, as the PHP service sees them). */
+export async function buildSite(content: string, hosts: HostName[], options: { baseUrl?: string; fileTimes?: boolean } = {}): Promise<Built> {
   const root = await tmpDir("bis-verify-");
   const out = path.join(root, "dist");
-  await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts, ...(baseUrl !== undefined ? { baseUrl } : {}) });
+  await build({
+    content, out, hosts,
+    ...(options.fileTimes === true ? {} : { sourceDateEpoch: TEST_EPOCH }),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  });
   await chmod(root, 0o755);
   return { root, out };
 }
