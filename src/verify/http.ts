@@ -77,7 +77,7 @@ export function createClient(options: { concurrency: number; timeoutMs: number; 
             to = null;
           }
           if (to === null || to.host !== url.host || to.protocol !== url.protocol) {
-            res.destroy();
+            setImmediate(() => res.destroy());
             finish(new TargetError("redirect", `${url.href} redirects to ${to?.href ?? location}, another host: not followed. Verify that URL instead.`));
             return;
           }
@@ -87,8 +87,8 @@ export function createClient(options: { concurrency: number; timeoutMs: number; 
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > maxBytes) {
-            res.destroy();
             finish(new TargetError("too-large", `${url.href} sent more than ${(maxBytes / 1048576).toFixed(1)} MB, far more than the build's answer: stopped reading.`));
+            res.destroy();
             return;
           }
           chunks.push(chunk);
