@@ -44,10 +44,10 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     id: "case-folded",
     probes: ["case"],
     answeredBy: "table",
-    rules: ["findIcon.file.any-case", "info"],
+    rules: ["*.any-case"],
     hosts: "every static host",
-    why: "Other spellings of a known extension get the lower-case answer (its echo lower-cased); an action in "
-      + "another case is unknown to PHP too, but PHP's default answer carries the time of the request.",
+    why: "Other spellings of a known extension (`pHp`) get the lower-case answer, its echo lower-cased, where PHP "
+      + "echoes the spelling sent (findIcon's UPPER and Capitalized spellings are precomputed and exact).",
   },
   {
     id: "php-names",
