@@ -12,6 +12,7 @@ import {
   colorErr, colorOut, diagnosticLines, humanBytes, humanMs, processIo, startProgress, type Io,
 } from "./cli/output.js";
 import { didYouMean } from "./cli/suggest.js";
+import { registerVerify } from "./cli/verify.js";
 import { isBuild } from "./layout/read-build.js";
 import {
   BuildError, ContentError, countNoun, formatError, InterruptedError, UsageError, type Diagnostic,
@@ -25,7 +26,7 @@ const EXIT_USAGE = 2;
 /** 128 + the signal number, as shells report it. */
 const EXIT_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
-const COMMANDS = ["build", "check", "preview", "dev", "init", "help"] as const;
+const COMMANDS = ["build", "check", "preview", "dev", "init", "verify", "help"] as const;
 
 /** The package's version (package.json sits one folder above both src/ and lib/). */
 export function version(): string {
@@ -265,6 +266,7 @@ function program(io: Io, run: Run): Command {
       io.out(`  ${build.padEnd(width)}# validate ${dir}/ and build dist/`);
       io.out(`  ${preview.padEnd(width)}# serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev${flag}, which also rebuilds on change)`);
     });
+  registerVerify(cmd, io, run);
   return cmd;
 }
 

@@ -6,7 +6,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import type { RouteTable } from "../routes/route-table.js";
+import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { layoutOf, type Layout } from "./paths.js";
 import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
@@ -14,6 +14,24 @@ import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 export interface SiteFileRecord {
   sha1: string;
   size: number;
+}
+
+/** What the build says an `/api.php` request answers (through the route table): the rule, status, headers and body file. */
+export interface BuildAnswer {
+  /** The id of the rule that matched (`findIcon.file`). */
+  rule: string;
+  status: number;
+  /** Exactly the headers of the answer (besides those of the file itself). */
+  headers: Record<string, string>;
+  /** The site path of the body ("/api/findIcon/file/php.json"). */
+  target: string;
+  /** The body's file in --out, absolute. */
+  file: string;
+}
+
+/** The request-time handler the build emitted (the edge hosts' exact answers), as an ES module's default export. */
+export interface EdgeHandler {
+  fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
 }
 
 /** A finished build, as its records describe it. Everything is read when asked for, and read again after a rebuild. */
@@ -35,6 +53,12 @@ export interface Build {
   siteFiles(): Promise<Map<string, SiteFileRecord>>;
   /** The request-time handler the build emitted (Cloudflare's worker module), or null when no edge host was built. */
   handlerFile(): string | null;
+  /** The answer the route table gives an `/api.php` query (the raw query, without "?"). The table is read once. */
+  answer(query: string): Promise<BuildAnswer>;
+  /** The handler the build emitted, loaded as a module (see handlerFile), or null when no edge host was built. */
+  handler(): Promise<EdgeHandler | null>;
+  /** The base URL the answers were built with (the default answer's icon_base_url, less "/icons/"). */
+  baseUrl(): Promise<string>;
   /** Changes whenever a build replaces the records: a reader that holds data compares it to know when to reload. */
   version(): string;
 }
@@ -70,17 +94,37 @@ export async function readBuild(outDir: string): Promise<Build> {
       : `${shown} is not a build of build-index-site: ${path.relative(process.cwd(), layout.stamp) || layout.stamp} is missing.`,
     older ? "Build again: the records now live beside it, in .build-index-site/." : "Run `build-index-site build` first, or name the output folder with --dir.");
   }
+  let compiled: Promise<CompiledTable> | undefined;
+  const table = async (): Promise<RouteTable> => (await readJson(layout.routes)) as RouteTable;
+  const handlerFile = (): string | null => {
+    const file = path.join(layout.host("cloudflare"), "_worker.js");
+    return stamp.hosts.includes("cloudflare") && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
+  };
+  const answer = async (query: string): Promise<BuildAnswer> => {
+    compiled ??= table().then(compileTable);
+    const { rule, target } = matchRoute(await compiled, parseQuery(query));
+    return { rule: rule.id, status: rule.status, headers: rule.headers, target, file: path.join(layout.out, ...target.split("/")) };
+  };
   return {
     layout,
     stamp,
     complete: describesSite(layout),
     has: (host) => stamp.hosts.includes(host),
-    table: async () => (await readJson(layout.routes)) as RouteTable,
+    table,
     serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
     siteFiles: async () => parseSiteManifest(await readFile(layout.siteManifest, "utf8")),
-    handlerFile: () => {
-      const file = path.join(layout.host("cloudflare"), "_worker.js");
-      return stamp.hosts.includes("cloudflare") && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
+    handlerFile,
+    answer,
+    handler: async () => {
+      const file = handlerFile();
+      const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
+      if (text === null) return null;
+      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: EdgeHandler };
+      return typeof mod.default?.fetch === "function" ? mod.default : null;
+    },
+    baseUrl: async () => {
+      const info = JSON.parse(await readFile((await answer("")).file, "utf8")) as { icon_base_url?: unknown };
+      return typeof info.icon_base_url === "string" ? info.icon_base_url.replace(/\/icons\/$/, "") : "";
     },
     version: () => fileVersion(layout.stamp),
   };

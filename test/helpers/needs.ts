@@ -1,5 +1,5 @@
 // test/helpers/needs.ts
-// What some suites need beyond Node: Apache and nginx (Debian packages) and the real fixtures in ../shared. Outside CI
+// What some suites need beyond Node: Apache, nginx and PHP (Debian packages) and the real fixtures in ../shared. Outside CI
 // a suite whose need is missing is skipped, and test/helpers/report-skips.ts prints one plain line per missing need
 // saying what to install or provide; with CI set nothing is skipped, so a missing need fails its suites.
 //
@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export type Need = "apache" | "nginx" | "shared";
+export type Need = "apache" | "nginx" | "shared" | "php";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SHARED_DIR = path.resolve(REPO, "../shared");
@@ -30,6 +30,7 @@ const present: Record<Need, () => boolean> = {
   apache: () => existsSync("/usr/sbin/apache2") && existsSync("/usr/lib/apache2/modules/mod_rewrite.so"),
   nginx: () => existsSync("/usr/sbin/nginx"),
   shared: () => existsSync(path.join(SHARED_DIR, "fixtures", "indexer-1.2.0-r2", "manifest.json")),
+  php: () => existsSync("/usr/bin/php"),
 };
 
 /** The need is installed or provided on this machine. */
@@ -42,6 +43,7 @@ export const canRun = (need: Need): boolean => inCI || installed(need);
 export const MISSING_LINE: Record<Need, string> = {
   apache: "Skipping the Apache suites: apache2 is not installed (Debian/Ubuntu: sudo apt-get install apache2).",
   nginx: "Skipping the nginx suites: nginx is not installed (Debian/Ubuntu: sudo apt-get install nginx).",
+  php: "Skipping the reference-service suites: php is not installed (Debian/Ubuntu: sudo apt-get install php-cli).",
   shared: `Skipping the real-data suites: ${SHARED_DIR}/fixtures is not there (the indexer fixtures; they exist only in the project's workplace).`,
 };
 
