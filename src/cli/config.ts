@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { lilconfigSync, type LilconfigResult } from "lilconfig";
 import { parseJson, pointerToken, type ParsedJson } from "../content/parse-json.js";
 import { UsageError, type Location } from "../errors.js";
@@ -108,18 +109,30 @@ function check(file: string, value: unknown, prefix: string): void {
   const errors = validate.errors ?? [];
   // An unknown key first: the likeliest mistake, and the one with a suggestion.
   const first = errors.find((e) => e.keyword === "additionalProperties") ?? errors[0]!;
-  const parsed = parse(file, readFileSync(file, "utf8"));
-  throw problem(first, parsed, prefix);
+  const text = readFileSync(file, "utf8");
+  throw problem(first, text, parse(file, text), prefix);
 }
 
-function problem(error: ErrorObject, parsed: ParsedJson, prefix: string): UsageError {
+/** Line and column of the key of the property at `segments` (where an unknown key is shown). */
+function keyPosition(text: string, segments: string[]): { line: number; column: number } | Record<string, never> {
+  const root = parseTree(text);
+  const value = root === undefined ? undefined : findNodeAtLocation(root, segments);
+  const property = value?.parent;
+  if (property?.type !== "property") return {};
+  const before = text.slice(0, property.offset);
+  const line = before.split("\n").length;
+  return { line, column: property.offset - (before.lastIndexOf("\n") + 1) + 1 };
+}
+
+function problem(error: ErrorObject, text: string, parsed: ParsedJson, prefix: string): UsageError {
   const where = (pointer: string): Location => ({ file: parsed.file, ...(parsed.positionOf(pointer) ?? {}) });
   if (error.keyword === "additionalProperties") {
     const key = (error.params as { additionalProperty: string }).additionalProperty;
     const keys = configKeys().filter((k) => k !== "$schema");
-    const pointer = `${prefix}${error.instancePath}/${pointerToken(key)}`;
+    const segments = [...(prefix === "" ? [] : [CONFIG_NAME]), ...error.instancePath.split("/").slice(1), key];
     return new UsageError(`Unknown key "${key}" in the config file${didYouMean(key, keys)}.`,
-      `The keys are ${keys.join(", ")} (${CONFIG_SCHEMA} in the package's schemas/ folder describes each).`, where(pointer));
+      `The keys are ${keys.join(", ")} (${CONFIG_SCHEMA} in the package's schemas/ folder describes each).`,
+      { file: parsed.file, ...keyPosition(text, segments) });
   }
   const pointer = `${prefix}${error.instancePath}`;
   const name = error.instancePath === "" ? "The config" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
