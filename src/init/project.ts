@@ -29,7 +29,13 @@ export interface InitResult {
 
 type Write = { file: string; data: string | Buffer; flag: "wx" | "w" };
 
-const readText = (file: string): string | null => (existsSync(file) ? readFileSync(file, "utf8") : null);
+function readText(file: string, root: string): string | null {
+  try {
+    return existsSync(file) ? readFileSync(file, "utf8") : null;
+  } catch (error) {
+    throw osError(error, file, root, "read");
+  }
+}
 
 /** Is `dir` missing or an empty folder? (A file there is refused: init writes a folder.) */
 function emptyOrMissing(dir: string, shown: string): boolean {
@@ -73,7 +79,7 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   } else kept.push(`${shownDir}/ (not empty)`);
 
   const pkgFile = path.join(root, "package.json");
-  const pkgText = readText(pkgFile);
+  const pkgText = readText(pkgFile, root);
   const existingConfig = hasConfig(root, pkgText);
   const contentInConfig = path.relative(root, target).split(path.sep).join("/") || ".";
   if (existingConfig === null) {
@@ -89,7 +95,7 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   kept.push(...merge.kept);
 
   const ignoreFile = path.join(root, ".gitignore");
-  const ignoreText = readText(ignoreFile);
+  const ignoreText = readText(ignoreFile, root);
   const missing = missingLines(ignoreText ?? "", GITIGNORE_LINES);
   if (missing.length > 0) {
     writes.push({ file: ignoreFile, data: appendLines(ignoreText ?? "", missing), flag: ignoreText === null ? "wx" : "w" });
@@ -119,12 +125,13 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
 const shellWord = (word: string): string => (/^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 
 /** A file init could not write: one line naming it and what to do (init has no --out to point elsewhere). */
-function osError(error: unknown, file: string, root: string): unknown {
+function osError(error: unknown, file: string, root: string, verb = "write"): unknown {
   const e = error as NodeJS.ErrnoException;
   if (typeof e.code !== "string") return error;
   const shown = path.relative(process.cwd(), file) || file;
   const hint = e.code === "EEXIST"
     ? "Another program created it while init ran: run init again (it leaves existing files alone)."
-    : `Make ${path.relative(process.cwd(), root) || "."} writable for this user, or run init in another folder (--cwd <dir>).`;
-  return new BuildError(e.code, `Cannot write ${shown}: ${e.message.replace(/^[A-Z]+: /, "").replace(/,.*$/, "")}.`, { hint, cause: error });
+    : e.code === "EISDIR" ? `${shown} is a folder: move it away, or run init in another folder (--cwd <dir>).`
+      : `Make ${path.relative(process.cwd(), root) || "."} writable for this user, or run init in another folder (--cwd <dir>).`;
+  return new BuildError(e.code, `Cannot ${verb} ${shown}: ${e.message.replace(/^[A-Z]+: /, "").replace(/,.*$/, "")}.`, { hint, cause: error });
 }

@@ -16,8 +16,11 @@ const enabled = Boolean(process.env.CI) || Boolean(process.env.BIS_TEST_PACK);
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
 
+// Without the npm_* variables of the npm that started the tests (npm_config_local_prefix would make every npm below
+// act on this repository instead of the temporary project).
+const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== "INIT_CWD")), NO_COLOR: "1" };
 const run = (cmd: string, args: string[], cwd: string): string =>
-  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env });
 
 interface NetlifyToml {
   build: { command: string; publish: string; environment: { NODE_VERSION: string } };
