@@ -4,6 +4,7 @@
 import {
   build as buildSite, buildIfChanged, compile, type BuildOptions as CoreBuildOptions, type BuildResult, type UpToDateResult,
 } from "./build.js";
+import { withReadOptions } from "./content/read-scope.js";
 import { ContentError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
 import { startPreview, type Preview } from "./preview/server.js";
@@ -25,9 +26,14 @@ export interface BuildOptions {
   ifChanged?: boolean;
   /** Aborts the build; the previous output is kept. */
   signal?: AbortSignal;
+  /** Glob patterns of files in the published folders the build skips. Default: .DS_Store, Thumbs.db, *~, *.swp, .#*. */
+  exclude?: readonly string[];
 }
 
-export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch">;
+export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch" | "exclude">;
+
+/** `exclude` reaches the content reader through the read scope (src/content/read-scope.ts). */
+const readOptions = (options: Pick<BuildOptions, "exclude">) => (options.exclude === undefined ? {} : { exclude: options.exclude });
 
 export interface CheckResult {
   /** No errors (under `strict`, no warnings either). */
@@ -68,13 +74,13 @@ function coreOptions(options: BuildOptions): CoreBuildOptions {
 export function build(options?: BuildOptions & { ifChanged?: false }): Promise<BuildResult>;
 export function build(options: BuildOptions & { ifChanged: true }): Promise<BuildResult | UpToDateResult>;
 export function build(options: BuildOptions = {}): Promise<BuildResult | UpToDateResult> {
-  return options.ifChanged ? buildIfChanged(coreOptions(options)) : buildSite(coreOptions(options));
+  return withReadOptions(readOptions(options), () => (options.ifChanged ? buildIfChanged(coreOptions(options)) : buildSite(coreOptions(options))));
 }
 
 /** Validates the content and computes everything a build would write, writing nothing. */
 export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   try {
-    const result = await compile({ ...coreOptions(options), content: options.content ?? "content" });
+    const result = await withReadOptions(readOptions(options), () => compile({ ...coreOptions(options), content: options.content ?? "content" }));
     return {
       ok: !result.diagnostics.some((d) => d.severity === "error"),
       diagnostics: result.diagnostics,

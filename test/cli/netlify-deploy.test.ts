@@ -48,10 +48,14 @@ describe.skipIf(!enabled)("a project set up by init deploys on Netlify's terms",
     const toml = parseToml(readFileSync(path.join(project, "netlify.toml"), "utf8")) as unknown as NetlifyToml;
     const major = toml.build.environment.NODE_VERSION;
     expect(Number(major)).toBeGreaterThanOrEqual(22);
-    // The exact command, in a shell, with npm's node@<major> first on PATH (the CLI's `#!/usr/bin/env node` finds it).
-    // The node package downloads its binary in an install script, which newer npm runs only when allowed.
+    // npm's node@<major> (its install script downloads the binary, which newer npm runs only when allowed); then the
+    // exact command in a plain shell with that node first on PATH, where the CLI's `#!/usr/bin/env node` finds it.
+    // (Not inside `npm exec -c`: its npm_config_call would reach the command's own npx.)
+    const node = run("npm", ["exec", "--yes", `--package=node@${major}`, "--allow-scripts=node", "-c", "command -v node"], project).trim();
     const shell = `node --version && ${toml.build.command}`;
-    const out = run("npm", ["exec", "--yes", `--package=node@${major}`, "--allow-scripts=node", "-c", shell], project);
+    const out = execFileSync("sh", ["-c", shell], {
+      cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${env.PATH ?? ""}` },
+    });
     expect(out.split("\n")[0]).toMatch(new RegExp(`^v${major}\\.`));
     expect(out).toMatch(/^Built dist\/: \d+ responses/m);
 

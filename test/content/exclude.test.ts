@@ -80,3 +80,15 @@ describe("fast-glob and names that are not UTF-8", () => {
     expect(fg.sync("**", { cwd: dir })).toEqual([]);
   });
 });
+
+describe("the programmatic API", () => {
+  it("check({ exclude }) skips those files", async () => {
+    const { check } = await import("../../src/index.js");
+    const dir = await withLitter();
+    const all = await check({ content: dir, exclude: [] });
+    const fewer = await check({ content: dir, exclude: ["*.css"] });
+    expect(all.ok && fewer.ok).toBe(true);
+    // style/site.css and style/drafts/next.css are published files (one output file each) only without the pattern.
+    expect(all.counts.files - fewer.counts.files).toBe(2);
+  });
+});
