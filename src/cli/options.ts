@@ -5,7 +5,7 @@
 
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
-import { BASE_URL_PATTERN } from "../content/cross-checks.js";
+import { BASE_URL_PATTERN } from "../content/base-url.js";
 import { DEFAULT_EXCLUDE } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
 import { HOST_NAMES, parseHosts, type HostName } from "../hosts/names.js";

@@ -54,7 +54,7 @@ describe.skipIf(!enabled)("a project set up by init deploys on Netlify's terms",
     const node = run("npm", ["exec", "--yes", `--package=node@${major}`, "--allow-scripts=node", "-c", "command -v node"], project).trim();
     const shell = `node --version && ${toml.build.command}`;
     const out = execFileSync("sh", ["-c", shell], {
-      cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${env.PATH ?? ""}` },
+      cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}` },
     });
     expect(out.split("\n")[0]).toMatch(new RegExp(`^v${major}\\.`));
     expect(out).toMatch(/^Built dist\/: \d+ responses/m);
