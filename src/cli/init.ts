@@ -3,17 +3,32 @@
 // what it added, what it left alone and what to run next.
 
 import { Command } from "commander";
+import { existsSync } from "node:fs";
 import { initProject } from "../init/project.js";
+import { resolveOptions } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
+
+/**
+ * Without [dir]: the content folder of a config file that is there already, else "content". A config file or
+ * package.json that cannot be read is left to initProject, which names the problem (or leaves the file alone).
+ */
+function configuredContent(cwd: string): string {
+  try {
+    return existsSync(cwd) ? resolveOptions({}, cwd).content : "content";
+  } catch {
+    return "content";
+  }
+}
 
 export function initCommand(io: Io): Command {
   return new Command("init")
     .description("Set up this folder: a content folder, a config file, package.json scripts and dependency, .gitignore "
       + "lines and a netlify.toml; creates what is missing, never overwrites.")
-    .argument("[dir]", "content folder to create (left alone when it is there and not empty)", "content")
+    .argument("[dir]", "content folder to create (left alone when it is there and not empty; default: the config file's content, or content)")
     .option("--cwd <dir>", "project folder to set up (default: the current folder)")
-    .action(async (dir: string, flags: { cwd?: string }) => {
-      const result = await initProject(dir, flags.cwd ?? process.cwd());
+    .action(async (dir: string | undefined, flags: { cwd?: string }) => {
+      const cwd = flags.cwd ?? process.cwd();
+      const result = await initProject(dir ?? configuredContent(cwd), cwd);
       if (result.added.length > 0) {
         io.out(`${colorOut(io, "green", "Added")}:`);
         for (const line of result.added) io.out(`  ${line}`);

@@ -134,6 +134,14 @@ describe("init where files exist", () => {
     expect(JSON.parse(await read(cwd, "package.json"))["build-index-site"]).toEqual({ content: "site" });
   });
 
+  it("without [dir], creates the content folder the config file names", async () => {
+    const cwd = await temp();
+    await writeFile(path.join(cwd, "package.json"), JSON.stringify({ name: "x", "build-index-site": { content: "src/site" } }));
+    expect((await cli("init", "--cwd", cwd)).code).toBe(0);
+    expect((await readdir(path.join(cwd, "src/site"))).sort()).toEqual(["config.json", "extensionMap.json", "icons", "icons.json", "manifest.json"]);
+    expect((await readdir(cwd)).includes("content")).toBe(false);
+  });
+
   it("refuses a package.json that is not a JSON object with exit 2, and writes nothing at all", async () => {
     const cwd = await temp();
     await writeFile(path.join(cwd, "package.json"), "{ not json");
