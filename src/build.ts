@@ -57,6 +57,8 @@ export interface BuildOptions {
   strict?: boolean;
   /** Hosts whose files are written (--hosts); default DEFAULT_HOSTS (every host but the fallbacks). */
   hosts?: readonly HostName[];
+  /** Glob patterns of content files the build skips (the config file's `exclude`); default editor and OS files. */
+  exclude?: readonly string[];
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -153,7 +155,10 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts">;
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude">;
+
+const readOptions = (options: Pick<BuildOptions, "exclude">): { exclude?: readonly string[] } =>
+  (options.exclude === undefined ? {} : { exclude: options.exclude });
 
 export interface Compiled {
   model: SiteModel;
@@ -182,7 +187,7 @@ export function filesToWrite(compiled: Compiled): number {
 
 /** Reads and checks the content and computes every answer, without writing anything. */
 export async function compile(options: CompileOptions): Promise<Compiled> {
-  return compileContent(await readContent(options.content), options);
+  return compileContent(await readContent(options.content, readOptions(options)), options);
 }
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
@@ -273,7 +278,7 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
 async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
   return withOutput(options, async (claim, layout) => {
     mark("claim");
-    const raw = await readContent(options.content);
+    const raw = await readContent(options.content, readOptions(options));
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");

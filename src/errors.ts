@@ -66,8 +66,8 @@ export class HostLimitError extends BuildError {
 
 /** A flag or argument is wrong (exit code 2). */
 export class UsageError extends BuildError {
-  constructor(message: string, hint?: string) {
-    super("USAGE", message, hint === undefined ? {} : { hint });
+  constructor(message: string, hint?: string, location?: Location) {
+    super("USAGE", message, { ...(hint === undefined ? {} : { hint }), ...(location === undefined ? {} : { location }) });
   }
 }
 

@@ -26,9 +26,13 @@ export interface BuildOptions {
   ifChanged?: boolean;
   /** Aborts the build; the previous output is kept. */
   signal?: AbortSignal;
+  /** Glob patterns of files in the published folders the build skips. Default: .DS_Store, Thumbs.db, *~, *.swp, .#*. */
+  exclude?: readonly string[];
 }
 
-export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch">;
+export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch" | "exclude">;
+
+/** `exclude` reaches the content reader through the read scope (src/content/read-scope.ts). */
 
 export interface CheckResult {
   /** No errors (under `strict`, no warnings either). */
@@ -57,6 +61,7 @@ function coreOptions(options: BuildOptions): CoreBuildOptions {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
+    ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     ...(options.sourceDateEpoch !== undefined ? { sourceDateEpoch: options.sourceDateEpoch } : {}),
     ...(options.signal !== undefined ? { write: { signal: options.signal } } : {}),
   };

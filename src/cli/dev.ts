@@ -1,104 +1,98 @@
 // src/cli/dev.ts
 // `build-index-site dev`: build, serve, watch the content and rebuild on every change (debounced). The preview keeps
-// listening on the same port and answers from the newest table after each successful rebuild (it reloads routes.json
-// itself when a build replaces the folder); a content error is printed and the loop waits for the next change.
+// listening on the same port and answers from the newest table after each successful rebuild (it reloads the route
+// table itself when a build replaces the records); a content error is printed and the loop waits for the next change.
 
-import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
-import type http from "node:http";
-import path from "node:path";
+import { Command } from "commander";
+import { formatError, InterruptedError, UsageError } from "../errors.js";
+import { isBuild } from "../layout/read-build.js";
+import { runBuild } from "./build.js";
+import { EXIT_SIGNAL, flag, type Run } from "./common.js";
+import { resolveOptions, type Flags, type Options } from "./options.js";
+import { colorErr, colorOut, type Io } from "./output.js";
+import { printFailure } from "./failure.js";
+import { debounced, logRequests, watchTree } from "./watch.js";
 
-/** Calls `onChange` when anything under `dir` changes: fs.watch (recursive), or polling where that is unavailable. */
-export function watchTree(dir: string, onChange: () => void, options: { poll?: boolean; intervalMs?: number } = {}): () => void {
-  if (options.poll !== true) {
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watch(dir, { recursive: true }, () => onChange());
-    } catch {
-      watcher = undefined; // ERR_FEATURE_UNAVAILABLE_ON_PLATFORM (or too many watches): poll instead
-    }
-    if (watcher !== undefined) {
-      watcher.on("error", () => {}); // the folder was removed: the next build reports it
-      return () => watcher.close();
-    }
-  }
-  let last = treeSignature(dir);
-  const timer = setInterval(() => {
-    const now = treeSignature(dir);
-    if (now !== last) {
-      last = now;
-      onChange();
-    }
-  }, options.intervalMs ?? 500);
-  return () => clearInterval(timer);
-}
+/** What the dev loop needs: where to read and write and where to listen; the rest as `build` takes it. */
+export type DevOptions = Pick<Options, "content" | "out" | "port" | "host"> & Partial<Options> & {
+  poll?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+};
 
-/** Every path with its size and modification time: changes when any file is added, removed or written. */
-export function treeSignature(dir: string): string {
-  const parts: string[] = [];
-  const walk = (rel: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(path.join(dir, rel)).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const relPath = rel === "" ? name : `${rel}/${name}`;
-      try {
-        const s = statSync(path.join(dir, relPath));
-        parts.push(`${relPath}:${s.size}:${s.mtimeMs}`);
-        if (s.isDirectory()) walk(relPath);
-      } catch {
-        parts.push(`${relPath}:gone`);
-      }
-    }
-  };
-  if (existsSync(dir)) walk("");
-  return parts.join("\n");
-}
-
-/** Runs `task` after `ms` of quiet; never two at once (a change during a run schedules one more run). */
-export function debounced(task: () => Promise<void>, ms: number): { trigger: () => void; idle: () => Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  const run = (): void => {
-    if (running !== null) {
-      again = true;
-      return;
-    }
-    running = task().finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        run();
-      }
+export function devCommand(io: Io, run: Run): Command {
+  return new Command("dev")
+    .description("Build, preview and rebuild on every change in the content folder (Ctrl-C stops).")
+    .addOption(flag.config())
+    .addOption(flag.content())
+    .addOption(flag.out())
+    .addOption(flag.baseUrl())
+    .addOption(flag.hosts())
+    .addOption(flag.port())
+    .addOption(flag.host())
+    .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
+    .option("-q, --quiet", "no line per request")
+    .option("--verbose", "print every warning")
+    .action((flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean }) => {
+      const options = resolveOptions(flags);
+      const { poll, quiet, verbose } = flags;
+      run.wait = dev(io, { ...options, poll, quiet, verbose }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
     });
-  };
-  return {
-    trigger: () => {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(run, ms);
-    },
-    idle: async () => {
-      while (running !== null) await running;
-    },
-  };
 }
 
-/** One line per request (method, URL as the client sent it, status, milliseconds), written when the answer ends. */
-export function logRequests(server: http.Server, log: (line: string) => void): void {
-  server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const started = performance.now();
-    const method = req.method ?? "?";
-    const url = req.url ?? "/";
-    let done = false;
-    const end = (): void => {
-      if (done) return;
-      done = true;
-      log(`${method} ${url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`);
+/**
+ * The dev loop: build, preview, rebuild on change. Resolves with the exit code when stopped by SIGINT/SIGTERM (or by
+ * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
+ */
+export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
+  const { startPreview } = await import("../preview/server.js");
+  let preview: Awaited<ReturnType<typeof startPreview>> | null = null;
+  let controller = new AbortController();
+
+  let stopped = false;
+  const rebuild = async (): Promise<void> => {
+    if (stopped) return;
+    controller = new AbortController();
+    let built = false;
+    try {
+      await runBuild(io, { ...opts, quiet: false }, controller.signal, false);
+      built = true;
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof UsageError) throw error;
+      printFailure(io, error, { debug: false, verbose: opts.verbose === true });
+      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
+    }
+    // The first time, an earlier build in --out is served even when this one failed. Later builds need nothing: the
+    // preview reloads the route table itself when a build replaces --out.
+    if ((built || isBuild(opts.out)) && preview === null && !stopped) {
+      preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
+      if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
+      io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
+      control.onReady?.(preview.url);
+    }
+  };
+
+  await rebuild();
+  const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
+  const unwatch = watchTree(opts.content, loop.trigger, { poll: opts.poll === true });
+  return new Promise<number>((resolve) => {
+    const stop = (code: number, reason: unknown): void => {
+      stopped = true;
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      control.stop?.removeEventListener("abort", onStop);
+      controller.abort(reason);
+      unwatch();
+      const closed = preview === null ? Promise.resolve() : preview.close();
+      void closed.then(() => loop.idle()).then(() => resolve(code));
     };
-    res.once("finish", end);
-    res.once("close", end);
+    const onInt = (): void => stop(EXIT_SIGNAL.SIGINT!, new InterruptedError("SIGINT"));
+    const onTerm = (): void => stop(EXIT_SIGNAL.SIGTERM!, new InterruptedError("SIGTERM"));
+    const onStop = (): void => stop(0, control.stop?.reason);
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+    if (control.stop?.aborted) onStop();
+    else control.stop?.addEventListener("abort", onStop);
   });
 }

@@ -1,52 +1,53 @@
 // src/cli/init.ts
-// `build-index-site init [dir]`: writes the starter content into a new (or empty) folder, and a netlify.toml in the
-// current folder when there is none. Never overwrites anything.
+// `build-index-site init [dir]`: set up the current folder (or --cwd) as a project that builds and deploys; prints
+// what it added, what it left alone and what to run next.
 
-import { lstat, mkdir, readdir, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { UsageError } from "../errors.js";
-import { netlifyToml, starterContent } from "../init/templates.js";
+import { Command } from "commander";
+import { existsSync } from "node:fs";
+import { initProject } from "../init/project.js";
+import { resolveOptions } from "./options.js";
+import { colorErr, colorOut, type Io } from "./output.js";
 
-export interface InitResult {
-  dir: string;
-  /** The files written, relative to `dir`. */
-  files: string[];
-  /** netlify.toml was written (false: one was already there and was left alone). */
-  netlify: boolean;
-}
-
-async function isEmptyOrMissing(dir: string): Promise<boolean> {
-  const stats = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw error;
-  });
-  if (stats === null) return true;
-  if (!stats.isDirectory()) {
-    throw new UsageError(`${dir} exists and is not a folder: init writes a new content folder.`, "Name a new folder: build-index-site init <dir>.");
-  }
-  return (await readdir(dir)).length === 0;
-}
-
-export async function init(dir: string, cwd: string = process.cwd()): Promise<InitResult> {
-  const target = path.resolve(cwd, dir);
-  if (!(await isEmptyOrMissing(target))) {
-    throw new UsageError(`${dir} is not empty: init only writes into a new or empty folder, and nothing was changed.`,
-      "Name a new folder (build-index-site init <dir>), or build the content that is there: build-index-site --content " + dir);
-  }
-  const files: string[] = [];
-  const schemas = path.relative(target, path.join(cwd, "node_modules/build-index-site/schemas")).split(path.sep).join("/");
-  for (const [rel, data] of starterContent(schemas)) {
-    const file = path.join(target, rel);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, data, { flag: "wx" });
-    files.push(rel);
-  }
-  let netlify = false;
+/**
+ * Without [dir]: the content folder of a config file that is there already, else "content". A config file or
+ * package.json that cannot be read is left to initProject, which names the problem (or leaves the file alone).
+ */
+function configuredContent(cwd: string): string {
   try {
-    await writeFile(path.join(cwd, "netlify.toml"), netlifyToml(dir), { flag: "wx" });
-    netlify = true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return existsSync(cwd) ? resolveOptions({}, cwd).content : "content";
+  } catch {
+    return "content";
   }
-  return { dir, files, netlify };
+}
+
+export function initCommand(io: Io): Command {
+  return new Command("init")
+    .description("Set up this folder: a content folder, a config file, package.json scripts and dependency, .gitignore "
+      + "lines and a netlify.toml; creates what is missing, never overwrites.")
+    .argument("[dir]", "content folder to create (left alone when it is there and not empty; default: the config file's content, or content)")
+    .option("--cwd <dir>", "project folder to set up (default: the current folder)")
+    .action(async (dir: string | undefined, flags: { cwd?: string }) => {
+      const cwd = flags.cwd ?? process.cwd();
+      const result = await initProject(dir ?? configuredContent(cwd), cwd);
+      if (result.added.length > 0) {
+        io.out(`${colorOut(io, "green", "Added")}:`);
+        for (const line of result.added) io.out(`  ${line}`);
+      }
+      if (result.kept.length > 0) {
+        io.out(result.added.length > 0 ? "Left alone (already there):" : "Nothing to add; left alone (already there):");
+        for (const line of result.kept) io.out(`  ${line}`);
+      }
+      io.out(result.dependency.kept
+        ? `build-index-site comes from package.json's own spec: ${result.dependency.spec}.`
+        : `build-index-site comes from ${result.dependency.spec} (the git repository: the package is not on the npm registry yet).`);
+      for (const warning of result.warnings) io.err(`${colorErr(io, "yellow", "warning")}: ${warning}`);
+      const steps: Array<[string, string]> = [
+        ["npm install", "install build-index-site (and build it)"],
+        ["npx build-index-site --strict", "validate the content and build dist/"],
+        ["npx build-index-site preview", "serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev, which also rebuilds on change)"],
+      ];
+      const width = Math.max(...steps.map(([command]) => command.length)) + 2;
+      io.out("Next:");
+      for (const [command, what] of steps) io.out(`  ${command.padEnd(width)}# ${what}`);
+    });
 }

@@ -8,6 +8,7 @@ import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { asciiLower, isIconName } from "../model/types.js";
 import { SAFE_VALUE } from "../routes/route-table.js";
+import { BASE_URL_PATTERN } from "./base-url.js";
 import { pointerToken, type ParsedJson, type Position } from "./parse-json.js";
 import type { JsonContentName, RawContent, RawFile } from "./read-content.js";
 
@@ -22,7 +23,7 @@ export interface CrossCheckInput {
 /** The answer every unmapped extension and every missing icon falls back to. */
 export const FALLBACK_ICON = "text.png";
 export const FOLDER_ICON = "folder.png";
-export const BASE_URL_PATTERN = /^https:\/\/[^/\s?#]+(\/[^\s?#]*[^/\s?#])?$/;
+export { BASE_URL_PATTERN };
 
 /** Control characters and unpaired surrogates: no URL, file name or host config line can carry them verbatim. */
 export function hasUncarriableChar(s: string): boolean {

@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "no
 import { realpath, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import path from "node:path";
+import fg from "fast-glob";
 import { UsageError, type Diagnostic } from "../errors.js";
 
 /** The content directory contract: these names are relied on by tests and tools outside the project. */
@@ -100,7 +101,10 @@ function kind(s: Stats | Dirent): string {
  */
 class Reader {
   readonly diagnostics: Diagnostic[] = [];
-  constructor(readonly dir: string, private readonly real: string) {}
+  private readonly ignore: string[];
+  constructor(readonly dir: string, private readonly real: string, exclude: readonly string[]) {
+    this.ignore = exclude.map(ignorePattern);
+  }
 
   private display(rel: string): string {
     return `${this.dir}/${rel}`;
@@ -126,7 +130,7 @@ class Reader {
    * lstat, following a symlink only when it resolves inside the content folder.
    * Returns the stats of what the path finally names, or null (missing, refused or reported).
    */
-  async entry(rel: string): Promise<{ stats: Stats; real: string } | null> {
+  async entry(rel: string): Promise<{ stats: Stats; real: string; link: boolean } | null> {
     const abs = path.join(this.real, rel);
     let s: Stats;
     try {
@@ -135,7 +139,7 @@ class Reader {
       if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
       throw error;
     }
-    if (!s.isSymbolicLink()) return { stats: s, real: path.join(this.real, rel) };
+    if (!s.isSymbolicLink()) return { stats: s, real: path.join(this.real, rel), link: false };
     let real: string;
     try {
       real = realpathSync.native(abs);
@@ -160,7 +164,7 @@ class Reader {
         return null;
       }
     }
-    return { stats: statSync(real), real };
+    return { stats: statSync(real), real, link: true };
   }
 
   /** A top-level file: its text, or null when absent (or not readable as a regular file, which is reported). */
@@ -180,7 +184,11 @@ class Reader {
     };
   }
 
-  /** Every regular file under a published folder (dot files excluded), recursively. */
+  /**
+   * Every regular file under a published folder (dot files and `exclude` matches left out), found by fast-glob.
+   * fast-glob does not follow symbolic links: a link to a folder inside the content is read by a call of its own
+   * (`seen` stops loops).
+   */
   async tree(rel: string, out: RawFile[], seen: Set<string>): Promise<boolean> {
     const e = await this.entry(rel);
     if (e === null) return false;
@@ -190,41 +198,93 @@ class Reader {
     }
     if (seen.has(e.real)) return true; // a link back to a folder already read
     seen.add(e.real);
-    // Names as bytes: a name that is not UTF-8 would otherwise be decoded to U+FFFD (and so collide with its twin).
-    const names: string[] = [];
-    for (const bytes of readdirSync(e.real, { encoding: "buffer" })) {
-      if (!isUtf8(bytes)) {
-        const shown = `${rel}/${bytes.toString("utf8")}`;
-        this.diagnostics.push({
-          severity: "error", code: "FILE_NAME_NOT_UTF8", file: this.display(shown),
-          message: `This file name is not valid UTF-8 (bytes ${bytes.toString("hex").replace(/(..)/g, "$1 ").trim()}): no URL can name it reliably.`,
-          hint: `Rename it to a UTF-8 name (e.g. \`convmv -f latin1 -t utf-8 --notest\` in ${this.display(rel)}).`,
-        });
-        continue;
-      }
-      const name = bytes.toString("utf8");
-      if (!name.startsWith(".")) names.push(name);
-    }
-    names.sort();
-    for (const name of names) {
-      const child = `${rel}/${name}`;
+    const found = fg.sync(`${fg.escapePath(rel)}/**`, {
+      cwd: this.real, dot: false, onlyFiles: false, followSymbolicLinks: false, unique: false, ignore: this.ignore,
+    });
+    const folders = [rel];
+    const done = new Set<string>();
+    const visit = async (child: string): Promise<void> => {
+      if (done.has(child)) return; // fast-glob lists a name twice when an invalid name decodes to its valid twin
+      done.add(child);
+      // fast-glob decodes every name as UTF-8: a name that is not UTF-8 comes back with U+FFFD, and its bytes are lost.
+      if (child.includes("\ufffd") && !this.validUtf8Name(child)) return;
       const c = await this.entry(child);
-      if (c === null) continue;
-      if (c.stats.isDirectory()) await this.tree(child, out, seen);
-      else if (c.stats.isFile()) {
-        if (SERVER_SCRIPT.test(name)) {
-          this.diagnostics.push({
-            severity: "error", code: "SERVER_SCRIPT", file: this.display(child),
-            message: "A PHP file name: the Apache drop-in deployment would execute it instead of serving it (Apache runs every file with a PHP extension anywhere in its name).",
-            hint: "Remove it, or rename it so that no part of its name is .php, .phtml, .phar, .pht, .phps or .php3-.php8 (e.g. example.php → example-php.txt).",
-          });
-          continue;
-        }
-        out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
-      } else this.skipped(child, kind(c.stats));
+      if (c === null) return;
+      if (c.stats.isDirectory()) {
+        if (c.link) await this.tree(child, out, seen); // fast-glob lists a real folder's files itself
+        else folders.push(child);
+      } else if (c.stats.isFile()) this.file(child, c, out);
+      else this.skipped(child, kind(c.stats));
+    };
+    for (const child of found.sort(bySegments)) await visit(child);
+    // fast-glob's patterns never match a name with a line break: such names (refused later: no URL can carry them)
+    // are listed here, so that none is silently left out.
+    for (const folder of folders) {
+      for (const child of withLineBreaks(path.join(this.real, folder), folder)) await visit(child);
     }
     return true;
   }
+
+  /**
+   * For a path that fast-glob returned with U+FFFD: reports each name in its folder that is not valid UTF-8 and decodes
+   * to it (with its bytes), and says whether the name also exists as real UTF-8 (its twin, which is read as usual).
+   */
+  private validUtf8Name(child: string): boolean {
+    const parent = path.posix.dirname(child);
+    const name = path.posix.basename(child);
+    let valid = false;
+    for (const bytes of readdirSync(path.join(this.real, parent), { encoding: "buffer" })) {
+      if (bytes.toString("utf8") !== name) continue;
+      if (isUtf8(bytes)) {
+        valid = true;
+        continue;
+      }
+      this.diagnostics.push({
+        severity: "error", code: "FILE_NAME_NOT_UTF8", file: this.display(child),
+        message: `This file name is not valid UTF-8 (bytes ${bytes.toString("hex").replace(/(..)/g, "$1 ").trim()}): no URL can name it reliably.`,
+        hint: `Rename it to a UTF-8 name (e.g. \`convmv -f latin1 -t utf-8 --notest\` in ${this.display(parent)}).`,
+      });
+    }
+    return valid;
+  }
+
+  private file(child: string, c: { stats: Stats; real: string }, out: RawFile[]): void {
+    if (SERVER_SCRIPT.test(path.posix.basename(child))) {
+      this.diagnostics.push({
+        severity: "error", code: "SERVER_SCRIPT", file: this.display(child),
+        message: "A PHP file name: the Apache drop-in deployment would execute it instead of serving it (Apache runs every file with a PHP extension anywhere in its name).",
+        hint: "Remove it, or rename it so that no part of its name is .php, .phtml, .phar, .pht, .phps or .php3-.php8 (e.g. example.php → example-php.txt).",
+      });
+      return;
+    }
+    out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
+  }
+}
+
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/** The paths (below `rel`) of the names under `abs` that hold a line break, and of every file below such a folder. */
+function withLineBreaks(abs: string, rel: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(abs, { encoding: "utf8" })) {
+    if (!LINE_BREAK.test(name) || name.startsWith(".")) continue;
+    found.push(`${rel}/${name}`);
+    const child = path.join(abs, name);
+    if (lstatSync(child).isDirectory()) {
+      for (const sub of readdirSync(child, { encoding: "utf8", recursive: true })) found.push(`${rel}/${name}/${sub.split(path.sep).join("/")}`);
+    }
+  }
+  return found;
+}
+
+/** Paths in the order of a depth-first walk with each folder's names sorted (a/x before a-b). */
+function bySegments(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
 }
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -241,8 +301,34 @@ function readIconBytes(raw: RawContent): void {
   }
 }
 
-/** Reads a content folder: its texts, its files' sizes and times, and the bytes of the images in icons/. */
-export async function readContent(dir: string): Promise<RawContent> {
+/**
+ * Files the build skips by default: what editors and operating systems leave beside the content (Finder's .DS_Store,
+ * Explorer's Thumbs.db, backups and swap or lock files of Emacs and Vim).
+ */
+export const DEFAULT_EXCLUDE: readonly string[] = [".DS_Store", "Thumbs.db", "*~", "*.swp", ".#*"];
+
+export interface ReadOptions {
+  /** Glob patterns (fast-glob) of files in the published folders that the build skips; default DEFAULT_EXCLUDE. */
+  exclude?: readonly string[];
+}
+
+/**
+ * An exclude pattern as fast-glob's `ignore` takes it, relative to the content folder: a pattern without a slash
+ * matches a name in any folder (as in .gitignore), a leading slash anchors it, a trailing slash means the whole folder.
+ */
+export function ignorePattern(pattern: string): string {
+  const folder = pattern.trim().endsWith("/");
+  let p = pattern.trim().replace(/\/+$/, "");
+  if (p.startsWith("/")) p = p.slice(1);
+  else if (!p.includes("/")) p = `**/${p}`;
+  return folder ? `${p}/**` : p;
+}
+
+/**
+ * Reads a content folder: its texts, its files' sizes and times, and the bytes of the images in icons/. The files
+ * directly in the content folder are read by name; `exclude` applies to the published folders (icons/, style/, favicon/).
+ */
+export async function readContent(dir: string, options: ReadOptions = {}): Promise<RawContent> {
   let real: string;
   try {
     real = await realpath(dir);
@@ -250,7 +336,7 @@ export async function readContent(dir: string): Promise<RawContent> {
   } catch {
     throw new UsageError(`--content ${dir} is not a folder.`, "Pass the folder that holds manifest.json, config.json, extensionMap.json, icons.json and icons/.");
   }
-  const reader = new Reader(dir, real);
+  const reader = new Reader(dir, real, options.exclude ?? DEFAULT_EXCLUDE);
 
   const json: Partial<Record<JsonContentName, RawText>> = {};
   await Promise.all(JSON_CONTENT.map(async (name) => {

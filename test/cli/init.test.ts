@@ -1,16 +1,19 @@
 // test/cli/init.test.ts
 // Issue 10 point 1: `init` writes a content folder that builds with --strict and no warning, a netlify.toml only
-// where there is none, prints the next two commands, and refuses a folder that is not empty (exit 2, nothing changed).
+// where there is none, and prints the next commands. Since issue 25 it sets up the whole project (see
+// init-project.test.ts): a content folder that is there and not empty is left alone (exit 0, nothing in it changed);
+// a file where the folder should be is refused (exit 2). Every run names its project folder with --cwd.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { imageSize } from "image-size";
 import { afterAll, describe, expect, it } from "vitest";
-import { init } from "../../src/cli/init.js";
+import { initProject as init } from "../../src/init/project.js";
+import { parse as parseToml } from "smol-toml";
 import { compile } from "../../src/build.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { cli } from "./run.js";
+import { cli, STACK_LINE } from "./run.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -24,7 +27,7 @@ describe("init", () => {
   it("writes content that builds with --strict and 0 warnings, then the site answers findIcon from it", async () => {
     const cwd = await temp();
     const content = path.join(cwd, "content");
-    const r = await cli("init", content);
+    const r = await cli("init", "--cwd", cwd);
     expect(r.code).toBe(0);
     for (const f of ["manifest.json", "config.json", "extensionMap.json", "icons.json", "icons/text.png", "icons/folder.png"]) {
       expect(existsSync(path.join(content, f)), f).toBe(true);
@@ -40,8 +43,9 @@ describe("init", () => {
   });
 
   it("writes tiny valid images: text.png and the folder icon are PNGs that image-size reads", async () => {
-    const content = path.join(await temp(), "c");
-    await init(content);
+    const cwd = await temp();
+    const content = path.join(cwd, "c");
+    await init("c", cwd);
     for (const icon of readdirSync(path.join(content, "icons"))) {
       const bytes = readFileSync(path.join(content, "icons", icon));
       const size = imageSize(bytes);
@@ -51,48 +55,58 @@ describe("init", () => {
     }
   });
 
-  it("prints the next two commands", async () => {
-    const content = path.join(await temp(), "site-content");
-    const r = await cli("init", content);
+  it("prints the next three commands (the config file names the content folder: no --content)", async () => {
+    const cwd = await temp();
+    const r = await cli("init", "site-content", "--cwd", cwd);
     const next = r.stdout.split("\n").slice(r.stdout.split("\n").indexOf("Next:") + 1);
-    expect(next).toHaveLength(2);
-    expect(next[0]).toMatch(new RegExp(`^  npx build-index-site --content ${content.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} --strict\\s+#`));
-    expect(next[1]).toMatch(/^ {2}npx build-index-site preview\s+#/);
+    expect(next).toHaveLength(3);
+    expect(next[0]).toMatch(/^ {2}npm install\s+#/);
+    expect(next[1]).toMatch(/^ {2}npx build-index-site --strict\s+#/);
+    expect(next[2]).toMatch(/^ {2}npx build-index-site preview\s+#/);
+    expect(JSON.parse(readFileSync(path.join(cwd, "build-index-site.config.json"), "utf8"))).toMatchObject({ content: "site-content" });
   });
 
   it("writes netlify.toml in the current folder only when there is none", async () => {
     const cwd = await temp();
     const first = await init("content", cwd);
-    expect(first.netlify).toBe(true);
+    expect(first.added.some((l) => l.startsWith("netlify.toml"))).toBe(true);
     const toml = readFileSync(path.join(cwd, "netlify.toml"), "utf8");
     expect(toml).toMatch(/^ {2}command = "npx build-index-site"$/m);
     expect(toml).toMatch(/^ {2}publish = "dist"$/m);
     const mine = "# my own\n";
     await writeFile(path.join(cwd, "netlify.toml"), mine);
     const second = await init("more", cwd);
-    expect(second.netlify).toBe(false);
+    expect(second.kept).toContain("netlify.toml");
     expect(readFileSync(path.join(cwd, "netlify.toml"), "utf8")).toBe(mine);
+    // Another content folder: the config file names it, so Netlify's command stays the plain one.
     const other = await temp();
     await init("site/content", other);
-    expect(readFileSync(path.join(other, "netlify.toml"), "utf8")).toMatch(/^ {2}command = "npx build-index-site --content site\/content"$/m);
+    expect((parseToml(readFileSync(path.join(other, "netlify.toml"), "utf8")) as { build: { command: string } }).build.command).toBe("npx build-index-site");
+    expect(JSON.parse(readFileSync(path.join(other, "build-index-site.config.json"), "utf8"))).toMatchObject({ content: "site/content" });
   });
 
-  it("refuses a folder that is not empty with exit 2 and changes nothing", async () => {
-    const dir = await temp();
+  it("leaves a content folder that is not empty alone and says so; refuses a file there with exit 2", async () => {
+    const cwd = await temp();
+    const dir = path.join(cwd, "mine");
+    await mkdir(dir);
     await writeFile(path.join(dir, "notes.txt"), "mine");
-    const r = await cli("init", dir);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/is not empty: init only writes into a new or empty folder, and nothing was changed\./);
+    const r = await cli("init", dir, "--cwd", cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Left alone \(already there\):\n(?: {2}.*\n)*? {2}.*mine\/ \(not empty\)$/m);
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
     const file = path.join(dir, "notes.txt");
-    expect((await cli("init", file)).code).toBe(2);
+    const refused = await cli("init", file, "--cwd", cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/notes\.txt exists and is not a folder/);
+    expect(refused.stderr).not.toMatch(STACK_LINE);
     expect(readFileSync(file, "utf8")).toBe("mine");
   });
 
   it("accepts an empty folder", async () => {
-    const dir = path.join(await temp(), "empty");
+    const cwd = await temp();
+    const dir = path.join(cwd, "empty");
     await mkdir(dir);
-    expect((await cli("init", dir)).code).toBe(0);
+    expect((await cli("init", dir, "--cwd", cwd)).code).toBe(0);
     expect(existsSync(path.join(dir, "icons.json"))).toBe(true);
   });
 });

@@ -1,0 +1,85 @@
+// src/cli/build.ts
+// `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
+
+import { Command } from "commander";
+import { build, buildIfChanged, type BuildOptions } from "../build.js";
+import { countNoun } from "../errors.js";
+import { interruptible, flag, report, type Run } from "./common.js";
+import { resolveOptions, type Flags, type Options } from "./options.js";
+import { colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";
+
+export interface BuildRun {
+  force?: boolean;
+  replaceOut?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+type BuildCli = Pick<Options, "content" | "out"> & Partial<Options> & BuildRun;
+
+function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
+  return {
+    content: options.content, out: options.out, strict: options.strict === true, replaceOut: options.replaceOut === true,
+    ...(signal ? { write: { signal } } : {}),
+    ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+  };
+}
+
+/** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
+export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<void> {
+  const started = performance.now();
+  const core = buildOptions(options, signal);
+  const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
+  let result: Awaited<ReturnType<typeof buildIfChanged>>;
+  try {
+    result = await (options.force ? build(core) : buildIfChanged(core));
+  } finally {
+    stop();
+  }
+  const ms = performance.now() - started;
+  if (!("model" in result)) {
+    if (json) {
+      const summary = report([], result.counts, options.config ?? null);
+      io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
+      return;
+    }
+    if (options.quiet) return;
+    io.out(`${options.out}/ is up to date: content, options and tool unchanged since it was built `
+      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
+      + `Nothing written (${humanMs(ms)}); --force rebuilds.`);
+    return;
+  }
+  if (json) {
+    io.out(JSON.stringify(report(result.diagnostics, result.counts, options.config ?? null), null, 2));
+    return;
+  }
+  if (options.quiet) return;
+  for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
+  io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
+    + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
+}
+
+export function buildCommand(io: Io, run: Run): Command {
+  return new Command("build")
+    .description("Validate content/ and write every response, the route table and the host configs to dist/ (the default command).")
+    .addOption(flag.config())
+    .addOption(flag.content())
+    .addOption(flag.out())
+    .addOption(flag.baseUrl())
+    .addOption(flag.strict())
+    .addOption(flag.json())
+    .addOption(flag.hosts())
+    .option("--force", "rebuild even when the output was built from exactly this content and these options")
+    .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
+    .option("-q, --quiet", "print nothing but errors")
+    .addOption(flag.verbose())
+    .action(async (flags: Flags & BuildRun & { json?: boolean }) => {
+      run.json = flags.json === true;
+      const options = resolveOptions(flags); // a wrong flag or config file is a usage error before anything is read
+      run.config = options.config;
+      const { force, replaceOut, quiet, verbose } = flags;
+      await interruptible((signal) => runBuild(io, { ...options, force, replaceOut, quiet, verbose }, signal, run.json));
+    });
+}

@@ -1,0 +1,46 @@
+// src/cli/check.ts
+// `build-index-site check`: validate and compute everything a build would write, write nothing.
+
+import { Command } from "commander";
+import { compile, filesToWrite } from "../build.js";
+import { countNoun } from "../errors.js";
+import { flag, report, type Run } from "./common.js";
+import { resolveOptions, type Flags } from "./options.js";
+import { colorOut, diagnosticLines, humanMs, type Io } from "./output.js";
+
+export function checkCommand(io: Io, run: Run): Command {
+  return new Command("check")
+    .description("Validate the content and compute every response and host config, but write nothing (exit 1 on errors).")
+    .addOption(flag.config())
+    .addOption(flag.content())
+    .addOption(flag.baseUrl())
+    .addOption(flag.strict())
+    .addOption(flag.json())
+    .addOption(flag.hosts())
+    .option("-q, --quiet", "print nothing but errors")
+    .addOption(flag.verbose())
+    .action(async (flags: Flags & { json?: boolean; quiet?: boolean; verbose?: boolean }) => {
+      run.json = flags.json === true;
+      const started = performance.now();
+      const options = resolveOptions(flags);
+      run.config = options.config;
+      const result = await compile({
+        content: options.content, strict: options.strict,
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+        ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
+        ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+      });
+      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) };
+      const summary = report(result.diagnostics, counts, options.config);
+      if (run.json) {
+        io.out(JSON.stringify(summary, null, 2));
+        return;
+      }
+      if (flags.quiet) return;
+      for (const line of diagnosticLines(io, result.diagnostics, flags.verbose === true)) io.err(line);
+      const config = options.config === null ? "no config file" : `config ${options.config}`;
+      io.out(`${colorOut(io, "green", "Checked")} ${options.content}/ (${config}): no errors, ${countNoun(summary.counts.warnings, "warning")}; `
+        + `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} `
+        + `would be written (${humanMs(performance.now() - started)}).`);
+    });
+}

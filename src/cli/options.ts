@@ -1,0 +1,96 @@
+// src/cli/options.ts
+// One options layer: the config file and the command's flags resolve into one typed object that every command uses.
+// Flags win over the config file, the config file over the defaults. Paths in the config file are relative to its
+// folder; paths in flags to the current folder.
+
+import path from "node:path";
+import { InvalidArgumentError } from "commander";
+import { BASE_URL_PATTERN } from "../content/base-url.js";
+import { DEFAULT_EXCLUDE } from "../content/read-content.js";
+import { UsageError } from "../errors.js";
+import { HOST_NAMES, parseHosts, type HostName } from "../hosts/names.js";
+import { loadConfig, type ConfigFile } from "./config.js";
+import { didYouMean } from "./suggest.js";
+
+/** Every flag a command may declare (each command declares only its own). */
+export interface Flags {
+  config?: string;
+  content?: string;
+  out?: string;
+  dir?: string;
+  baseUrl?: string;
+  hosts?: string;
+  strict?: boolean;
+  port?: number;
+  host?: string;
+}
+
+export interface Options {
+  /** The config file used (as shown to the user: relative to the current folder), or null. */
+  config: string | null;
+  content: string;
+  out: string;
+  baseUrl: string | undefined;
+  /** undefined: the default hosts. */
+  hosts: HostName[] | undefined;
+  strict: boolean;
+  exclude: string[];
+  port: number;
+  host: string;
+}
+
+export const DEFAULTS = { content: "content", out: "dist", port: 8080, host: "127.0.0.1" } as const;
+
+/** `--port`: a whole number from 0 to 65535. */
+export function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError("must be a whole number from 0 to 65535.");
+  return Number(value);
+}
+
+/** `--hosts` → host names: a typo gets "did you mean", an empty list is an error (leave the flag out for all hosts). */
+export function hostsFlag(list: string | undefined): HostName[] | undefined {
+  if (list === undefined) return undefined;
+  const names = list.split(",").map((s) => s.trim());
+  if (names.every((n) => n === "")) {
+    throw new UsageError("--hosts is empty: name at least one host.", `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all; leave the flag out for the default.`);
+  }
+  for (const name of names) {
+    if (name === "" || name === "all" || name === "default" || (HOST_NAMES as readonly string[]).includes(name)) continue;
+    throw new UsageError(`Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all", "default"])}.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all.`);
+  }
+  return parseHosts(list);
+}
+
+/** `--base-url`: an https:// URL without a trailing slash, query or fragment (a usage error otherwise, exit 2). */
+export function baseUrlFlag(url: string | undefined): string | undefined {
+  if (url === undefined || BASE_URL_PATTERN.test(url)) return url;
+  throw new UsageError(`--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
+    "Pass the site's public address, e.g. --base-url https://icons.example.org");
+}
+
+/** A path from the config file, as the commands show and use it: relative to the current folder. */
+function fromConfig(dir: string, cwd: string, value: string): string {
+  if (path.isAbsolute(value)) return value;
+  return path.relative(cwd, path.resolve(dir, value)) || ".";
+}
+
+/** The options of one command: its flags over the config file (found from `cwd`, or --config) over the defaults. */
+export function resolveOptions(flags: Flags, cwd: string = process.cwd()): Options {
+  const loaded = loadConfig(cwd, flags.config);
+  const config: ConfigFile = loaded?.config ?? {};
+  const place = (value: string | undefined): string | undefined =>
+    value === undefined || loaded === null ? value : fromConfig(loaded.dir, cwd, value);
+  const hosts = flags.hosts !== undefined ? hostsFlag(flags.hosts) : config.hosts === undefined ? undefined : parseHosts(config.hosts.join(","));
+  return {
+    config: loaded === null ? null : path.relative(cwd, loaded.file) || loaded.file,
+    content: flags.content ?? place(config.content) ?? DEFAULTS.content,
+    out: flags.dir ?? flags.out ?? place(config.out) ?? DEFAULTS.out,
+    baseUrl: baseUrlFlag(flags.baseUrl) ?? config.baseUrl,
+    hosts,
+    strict: flags.strict === true || config.strict === true,
+    exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
+    port: flags.port ?? config.port ?? DEFAULTS.port,
+    host: flags.host ?? config.host ?? DEFAULTS.host,
+  };
+}

@@ -1,0 +1,103 @@
+// src/cli/watch.ts
+// What `dev` needs besides a build and a preview: a watcher of the content folder (fs.watch, or polling), a debounce
+// that never runs two builds at once, and one log line per request.
+
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+
+/** Calls `onChange` when anything under `dir` changes: fs.watch (recursive), or polling where that is unavailable. */
+export function watchTree(dir: string, onChange: () => void, options: { poll?: boolean; intervalMs?: number } = {}): () => void {
+  if (options.poll !== true) {
+    let watcher: FSWatcher | undefined;
+    try {
+      watcher = watch(dir, { recursive: true }, () => onChange());
+    } catch {
+      watcher = undefined; // ERR_FEATURE_UNAVAILABLE_ON_PLATFORM (or too many watches): poll instead
+    }
+    if (watcher !== undefined) {
+      watcher.on("error", () => {}); // the folder was removed: the next build reports it
+      return () => watcher.close();
+    }
+  }
+  let last = treeSignature(dir);
+  const timer = setInterval(() => {
+    const now = treeSignature(dir);
+    if (now !== last) {
+      last = now;
+      onChange();
+    }
+  }, options.intervalMs ?? 500);
+  return () => clearInterval(timer);
+}
+
+/** Every path with its size and modification time: changes when any file is added, removed or written. */
+export function treeSignature(dir: string): string {
+  const parts: string[] = [];
+  const walk = (rel: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(dir, rel)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const relPath = rel === "" ? name : `${rel}/${name}`;
+      try {
+        const s = statSync(path.join(dir, relPath));
+        parts.push(`${relPath}:${s.size}:${s.mtimeMs}`);
+        if (s.isDirectory()) walk(relPath);
+      } catch {
+        parts.push(`${relPath}:gone`);
+      }
+    }
+  };
+  if (existsSync(dir)) walk("");
+  return parts.join("\n");
+}
+
+/** Runs `task` after `ms` of quiet; never two at once (a change during a run schedules one more run). */
+export function debounced(task: () => Promise<void>, ms: number): { trigger: () => void; idle: () => Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    running = task().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return {
+    trigger: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(run, ms);
+    },
+    idle: async () => {
+      while (running !== null) await running;
+    },
+  };
+}
+
+/** One line per request (method, URL as the client sent it, status, milliseconds), written when the answer ends. */
+export function logRequests(server: http.Server, log: (line: string) => void): void {
+  server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const started = performance.now();
+    const method = req.method ?? "?";
+    const url = req.url ?? "/";
+    let done = false;
+    const end = (): void => {
+      if (done) return;
+      done = true;
+      log(`${method} ${url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`);
+    };
+    res.once("finish", end);
+    res.once("close", end);
+  });
+}

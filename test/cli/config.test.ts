@@ -1,0 +1,165 @@
+// test/cli/config.test.ts
+// Issue 25 point 2: the config file (build-index-site.config.json or package.json's "build-index-site" key, or
+// --config) feeds every command; flags override it; its mistakes are usage errors (exit 2) with file, line:column and
+// the nearest valid key; --json and check name the file that was used.
+
+import { spawnSync } from "node:child_process";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resolveOptions } from "../../src/cli/options.js";
+import { HOST_NAMES } from "../../src/hosts/names.js";
+import { DEMO_CONTENT, REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { cli, STACK_LINE } from "./run.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+/** A project folder with a copy of the demo content in site/ and `files` written into it. */
+async function project(files: Record<string, string> = {}): Promise<string> {
+  const dir = await tmpDir("bis-config-");
+  temps.push(dir);
+  await cp(DEMO_CONTENT, path.join(dir, "site"), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+const CONFIG = "build-index-site.config.json";
+
+describe("the config file", () => {
+  it("gives build its content, out, hosts and strict; paths are relative to the config file's folder", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public", hosts: ["apache"], strict: true }) });
+    const r = await cli("build", "--config", path.join(dir, CONFIG), "--json");
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { ok: boolean; config: string };
+    expect(report.ok).toBe(true);
+    expect(path.resolve(report.config)).toBe(path.join(dir, CONFIG));
+    expect(existsSync(path.join(dir, "public/.htaccess"))).toBe(true);
+    expect(existsSync(path.join(dir, "public/_worker.js"))).toBe(false); // only apache's files: hosts came from the file
+    expect(existsSync(path.join(dir, ".netlify"))).toBe(false);
+  });
+
+  it("is overridden by flags", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public", hosts: ["apache"] }) });
+    const out = path.join(dir, "elsewhere");
+    const r = await cli("build", "--config", path.join(dir, CONFIG), "--out", out, "--hosts", "nginx", "-q");
+    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(path.join(out, "nginx.conf"))).toBe(true);
+    expect(existsSync(path.join(out, ".htaccess"))).toBe(false);
+    expect(existsSync(path.join(dir, "public"))).toBe(false);
+  });
+
+  it("is found from the current folder upwards, also as package.json's \"build-index-site\" key", async () => {
+    const dir = await project({ "package.json": JSON.stringify({ name: "x", "build-index-site": { content: "site", out: "web" } }) });
+    await mkdir(path.join(dir, "sub"));
+    const bin = path.join(REPO, "bin/build-index-site.js");
+    const r = spawnSync(process.execPath, [bin, "check"], { cwd: path.join(dir, "sub"), encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Checked \.\.\/site\/ \(config \.\.\/package\.json\): no errors/);
+    const options = resolveOptions({}, path.join(dir, "sub"));
+    expect(options).toMatchObject({ content: "../site", out: "../web", config: path.join("..", "package.json") });
+  });
+
+  it("without one, check says so and --json reports config: null", async () => {
+    const r = await cli("check", "--content", DEMO_CONTENT);
+    expect(r.stdout).toMatch(/^Checked .+ \(no config file\): no errors/);
+    const json = JSON.parse((await cli("check", "--content", DEMO_CONTENT, "--json")).stdout) as { config: unknown };
+    expect(json.config).toBeNull();
+  });
+
+  it("sets exclude for the build (replacing the default list)", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public", exclude: ["*.draft.png"] }), "site/icons/new.draft.png": "x" });
+    await writeFile(path.join(dir, "site/icons/Thumbs.db"), "x");
+    expect((await cli("build", "--config", path.join(dir, CONFIG), "-q")).code).toBe(0);
+    expect(existsSync(path.join(dir, "public/icons/new.draft.png"))).toBe(false);
+    expect(existsSync(path.join(dir, "public/icons/Thumbs.db"))).toBe(true); // the default list was replaced
+  });
+
+  it("sets preview's folder, port and host (flags win)", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ out: "public", port: 0, host: "localhost" }) });
+    const file = path.join(dir, CONFIG);
+    expect(resolveOptions({ config: file }, dir)).toMatchObject({ out: "public", port: 0, host: "localhost" });
+    expect(resolveOptions({ config: file, dir: "other", port: 9000 }, dir)).toMatchObject({ out: "other", port: 9000, host: "localhost" });
+    expect(resolveOptions({}, dir)).toMatchObject({ config: CONFIG, out: "public" });
+  });
+
+  it("lists in its schema's hosts every host name, plus default and all", async () => {
+    const schema = JSON.parse(await readFile(path.join(REPO, "schemas", "build-index-site.config.schema.json"), "utf8")) as {
+      properties: { hosts: { items: { enum: string[] } } };
+    };
+    expect(schema.properties.hosts.items.enum.sort()).toEqual([...HOST_NAMES, "default", "all"].sort());
+  });
+});
+
+describe("a mistake in the config file is exit 2 with where it is", () => {
+  const mistake = async (files: Record<string, string>, ...args: string[]) => {
+    const dir = await project(files);
+    const r = await cli(...args.map((a) => a.replace("<dir>", dir)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+    return { dir, stderr: r.stderr.replaceAll(`${path.relative(process.cwd(), dir)}/`, "") };
+  };
+
+  it("an unknown key: file, line:column of its entry, and the nearest valid key", async () => {
+    const text = '{\n  "content": "site",\n  "contnet": "x"\n}\n';
+    const { stderr } = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);
+    // Line 3, column 3: where the key "contnet" starts.
+    expect(stderr.split("\n")[0]).toBe(`${CONFIG}:3:3: Unknown key "contnet" in the config file (did you mean content?).`);
+    expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, exclude, port, host/);
+  });
+
+  it("an unknown key in package.json's \"build-index-site\" object", async () => {
+    const text = '{\n  "name": "x",\n  "build-index-site": {\n    "outt": "web"\n  }\n}\n';
+    const { stderr } = await mistake({ "package.json": text }, "build", "--config", "<dir>/package.json");
+    expect(stderr.split("\n")[0]).toBe('package.json:4:5: Unknown key "outt" in the config file (did you mean out?).');
+  });
+
+  it("a value of the wrong type, an unknown host, a base URL that is not https", async () => {
+    const port = await mistake({ [CONFIG]: '{ "port": "80" }' }, "check", "--config", `<dir>/${CONFIG}`);
+    expect(port.stderr.split("\n")[0]).toBe(`${CONFIG}:1:11: "port" must be integer.`);
+    const hosts = await mistake({ [CONFIG]: '{\n"hosts": ["ngnix"]\n}' }, "check", "--config", `<dir>/${CONFIG}`);
+    expect(hosts.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:2:11: "hosts.0" must be equal to one of the allowed values: one of "netlify", `));
+    const url = await mistake({ [CONFIG]: '{ "baseUrl": "http://x" }' }, "check", "--config", `<dir>/${CONFIG}`);
+    expect(url.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:1:14: "baseUrl" must match pattern`));
+  });
+
+  it("a file that is not JSON, and a --config that does not exist", async () => {
+    const syntax = await mistake({ [CONFIG]: '{ "content": "site", }' }, "check", "--config", `<dir>/${CONFIG}`);
+    expect(syntax.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:1:20: .*a comma after the last property.*The config file is not valid JSON\\.$`));
+    const missing = await mistake({}, "check", "--config", "<dir>/nope.json");
+    expect(missing.stderr).toMatch(/^--config .*nope\.json: no such file\./);
+  });
+
+  it("--json reports a config mistake as one error with its place", async () => {
+    const dir = await project({ [CONFIG]: '{ "contnet": "x" }' });
+    const r = await cli("build", "--config", path.join(dir, CONFIG), "--json");
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.stdout) as { ok: boolean; errors: Array<{ code: string; line: number; column: number }> };
+    expect(report.ok).toBe(false);
+    expect(report.errors).toMatchObject([{ code: "USAGE", line: 1, column: 3 }]);
+  });
+});
+
+describe("every usage error exits 2 without a stack trace", () => {
+  it.each([
+    ["build", "--base-url", "http://x"],
+    ["check", "--base-url", "https://x/"],
+    ["dev", "--base-url", "http://x", "--port", "0"],
+    ["preview", "--port", "99999"],
+    ["build", "--hosts", ""],
+    ["build", "--bogus"],
+    ["check", "extra-argument"],
+    ["init", "--out", "x"],
+    ["preview", "--config", "/nonexistent/build-index-site.config.json"],
+  ])("%s %s %s", async (...args) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toBe("");
+    expect(r.stderr).not.toMatch(STACK_LINE);
+    expect(r.stderr).not.toMatch(/Internal error/);
+  });
+});
