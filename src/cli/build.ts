@@ -57,6 +57,7 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   }
   if (options.quiet) return;
   for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
+  if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
   io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
     + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
 }

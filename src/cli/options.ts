@@ -6,6 +6,7 @@
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
 import { BASE_URL_PATTERN } from "../content/base-url.js";
+import { baseUrlFromEnv, FROM_ENV } from "../content/base-url-env.js";
 import { DEFAULT_EXCLUDE } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
 import { HOST_NAMES, parseHosts, type HostName } from "../hosts/names.js";
@@ -31,6 +32,8 @@ export interface Options {
   content: string;
   out: string;
   baseUrl: string | undefined;
+  /** With `--base-url from-env`: which variable gave the base URL (or that none did), for the build's output. */
+  baseUrlSource: string | null;
   /** undefined: the default hosts. */
   hosts: HostName[] | undefined;
   strict: boolean;
@@ -62,11 +65,23 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
   return parseHosts(list);
 }
 
-/** `--base-url`: an https:// URL without a trailing slash, query or fragment (a usage error otherwise, exit 2). */
+/** `--base-url`: an https:// URL without a trailing slash, query or fragment, or `from-env` (a usage error otherwise). */
 export function baseUrlFlag(url: string | undefined): string | undefined {
-  if (url === undefined || BASE_URL_PATTERN.test(url)) return url;
+  if (url === undefined || url === FROM_ENV || BASE_URL_PATTERN.test(url)) return url;
   throw new UsageError(`--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
-    "Pass the site's public address, e.g. --base-url https://icons.example.org");
+    `Pass the site's public address, e.g. --base-url https://icons.example.org, or ${FROM_ENV} for the deploy's own URL.`);
+}
+
+/** The base URL to build with: `from-env` becomes the deploy's URL (manifest.json's when the environment has none). */
+function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): { baseUrl: string | undefined; baseUrlSource: string | null } {
+  if (value !== FROM_ENV) return { baseUrl: value, baseUrlSource: null };
+  const found = baseUrlFromEnv(env);
+  if (found.url !== null && !BASE_URL_PATTERN.test(found.url)) {
+    throw new UsageError(`--base-url ${FROM_ENV}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`);
+  }
+  return found.url === null
+    ? { baseUrl: undefined, baseUrlSource: `${found.source}: manifest.json base_url` }
+    : { baseUrl: found.url, baseUrlSource: found.source };
 }
 
 /** A path from the config file, as the commands show and use it: relative to the current folder. */
@@ -76,7 +91,7 @@ function fromConfig(dir: string, cwd: string, value: string): string {
 }
 
 /** The options of one command: its flags over the config file (found from `cwd`, or --config) over the defaults. */
-export function resolveOptions(flags: Flags, cwd: string = process.cwd()): Options {
+export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Options {
   const loaded = loadConfig(cwd, flags.config);
   const config: ConfigFile = loaded?.config ?? {};
   const place = (value: string | undefined): string | undefined =>
@@ -86,7 +101,7 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd()): Optio
     config: loaded === null ? null : path.relative(cwd, loaded.file) || loaded.file,
     content: flags.content ?? place(config.content) ?? DEFAULTS.content,
     out: flags.dir ?? flags.out ?? place(config.out) ?? DEFAULTS.out,
-    baseUrl: baseUrlFlag(flags.baseUrl) ?? config.baseUrl,
+    ...resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env),
     hosts,
     strict: flags.strict === true || config.strict === true,
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
