@@ -2,11 +2,13 @@
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
 import { readFileSync, realpathSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { readContent, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
-import type { BesideFolder, HostFolder, HostName } from "./hosts/index.js";
+import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
+import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS } from "./hosts/names.js";
 import { layoutOf, type Layout } from "./layout/paths.js";
 import { describesSite } from "./layout/read-build.js";
@@ -59,6 +61,8 @@ export interface BuildOptions {
   hosts?: readonly HostName[];
   /** Glob patterns of content files the build skips (the config file's `exclude`); default editor and OS files. */
   exclude?: readonly string[];
+  /** The row of host limits to check against (--plan): "free" (default) or "paid". */
+  plan?: Plan;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -155,7 +159,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude">;
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan">;
 
 const readOptions = (options: Pick<BuildOptions, "exclude">): { exclude?: readonly string[] } =>
   (options.exclude === undefined ? {} : { exclude: options.exclude });
@@ -216,6 +220,11 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
   mark("hosts");
+  const limits = applyStrict(planLimitDiagnostics(hosts.outputs.map(({ name, output }) => measureHost(name, output, raw.published, routes.files.size)),
+    options.plan ?? "free"), options.strict);
+  diagnostics.push(...limits);
+  if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
+  mark("limits");
   const files = planSite(routes, raw.published);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
@@ -225,6 +234,27 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   }
   mark("plan");
   return { model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics };
+}
+
+/**
+ * What a host's deploy receives, measured before anything is written: files in its upload, the largest file, and
+ * its handler (the JavaScript it runs), as is and gzipped.
+ */
+function measureHost(host: HostName, output: HostOutput, published: RawContent["published"], answers: number): HostMeasures {
+  const beside = output.beside ?? [];
+  const own = [...output.files, ...beside.flatMap((folder) => folder.files)];
+  const withPlain = output.docroot !== undefined || beside.some((folder) => folder.plainFiles !== undefined);
+  const files = own.length + (output.docroot === "site" ? published.length + answers : withPlain ? published.length : 0);
+  let largest = { path: "", bytes: 0 };
+  for (const f of own) if (Buffer.byteLength(f.data) > largest.bytes) largest = { path: f.path, bytes: Buffer.byteLength(f.data) };
+  if (withPlain) for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
+  const code = own.filter((f) => /\.m?js$/.test(f.path));
+  const measures: HostMeasures = { host, files, largestFile: largest };
+  if (code.length > 0) {
+    measures.handlerBytes = code.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
+    measures.handlerGzipBytes = code.reduce((n, f) => n + gzipSync(f.data).length, 0);
+  }
+  return measures;
 }
 
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>
@@ -259,6 +289,7 @@ function keySettings(options: BuildOptions): KeySettings {
     sourceDateEpoch: sourceDateEpoch(options),
     strict: options.strict === true,
     hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),
+    plan: options.plan ?? "free",
   };
 }
 

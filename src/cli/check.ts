@@ -17,6 +17,7 @@ export function checkCommand(io: Io, run: Run): Command {
     .addOption(flag.strict())
     .addOption(flag.json())
     .addOption(flag.hosts())
+    .addOption(flag.plan())
     .option("-q, --quiet", "print nothing but errors")
     .addOption(flag.verbose())
     .action(async (flags: Flags & { json?: boolean; quiet?: boolean; verbose?: boolean }) => {
@@ -29,6 +30,7 @@ export function checkCommand(io: Io, run: Run): Command {
         ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
         ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
         ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+        plan: options.plan,
       });
       const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) };
       const summary = report(result.diagnostics, counts, options.config);

@@ -7,6 +7,7 @@ import { BuildError, ContentError, InterruptedError, type Diagnostic } from "../
 import { DEFAULT_HOSTS, HOST_NAMES } from "../hosts/names.js";
 import { CONFIG_FILE } from "./config.js";
 import { parsePort } from "./options.js";
+import { PLANS } from "../hosts/limits.js";
 
 export const EXIT_CONTENT = 1;
 export const EXIT_USAGE = 2;
@@ -77,6 +78,7 @@ export const flag = {
   baseUrl: () => new Option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url; from-env: the deploy's own URL (Netlify, Vercel, Cloudflare Pages)"),
   hosts: () => new Option("--hosts <list>", `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`),
   strict: () => new Option("--strict", "treat warnings as errors"),
+  plan: () => new Option("--plan <plan>", "the hosts' plan whose limits the build checks (default: free)").choices(PLANS),
   json: () => new Option("--json", "print one JSON report {ok, config, errors, warnings, counts} on stdout"),
   verbose: () => new Option("--verbose", "print every warning (by default, more than 10 are summarised by code)"),
   port: () => new Option("--port <n>", "port, 0 = any free port (default: 8080)").argParser(parsePort),

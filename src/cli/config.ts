@@ -25,6 +25,7 @@ export interface ConfigFile {
   baseUrl?: string;
   hosts?: string[];
   strict?: boolean;
+  plan?: "free" | "paid";
   exclude?: string[];
   port?: number;
   host?: string;

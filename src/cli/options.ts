@@ -9,6 +9,7 @@ import { BASE_URL_PATTERN } from "../content/base-url.js";
 import { baseUrlFromEnv, FROM_ENV } from "../content/base-url-env.js";
 import { DEFAULT_EXCLUDE } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
+import type { Plan } from "../hosts/limits.js";
 import { HOST_NAMES, parseHosts, type HostName } from "../hosts/names.js";
 import { loadConfig, type ConfigFile } from "./config.js";
 import { didYouMean } from "./suggest.js";
@@ -22,6 +23,7 @@ export interface Flags {
   baseUrl?: string;
   hosts?: string;
   strict?: boolean;
+  plan?: Plan;
   port?: number;
   host?: string;
 }
@@ -37,6 +39,8 @@ export interface Options {
   /** undefined: the default hosts. */
   hosts: HostName[] | undefined;
   strict: boolean;
+  /** The row of host limits the build checks. */
+  plan: Plan;
   exclude: string[];
   port: number;
   host: string;
@@ -104,6 +108,7 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: N
     ...resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env),
     hosts,
     strict: flags.strict === true || config.strict === true,
+    plan: flags.plan ?? config.plan ?? "free",
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
     port: flags.port ?? config.port ?? DEFAULTS.port,
     host: flags.host ?? config.host ?? DEFAULTS.host,

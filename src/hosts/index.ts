@@ -8,6 +8,7 @@ import { netlify } from "./netlify-edge.js";
 import { nginx } from "./nginx.js";
 import {
   DEFAULT_HOSTS, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
+  type HostOutput,
 } from "./types.js";
 import { vercelStatic } from "./vercel.js";
 import { vercel } from "./vercel-edge.js";
@@ -33,13 +34,17 @@ export interface HostFolder {
 export interface RenderedHosts {
   folders: HostFolder[];
   beside: BesideFolder[];
+  /** Each chosen host's output as its adapter rendered it (what its deploy receives, for the plan limits). */
+  outputs: Array<{ name: HostName; output: HostOutput }>;
 }
 
 /** Every chosen host's files, in registry order. Two hosts never write the same folder beside --out. */
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
-  const out: RenderedHosts = { folders: [], beside: [] };
+  const out: RenderedHosts = { folders: [], beside: [], outputs: [] };
   for (const name of HOST_NAMES.filter((n) => hosts.includes(n))) {
-    const { files, docroot, beside = [] } = HOSTS[name].render(input);
+    const output = HOSTS[name].render(input);
+    out.outputs.push({ name, output });
+    const { files, docroot, beside = [] } = output;
     if (files.length > 0 || docroot !== undefined) out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }) });
     for (const folder of beside) {
       if (out.beside.some((f) => f.dir === folder.dir)) throw new Error(`Internal: two hosts write ${folder.dir}.`);

@@ -25,6 +25,7 @@ export interface KeySettings {
   sourceDateEpoch: string | undefined;
   strict: boolean;
   hosts: readonly string[];
+  plan: string;
 }
 
 let toolHash: string | undefined;
