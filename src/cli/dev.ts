@@ -4,7 +4,7 @@
 // table itself when a build replaces the records); a content error is printed and the loop waits for the next change.
 
 import { Command } from "commander";
-import { formatError, InterruptedError, UsageError } from "../errors.js";
+import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./common.js";
@@ -46,32 +46,44 @@ export function devCommand(io: Io, run: Run): Command {
  * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
  */
 export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
-  const { startPreview } = await import("../preview/server.js");
-  let preview: Awaited<ReturnType<typeof startPreview>> | null = null;
+  const { listen, previewListener } = await import("../preview/server.js");
+  const { problemsListener } = await import("../preview/problems.js");
+  let preview: Awaited<ReturnType<typeof listen>> | null = null;
+  /** Whether the preview answers with the site (else with the content errors: no build to show yet). */
+  let servingSite = false;
   let controller = new AbortController();
 
   let stopped = false;
   const rebuild = async (): Promise<void> => {
     if (stopped) return;
     controller = new AbortController();
-    let built = false;
+    let problems: Diagnostic[] | null = null;
     try {
       await runBuild(io, { ...opts, quiet: false }, controller.signal, false);
-      built = true;
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
       printFailure(io, error, { debug: false, verbose: opts.verbose === true });
-      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/ (the preview serves the last good build).`));
+      problems = error instanceof ContentError ? error.diagnostics.filter((d) => d.severity === "error") : [];
+      if (problems.length === 0) problems = [{ severity: "error", code: "BUILD", file: opts.out, message: formatError(error).split("\n")[0]! }];
     }
-    // The first time, an earlier build in --out is served even when this one failed. Later builds need nothing: the
-    // preview reloads the route table itself when a build replaces --out.
-    if ((built || isBuild(opts.out)) && preview === null && !stopped) {
-      preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
+    if (stopped) return;
+    // A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
+    // after each build. Without one, a page lists the content errors until a build succeeds.
+    const site = isBuild(opts.out);
+    const listener = site ? (servingSite ? null : await previewListener({ dir: opts.out })) : problemsListener(opts.content, problems ?? []);
+    const first = preview === null;
+    if (preview === null) {
+      preview = await listen({ port: opts.port, host: opts.host }, listener!);
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
       control.onReady?.(preview.url);
-    }
+    } else if (listener !== null) preview.use(listener);
+    if (problems !== null) {
+      const what = site ? `the previous build in ${opts.out}/` : "a page that lists the content errors (and 503 for /api.php)";
+      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
+    } else if (!first && !servingSite) io.out(`The content builds: the preview serves ${opts.out}/ again.`);
+    servingSite = site;
   };
 
   await rebuild();

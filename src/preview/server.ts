@@ -36,6 +36,8 @@ export interface PreviewOptions {
 export interface Preview {
   url: string;
   server: http.Server;
+  /** Answers every later request with `listener`. */
+  use(listener: http.RequestListener): void;
   close(): Promise<void>;
 }
 
@@ -191,9 +193,23 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   };
 }
 
-export async function startPreview(options: PreviewOptions): Promise<Preview> {
+/** The listener that answers for the build in `options.dir` (the route table, or the handler with `edge`). */
+export async function previewListener(options: Pick<PreviewOptions, "dir" | "edge" | "log">): Promise<http.RequestListener> {
   const files = await createPreviewHandler(options.dir, options.log);
-  const server = http.createServer(options.edge ? await createEdgeListener(options.dir, files) : files);
+  return options.edge ? createEdgeListener(options.dir, files) : files;
+}
+
+export async function startPreview(options: PreviewOptions): Promise<Preview> {
+  return listen(options, await previewListener(options));
+}
+
+/**
+ * A server on `options.port` answering with `listener`, which `use` replaces (dev: the content-errors page, then the
+ * site once the content is fixed).
+ */
+export async function listen(options: Pick<PreviewOptions, "port" | "host">, listener: http.RequestListener): Promise<Preview> {
+  let current = listener;
+  const server = http.createServer((req, res) => current(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -224,6 +240,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   return {
     url: `http://${host}:${address.port}/`,
     server,
+    use: (next) => { current = next; },
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -5,6 +5,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { build } from "../../src/build.js";
 import { dev, type DevFlags } from "../../src/cli.js";
 import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { captureIo } from "./run.js";
@@ -25,11 +26,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 const configVersion = async (url: string): Promise<string> =>
   ((await (await fetch(`${url}api.php?action=config`)).json()) as { config: { version: string } }).config.version;
 
-async function devLoop(flags: Partial<DevFlags>) {
+async function devLoop(flags: Partial<DevFlags>, prepare: (content: string, out: string) => Promise<void> = async () => {}) {
   const root = await tmpDir("bis-dev-");
   temps.push(root);
   const content = path.join(root, "content");
   await cp(DEMO_CONTENT, content, { recursive: true });
+  await prepare(content, path.join(root, "dist"));
   const io = captureIo();
   const stop = new AbortController();
   let ready: (url: string) => void = () => {};
@@ -94,4 +96,40 @@ describe("dev --quiet", () => {
       await loop.stop();
     }
   });
+});
+
+describe("dev started with content that does not build (issue 27 defect 8: it said it served, and nothing listened)", () => {
+  it("with an earlier build in --out, serves it and says so", async () => {
+    const loop = await devLoop({}, async (content, out) => {
+      await build({ content, out });
+      await writeFile(path.join(content, "icons.json"), "{ broken");
+    });
+    try {
+      expect(await configVersion(loop.url)).toBe("1.2.0");
+      expect(loop.io.stderr.join("\n")).toMatch(/the preview serves the previous build in .*dist\/\./);
+    } finally {
+      expect(await loop.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("without one, serves a page listing the errors (503 for /api.php), then the site once the content is fixed", async () => {
+    const loop = await devLoop({}, async (content) => { await writeFile(path.join(content, "icons.json"), "{ broken"); });
+    try {
+      const page = await fetch(loop.url);
+      expect(page.status).toBe(503);
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await page.text()).toMatch(/icons\.json:1:\d+/);
+      const api = await fetch(`${loop.url}api.php?action=config`);
+      expect(api.status).toBe(503);
+      expect(((await api.json()) as { success: boolean }).success).toBe(false);
+      expect(loop.io.stderr.join("\n")).toMatch(/the preview serves a page that lists the content errors/);
+
+      await cp(path.join(DEMO_CONTENT, "icons.json"), path.join(loop.content, "icons.json"));
+      await until("the site after the fix", async () => ((await fetch(`${loop.url}api.php?action=config`)).status === 200 ? true : undefined));
+      expect(await configVersion(loop.url)).toBe("1.2.0");
+      expect(loop.io.stdout.join("\n")).toMatch(/The content builds: the preview serves .*dist\/ again\./);
+    } finally {
+      expect(await loop.stop()).toBe(0);
+    }
+  }, 60_000);
 });
