@@ -38,8 +38,8 @@ describe("the config file", () => {
     const report = JSON.parse(r.stdout) as { ok: boolean; config: string };
     expect(report.ok).toBe(true);
     expect(path.resolve(report.config)).toBe(path.join(dir, CONFIG));
-    expect(existsSync(path.join(dir, "public/.htaccess"))).toBe(true);
-    expect(existsSync(path.join(dir, "public/_worker.js"))).toBe(false); // only apache's files: hosts came from the file
+    expect(existsSync(path.join(dir, ".build-index-site/public/hosts/apache/.htaccess"))).toBe(true);
+    expect(existsSync(path.join(dir, ".build-index-site/public/hosts/cloudflare"))).toBe(false); // only apache's files: hosts came from the file
     expect(existsSync(path.join(dir, ".netlify"))).toBe(false);
   });
 
@@ -48,8 +48,8 @@ describe("the config file", () => {
     const out = path.join(dir, "elsewhere");
     const r = await cli("build", "--config", path.join(dir, CONFIG), "--out", out, "--hosts", "nginx", "-q");
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
-    expect(existsSync(path.join(out, "nginx.conf"))).toBe(true);
-    expect(existsSync(path.join(out, ".htaccess"))).toBe(false);
+    expect(existsSync(path.join(dir, ".build-index-site/elsewhere/hosts/nginx/nginx.conf"))).toBe(true);
+    expect(existsSync(path.join(dir, ".build-index-site/elsewhere/hosts/apache"))).toBe(false);
     expect(existsSync(path.join(dir, "public"))).toBe(false);
   });
 
@@ -109,7 +109,7 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     const { stderr } = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);
     // Line 3, column 3: where the key "contnet" starts.
     expect(stderr.split("\n")[0]).toBe(`${CONFIG}:3:3: Unknown key "contnet" in the config file (did you mean content?).`);
-    expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, exclude, port, host/);
+    expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, plan, exclude, port, host/);
   });
 
   it("an unknown key in package.json's \"build-index-site\" object", async () => {

@@ -41,6 +41,8 @@ describe("folders beside --out", () => {
         { function: "build-index-site-api", path: "/api.php", cache: "manual" },
         { function: "build-index-site-api", path: "/api.php/*", cache: "manual" },
       ],
+      // The static files' headers: an SVG opened from the site's origin runs no script (issue 27).
+      headers: [{ for: "/*", values: { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox" } }],
     });
   });
 

@@ -114,7 +114,7 @@ async function checkHostFiles(files: OutputFile[], work: string): Promise<string
   await writeFile(workerFile, text(files, "_worker.js"));
   const check = spawnSync(process.execPath, ["--check", workerFile], { encoding: "utf8" });
   if (check.status !== 0) problems.push(`cloudflare _worker.js: ${check.stderr}`);
-  for (const p of ["_routes.json", "routes.json", "serve.json"]) {
+  for (const p of ["_routes.json"]) {
     try {
       JSON.parse(text(files, p));
     } catch (error) {
