@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, describe, expect, it } from "vitest";
+import { isInternalPath } from "../../src/routes/internal-files.js";
 import { REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
 
 const enabled = Boolean(process.env.CI) || Boolean(process.env.BIS_TEST_PACK);
@@ -66,5 +67,11 @@ describe.skipIf(!enabled)("a project set up by init deploys on Netlify's terms",
     const netlify = path.join(project, ".netlify/v1");
     expect(JSON.parse(readFileSync(path.join(netlify, "config.json"), "utf8"))).toMatchObject({ edge_functions: expect.any(Array) });
     expect(readdirSync(path.join(netlify, "edge-functions/build-index-site-api")).length).toBeGreaterThan(0);
+    // What Netlify publishes (`publish` as it is; `netlify deploy` skips names starting with a dot) holds nothing of
+    // the build's own: no route table, host config, worker, manifest or build record.
+    const published = readdirSync(publish, { recursive: true, encoding: "utf8" }).map((p) => p.split(path.sep).join("/"));
+    const own = published.filter((p) => isInternalPath(`/${p}`) || /(^|\/)(build\.json|site\.manifest|site\.id)$/.test(p));
+    expect(own).toEqual([]);
+    expect(published).toContain("icons/text.png");
   }, 600_000);
 });
