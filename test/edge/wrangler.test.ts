@@ -16,6 +16,7 @@ import { DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES, removeDir, 
 import { freePort, mustRunServers } from "../hosts/servers.js";
 import { expectedAnswer } from "./expected.js";
 import { edgeRequests, type EdgeRequest } from "./requests.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
 const haveWrangler = existsSync(WRANGLER);
@@ -40,7 +41,7 @@ async function startPages(content: string): Promise<Pages> {
   const inspector = await freePort();
   let log = "";
   const child: ChildProcess = spawn(WRANGLER, [
-    "pages", "dev", out, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
+    "pages", "dev", layoutOf(out).host("cloudflare"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
     "--compatibility-date", "2025-01-01", "--persist-to", path.join(root, "state"),
   ], {
     cwd: root,

@@ -14,6 +14,7 @@ import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures
 import { canRun } from "../helpers/needs.js";
 import { describeCase, ODD_CASES, rawRequest, statusOf } from "./odd-requests.js";
 import { startApache, startNginx, type RunningServer } from "./servers.js";
+import { layoutOf } from "../../src/layout/paths.js";
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
@@ -43,12 +44,13 @@ beforeAll(async () => {
   await chmod(root, 0o755);
   preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1" });
   if (canRun("nginx")) {
-    const s = await startNginx(out, path.join(out, NGINX_HTTP_FILE), path.join(out, NGINX_SERVER_FILE));
+    const hostDir = layoutOf(out).host("nginx");
+    const s = await startNginx(out, path.join(hostDir, NGINX_HTTP_FILE), path.join(hostDir, NGINX_SERVER_FILE));
     servers.push(s);
     nginxUrl = s.url;
   }
   if (canRun("apache")) {
-    const s = await startApache(out);
+    const s = await startApache(layoutOf(out).host("apache"));
     servers.push(s);
     apacheUrl = s.url;
   }
