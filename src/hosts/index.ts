@@ -27,6 +27,7 @@ export interface HostFolder {
   name: HostName;
   files: HostFile[];
   docroot?: "site" | "plain";
+  docrootDir?: string;
 }
 
 /** What the chosen hosts write: their own folders in the records, and folders beside --out. */
@@ -39,8 +40,10 @@ export interface RenderedHosts {
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
   const out: RenderedHosts = { folders: [], beside: [] };
   for (const name of HOST_NAMES.filter((n) => hosts.includes(n))) {
-    const { files, docroot, beside = [] } = HOSTS[name].render(input);
-    if (files.length > 0 || docroot !== undefined) out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }) });
+    const { files, docroot, docrootDir, beside = [] } = HOSTS[name].render(input);
+    if (files.length > 0 || docroot !== undefined) {
+      out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }), ...(docrootDir === undefined ? {} : { docrootDir }) });
+    }
     for (const folder of beside) {
       if (out.beside.some((f) => f.dir === folder.dir)) throw new Error(`Internal: two hosts write ${folder.dir}.`);
       out.beside.push(folder);

@@ -27,14 +27,27 @@ export interface PreviewOptions {
   /** Called with one line per answered request (method, URL, status, milliseconds). Off by default. */
   log?: (line: string) => void;
   /**
-   * Answer /api.php with the request-time handler the build emitted (`_worker.js`: what the edge hosts run) instead
-   * of the route table (what static hosts do). Plain files are served the same way either way.
+   * How /api.php is answered: "edge", with the request-time handler the build emitted (what Netlify, Vercel and
+   * Cloudflare run); "static", with the route table and the answer files (what the static hosts do). Absent: as the
+   * deploy the build describes, i.e. "edge" when the build has an edge host, else "static". Plain files are served
+   * the same way either way.
    */
+  semantics?: Semantics;
+  /** Old spelling of `semantics: "edge"` (`preview --edge`). */
   edge?: boolean;
 }
 
+export type Semantics = "edge" | "static";
+
+/** What the start-up line says a preview serves. */
+export const semanticsLine = (semantics: Semantics): string => (semantics === "edge"
+  ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
+  : "static semantics: /api.php answered by the route table and the answer files, as on apache, nginx and the static fallbacks");
+
 export interface Preview {
   url: string;
+  /** How /api.php is answered. */
+  semantics: Semantics;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -191,9 +204,22 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   };
 }
 
+/** The semantics a preview of `dir` serves: asked for, or as the build's deploy answers. Refuses what cannot be served. */
+async function semanticsOf(options: PreviewOptions): Promise<Semantics> {
+  const build = await readBuild(options.dir);
+  const asked = options.semantics ?? (options.edge === true ? "edge" : undefined);
+  if (asked === "static" && !build.answers) {
+    throw new UsageError(`${options.dir} was built for edge hosts only (${build.stamp.hosts.join(", ")}): it holds no answer files for the static rules.`,
+      "Preview without --static (the handler answers, as on the deploy), or build with a static host in --hosts (apache, nginx, netlify-static, vercel-static).");
+  }
+  return asked ?? (build.edge ? "edge" : "static");
+}
+
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
+  const semantics = await semanticsOf(options);
   const files = await createPreviewHandler(options.dir, options.log);
-  const server = http.createServer(options.edge ? await createEdgeListener(options.dir, files) : files);
+  let self = "";
+  const server = http.createServer(semantics === "edge" ? await createEdgeListener(options.dir, files, () => self) : files);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -221,8 +247,12 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   server.on("error", () => undefined);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // The handler's data reads come back here, on the loopback address when the preview listens on every interface.
+  const loopback = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "[::1]" : host;
+  self = `http://${loopback}:${address.port}/`;
   return {
     url: `http://${host}:${address.port}/`,
+    semantics,
     server,
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
