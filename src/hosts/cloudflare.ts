@@ -3,7 +3,7 @@
 // `.build-index-site/<out>/hosts/cloudflare/`, holds:
 //   wrangler.json  the Worker's config: its entry module, the assets folder and its ASSETS binding, and
 //                  `run_worker_first` for /api.php and /api.php/* (every other path is an asset, served without it)
-//   worker.js      the entry module (src/edge/entries/cloudflare.ts bundled with the handler; the same for every site)
+//   worker/index.js the entry module (src/edge/entries/cloudflare.ts bundled with the handler; the same for every site)
 //   public/        `assets.directory`: only what is served, i.e. the plain files, the handler's data files
 //                  (`_edge-data/`, read through the ASSETS binding) and `_headers` (which Cloudflare reads, not serves)
 // `wrangler deploy` from the folder that holds --out finds this config through `.wrangler/deploy/config.json`
@@ -15,7 +15,8 @@ import type { HostAdapter } from "./types.js";
 /** The paths the Worker runs for before the assets. */
 export const WORKER_ROUTES: readonly string[] = ["/api.php", "/api.php/*"];
 export const CLOUDFLARE_CONFIG = "wrangler.json";
-export const CLOUDFLARE_ENTRY = "worker.js";
+/** In a folder of its own: with no_bundle, Wrangler attaches every .txt, .html, .wasm… beside the entry as a module. */
+export const CLOUDFLARE_ENTRY = "worker/index.js";
 export const CLOUDFLARE_ASSETS = "public";
 /** The compatibility date the Worker is written for. */
 export const COMPATIBILITY_DATE = "2025-01-01";
@@ -32,7 +33,7 @@ export function printWranglerConfig(name: string): string {
     name,
     main: CLOUDFLARE_ENTRY,
     compatibility_date: COMPATIBILITY_DATE,
-    // The entry is already one bundled module: uploaded as it is.
+    // The entry is already one bundled module: uploaded as it is, alone in its folder (no other module is attached).
     no_bundle: true,
     assets: { directory: CLOUDFLARE_ASSETS, binding: "ASSETS", run_worker_first: [...WORKER_ROUTES] },
   };
