@@ -79,6 +79,9 @@ export interface Build {
   version(): string;
 }
 
+/** How many times a handler was loaded (each load gets a module instance of its own). */
+let loads = 0;
+
 /** A folder that is no build of this tool (or of an older layout): one line, exit 2. */
 export class NotABuildError extends UsageError {}
 
@@ -146,7 +149,10 @@ export async function readBuild(outDir: string): Promise<Build> {
       const file = handlerFile();
       const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
       if (text === null) return null;
-      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: Required<EdgeHandler> };
+      // A module instance of its own per load (the handler's text is the same for every build, and an import of the
+      // same URL returns the instance already loaded, with its cache): after a rebuild, the data are read again.
+      const unique = `\n// ${fileVersion(layout.stamp)} ${++loads}\n`;
+      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as { default?: Required<EdgeHandler> };
       const worker = mod.default;
       if (typeof worker?.fetch !== "function") return null;
       return { fetch: (request, env) => worker.fetch(request, env ?? { ASSETS: ownAssets }) };
