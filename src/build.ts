@@ -9,15 +9,15 @@ import { readContent, type RawContent } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
-import { DEFAULT_HOSTS } from "./hosts/names.js";
+import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { layoutOf, type Layout } from "./layout/paths.js";
 import { describesSite } from "./layout/read-build.js";
 import { LAYOUT_FORMAT, parseStamp, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
-import type { SiteData } from "./edge/index.js";
 import type { SiteModel } from "./model/types.js";
 import { MARKER_HEADER, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
+import { DATA_FOLDER } from "./edge/data.js";
 import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
@@ -159,7 +159,10 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan">;
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan"> & {
+  /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
+  out?: string;
+};
 
 const readOptions = (options: Pick<BuildOptions, "exclude">): { exclude?: readonly string[] } =>
   (options.exclude === undefined ? {} : { exclude: options.exclude });
@@ -173,19 +176,26 @@ export interface Compiled {
   published: RawContent["published"];
   /** Each host's own folder in the build's records. */
   hosts: HostFolder[];
-  /** Folders the hosts write beside the output folder (`.netlify/v1`, `.vercel/output`). */
+  /** Folders the hosts write beside the output folder (`.netlify/v1`, `.vercel/output`, `.wrangler/deploy`). */
   beside: BesideFolder[];
+  /** Whether --out holds the answer files (a static host is built). */
+  answers: boolean;
+  /** The request-time handler the records keep (Cloudflare-shaped), when an edge host is built. */
+  handler?: string;
   diagnostics: Diagnostic[];
 }
 
 /** How many files a build of `compiled` writes in all: --out, the host folders (links included), the folders beside
  * --out, and the records. */
 export function filesToWrite(compiled: Compiled): number {
+  const data = compiled.site.filter((f) => f.path.startsWith(`${DATA_FOLDER}/`)).length;
+  const plain = compiled.published.length + data;
   const links = (docroot: "site" | "plain" | undefined): number =>
-    docroot === "site" ? compiled.site.length : docroot === "plain" ? compiled.published.length : 0;
-  let n = compiled.site.length + 5; // the records: build.json, site.id, site.manifest, routes.json, serve.json
+    docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
+  // The records: build.json, site.id, site.manifest, routes.json, serve.json, and handler.js with an edge host.
+  let n = compiled.site.length + 5 + (compiled.handler === undefined ? 0 : 1);
   for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
-  for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : compiled.published.length);
+  for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : plain);
   return n;
 }
 
@@ -206,26 +216,32 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const routes = buildRoutes(model);
   checkHeaderGroups(routes.files.shapes());
   mark("routes");
-  let site: SiteData | undefined;
+  const selected = options.hosts ?? DEFAULT_HOSTS;
   let hosts: ReturnType<typeof renderHosts>;
   try {
     hosts = renderHosts({
       table: routes.table,
-      site: () => (site ??= edge.toSiteData(model)),
-      handlerBundle: () => edge.handlerBundle(),
-    }, options.hosts);
+      service: model.service,
+      out: path.basename(path.resolve(options.out ?? "dist")),
+      entry: (host) => edge.entryBundle(host),
+    }, selected);
   } catch (error) {
     if (!(error instanceof HostLimitError)) throw error;
     throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
   mark("hosts");
-  const limits = applyStrict(planLimitDiagnostics(hosts.outputs.map(({ name, output }) => measureHost(name, output, raw.published, routes.files.size)),
-    options.plan ?? "free"), options.strict);
+  const answers = needsAnswers(selected);
+  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model) : [];
+  // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
+  // --out (a static host serves the answers).
+  const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
+  const measures = hosts.outputs.map(({ name, output }) => measureHost(name, output, raw.published, siteFiles(name)));
+  const limits = applyStrict(planLimitDiagnostics(measures, options.plan ?? "free"), options.strict);
   diagnostics.push(...limits);
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("limits");
-  const files = planSite(routes, raw.published);
+  const files = planSite(routes, raw.published, { answers, data });
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
@@ -233,23 +249,23 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       { hint: "Rename the content files or keys so that they differ in more than case." });
   }
   mark("plan");
-  return { model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics };
+  return {
+    model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers,
+    ...(needsEdgeData(selected) ? { handler: edge.entryBundle("cloudflare") } : {}),
+  };
 }
 
 /**
- * What a host's deploy receives, measured before anything is written: files in its upload, the largest file, and
- * its handler (the JavaScript it runs), as is and gzipped.
+ * What a host's deploy receives, measured before anything is written: files in its upload (its own and `siteFiles`
+ * of the site), the largest file, and its handler (the JavaScript it runs), as is and gzipped.
  */
-function measureHost(host: HostName, output: HostOutput, published: RawContent["published"], answers: number): HostMeasures {
-  const beside = output.beside ?? [];
-  const own = [...output.files, ...beside.flatMap((folder) => folder.files)];
-  const withPlain = output.docroot !== undefined || beside.some((folder) => folder.plainFiles !== undefined);
-  const files = own.length + (output.docroot === "site" ? published.length + answers : withPlain ? published.length : 0);
+function measureHost(host: HostName, output: HostOutput, published: RawContent["published"], siteFiles: number): HostMeasures {
+  const own = [...output.files, ...(output.beside ?? []).flatMap((folder) => folder.files)];
   let largest = { path: "", bytes: 0 };
   for (const f of own) if (Buffer.byteLength(f.data) > largest.bytes) largest = { path: f.path, bytes: Buffer.byteLength(f.data) };
-  if (withPlain) for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
+  for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
   const code = own.filter((f) => /\.m?js$/.test(f.path));
-  const measures: HostMeasures = { host, files, largestFile: largest };
+  const measures: HostMeasures = { host, files: own.length + siteFiles, largestFile: largest };
   if (code.length > 0) {
     measures.handlerBytes = code.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
     measures.handlerGzipBytes = code.reduce((n, f) => n + gzipSync(f.data).length, 0);
@@ -341,7 +357,7 @@ async function previousManifest(layout: Layout): Promise<string | null> {
  * match: readers call the output incomplete, and the next build writes everything again.
  */
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
-  const { model, routes, site, published, hosts, beside, diagnostics } = await compileContent(raw, options);
+  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler } = await compileContent(raw, options);
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
@@ -351,11 +367,12 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   mark("write output");
   const stamp: BuildStamp = {
     format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
-    warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: routes.files.size,
+    warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
     rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
+  const { planRecords, servedByEdge } = await import("./output/plan.js");
   const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
   for (const [i, folder] of beside.entries()) {
     const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
@@ -363,16 +380,15 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
       for (const [j, f] of site.entries()) {
         const entry = written.entries.get(j);
-        if ("source" in f && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
+        if (servedByEdge(f) && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
       }
     }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     await writeOutput(besidePaths[i]!, files, { ...write, ...dated });
     mark(`write ${folder.dir}`);
   }
-  const { planRecords } = await import("./output/plan.js");
   const records = planRecords({
-    routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino),
+    routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
     site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest ?? [] },
   });
   // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
@@ -383,6 +399,6 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     model,
     routes,
     diagnostics,
-    counts: { answers: routes.files.size, rules: routes.table.rules.length, files: written.files, bytes: written.bytes + kept.bytes },
+    counts: { answers: answers ? routes.files.size : 0, rules: routes.table.rules.length, files: written.files, bytes: written.bytes + kept.bytes },
   };
 }

@@ -216,7 +216,13 @@ export const TYPE_ERROR = "type-error" as const;
  * a string function (version_compare, strtolower, basename) or use it as an array offset (getExtensionSetting's
  * type), PHP 8 throws a TypeError: TYPE_ERROR. (The script's source is not at hand: the offset case is inferred.)
  */
-export function phpAnswer(site: SiteModel, query: PhpQuery): A.Answer | typeof TYPE_ERROR {
+/** The answer functions phpAnswer dispatches to (the edge handler hands in its own for the whole-site answers). */
+export type Answers = Pick<typeof A,
+  "info" | "versionCheck" | "extensionMappings" | "getExtensionSetting" | "icon" | "findIcon" | "config" | "icons" | "iconMappings" | "status"
+  | "configReference">;
+
+export function phpAnswer(site: SiteModel, query: PhpQuery, answers: Answers = A): A.Answer | typeof TYPE_ERROR {
+  const A = answers;
   const action = query.get("action");
   if (typeof action !== "string") return A.info(site);
   const str = (name: string): string | undefined => {
@@ -283,7 +289,11 @@ export const BARE_HEADERS: Readonly<Record<string, string>> = A.answerHeaders({ 
  */
 export function phpRespond(site: SiteModel, method: string, rawQuery: string): PhpResponse {
   if (method === "OPTIONS") return { status: 200, headers: { ...BARE_HEADERS }, body: "" };
-  const answer = phpAnswer(site, parsePhpQuery(rawQuery));
+  return respondTo(phpAnswer(site, parsePhpQuery(rawQuery)), method);
+}
+
+/** What the client receives for an answer of phpAnswer (the method is not OPTIONS). */
+export function respondTo(answer: A.Answer | typeof TYPE_ERROR, method: string): PhpResponse {
   if (answer === TYPE_ERROR) return { status: 500, headers: { ...BARE_HEADERS }, body: "" };
   const headers = A.answerHeaders(answer);
   const echoes = answer.kind === "versionCheck" || answer.kind === "getExtensionSetting" || answer.kind === "findIcon";

@@ -26,13 +26,13 @@ export function checkCommand(io: Io, run: Run): Command {
       const options = resolveOptions(flags);
       run.config = options.config;
       const result = await compile({
-        content: options.content, strict: options.strict,
+        content: options.content, out: options.out, strict: options.strict,
         ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
         ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
         ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
         plan: options.plan,
       });
-      const counts = { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) };
+      const counts = { answers: result.answers ? result.routes.files.size : 0, rules: result.routes.table.rules.length, files: filesToWrite(result) };
       const summary = report(result.diagnostics, counts, options.config);
       if (run.json) {
         io.out(JSON.stringify(summary, null, 2));

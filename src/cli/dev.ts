@@ -1,7 +1,9 @@
 // src/cli/dev.ts
 // `build-index-site dev`: build, serve, watch the content and rebuild on every change (debounced). The preview keeps
-// listening on the same port and answers from the newest table after each successful rebuild (it reloads the route
-// table itself when a build replaces the records); a content error is printed and the loop waits for the next change.
+// listening on the same port and answers from the newest build after each successful rebuild (it reloads the route
+// table, and the request-time handler with its data, itself when a build replaces the records): no restart. It
+// answers like the deploy the build describes (the handler when an edge host is built; --static for the static
+// rules), and says which. A content error is printed and the loop waits for the next change.
 
 import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
@@ -16,6 +18,8 @@ import { debounced, logRequests, watchTree } from "./watch.js";
 /** What the dev loop needs: where to read and write and where to listen; the rest as `build` takes it. */
 export type DevOptions = Pick<Options, "content" | "out" | "port" | "host"> & Partial<Options> & {
   poll?: boolean;
+  /** Answer /api.php with the static rules even when the build has an edge host. */
+  static?: boolean;
   quiet?: boolean;
   verbose?: boolean;
 };
@@ -32,12 +36,15 @@ export function devCommand(io: Io, run: Run): Command {
     .addOption(flag.port())
     .addOption(flag.host())
     .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
+    .option("--static", "answer /api.php with the route table and the answer files (what the static hosts do), not the edge handler")
+    .option("--edge", "answer /api.php with the request-time handler: the default when the build has an edge host")
     .option("-q, --quiet", "no line per request")
     .option("--verbose", "print every warning")
-    .action((flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean }) => {
+    .action((flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean; static?: boolean; edge?: boolean }) => {
       const options = resolveOptions(flags);
+      if (flags.edge === true && flags.static === true) throw new UsageError("--edge and --static contradict each other.", "Pass one of them, or neither (the build decides).");
       const { poll, quiet, verbose } = flags;
-      run.wait = dev(io, { ...options, poll, quiet, verbose }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
+      run.wait = dev(io, { ...options, poll, quiet, verbose, static: flags.static === true }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
     });
 }
 
@@ -46,7 +53,7 @@ export function devCommand(io: Io, run: Run): Command {
  * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
  */
 export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
-  const { listen, previewListener } = await import("../preview/server.js");
+  const { listen, previewListener, semanticsLine } = await import("../preview/server.js");
   const { problemsListener } = await import("../preview/problems.js");
   let preview: Awaited<ReturnType<typeof listen>> | null = null;
   /** Whether the preview answers with the site (else with the content errors: no build to show yet). */
@@ -69,20 +76,25 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     }
     if (stopped) return;
     // A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
-    // after each build. Without one, a page lists the content errors until a build succeeds.
+    // after each build (route table, handler and its data). Without one, a page lists the content errors until a
+    // build succeeds.
     const site = isBuild(opts.out);
-    const listener = site ? (servingSite ? null : await previewListener({ dir: opts.out })) : problemsListener(opts.content, problems ?? []);
+    const next = site && !servingSite
+      ? await previewListener({ dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) }, () => preview?.self ?? "")
+      : null;
+    const listener = site ? next?.listener ?? null : problemsListener(opts.content, problems ?? []);
     const first = preview === null;
+    const serves = next === null ? "" : `${semanticsLine(next.semantics)}; `;
     if (preview === null) {
-      preview = await listen({ port: opts.port, host: opts.host }, listener!);
+      preview = await listen({ port: opts.port, host: opts.host }, listener!, next?.semantics);
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
-      io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
+      io.out(`Preview: ${preview.url} (${serves}watching ${opts.content}/; Ctrl-C stops)`);
       control.onReady?.(preview.url);
     } else if (listener !== null) preview.use(listener);
     if (problems !== null) {
       const what = site ? `the previous build in ${opts.out}/` : "a page that lists the content errors (and 503 for /api.php)";
       io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
-    } else if (!first && !servingSite) io.out(`The content builds: the preview serves ${opts.out}/ again.`);
+    } else if (!first && !servingSite) io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
     servingSite = site;
   };
 

@@ -1,23 +1,37 @@
 // src/edge/bundle.ts
-// The handler bundle's text (Node side): the ES module esbuild writes from src/edge/handler.ts when the package is
-// built (`npm run build`: lib/edge/handler.bundle.js). Never kept as a string in the source.
+// The handler bundles' text (Node side): the ES modules esbuild writes when the package is built (`npm run build`):
+// lib/edge/handler.bundle.js (createApiHandler, for tests and benches) and one entry per edge host,
+// lib/edge/bundles/<host>.js (src/edge/entries/<host>.ts with the handler: what the build emits). Never kept as a
+// string in the source.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+const LIB_EDGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lib/edge");
 /** From src/edge (tests) and from lib/edge (the package), the same place: <package>/lib/edge. */
-export const BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lib/edge/handler.bundle.js");
+export const BUNDLE_PATH = path.join(LIB_EDGE, "handler.bundle.js");
 
-let cached: string | undefined;
+export const EDGE_ENTRIES = ["cloudflare", "netlify", "vercel"] as const;
+export type EdgeEntry = (typeof EDGE_ENTRIES)[number];
+export const entryPath = (host: EdgeEntry): string => path.join(LIB_EDGE, "bundles", `${host}.js`);
 
-/** One self-contained ES module (no imports) exporting `createApiHandler(siteData)`. */
-export function handlerBundle(): string {
-  if (cached !== undefined) return cached;
+const cached = new Map<string, string>();
+
+function read(file: string): string {
+  let text = cached.get(file);
+  if (text !== undefined) return text;
   try {
-    cached = readFileSync(BUNDLE_PATH, "utf8");
+    text = readFileSync(file, "utf8");
   } catch {
-    throw new Error(`Internal: the handler bundle ${BUNDLE_PATH} is missing; run \`npm run build\`.`);
+    throw new Error(`Internal: the handler bundle ${file} is missing; run \`npm run build\`.`);
   }
-  return cached;
+  cached.set(file, text);
+  return text;
 }
+
+/** One self-contained ES module (no imports) exporting `createApiHandler()`. */
+export const handlerBundle = (): string => read(BUNDLE_PATH);
+
+/** A host's entry: one self-contained ES module (no imports) whose default export the host calls. */
+export const entryBundle = (host: EdgeEntry): string => read(entryPath(host));

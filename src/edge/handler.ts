@@ -1,14 +1,28 @@
 // src/edge/handler.ts
-// The request-time handler: Web Request → Response for /api.php (and /api.php/…, PHP's PATH_INFO), answered from
-// the site data by the same functions that precompute the files (src/api). Web APIs only: esbuild bundles this file
-// into the one self-contained ES module every edge host runs (src/edge/bundle.ts).
+// The request-time handler: Web Request → Response for /api.php (and /api.php/…, PHP's PATH_INFO), answered by the
+// same functions that precompute the files (src/api) over data it reads through its host (src/edge/data.ts): the
+// whole-site answers precomputed, the per-key lookups from shards loaded on first use and kept for the isolate's
+// life. The module holds no site data: its size and start-up do not grow with the site. Web APIs only: esbuild
+// bundles it into each host's entry (src/edge/entries/*.ts).
 
-import { sha1 } from "@noble/hashes/legacy";
 import fresh from "fresh";
-import { phpRespond } from "../api/php-request.js";
-import { fromSiteData, type SiteData } from "./site-data.js";
+import * as A from "../api/answers.js";
+import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../api/php-request.js";
+import type { SiteModel } from "../model/types.js";
+import {
+  corePath, DATA_FORMAT, isHandlerPath, shardOf, shardPath, wholePath, type CoreData, type LookupKind, type ShardData,
+  type WholeAnswer,
+} from "./data.js";
+import { bodyEtag } from "./etag.js";
 
-export type { SiteData } from "./site-data.js";
+/**
+ * Reads one data file (a site path under /_edge-data) the host's way: Cloudflare's ASSETS binding, or a fetch from
+ * the deploy's own origin. Never called with a path the handler answers.
+ */
+export type DataReader = (path: string) => Promise<Response>;
+
+/** A data file could not be read: the host answers 502, and nothing is cached. */
+export class DataUnavailable extends Error {}
 
 /**
  * The raw query of a request URL, without "?". The URL parser keeps percent-escapes as sent and encodes other
@@ -22,28 +36,171 @@ function rawQuery(url: string): string {
   return url.slice(q + 1, hash === -1 ? undefined : hash);
 }
 
-/** A strong ETag: the SHA-1 of the body, base64url, as the build's manifest hashes the answer files. */
-function bodyEtag(body: string): string {
-  const base64 = btoa(String.fromCharCode(...sha1(new TextEncoder().encode(body))));
-  return `"${base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}"`;
+/** Whether a request path is the handler's: /api.php or /api.php/… (PHP's PATH_INFO). */
+export const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
+
+interface Lookups {
+  e: Map<string, string>;
+  x: Map<string, string>;
+  v: Map<string, string>;
+  f: Map<string, { size: number; lastModified: number }>;
 }
 
-export function createApiHandler(data: SiteData): (request: Request) => Response {
-  const site = fromSiteData(data);
-  return (request) => {
-    // HEAD is answered as GET without the body: the same headers, ETag included.
-    const answer = phpRespond(site, request.method === "HEAD" ? "GET" : request.method, rawQuery(request.url));
-    if (answer.status !== 200 || answer.body === "") {
-      return new Response(answer.body === "" || request.method === "HEAD" ? null : answer.body, { status: answer.status, headers: answer.headers });
+const EMPTY = new Map<string, never>();
+
+/** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
+export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
+  const texts = new Map<string, Promise<string>>();
+  const shards = new Map<number, Lookups>();
+  /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
+  const misses = new Set<number>();
+  let state: Promise<{ core: CoreData; site: SiteModel; answers: Answers }> | undefined;
+  const whole = new WeakMap<A.Answer, WholeAnswer>();
+
+  const text = (path: string, read: DataReader): Promise<string> => {
+    let p = texts.get(path);
+    if (p === undefined) {
+      if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
+      p = read(path).then(async (res) => {
+        if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
+        return res.text();
+      });
+      texts.set(path, p);
+      p.catch(() => texts.delete(path));
     }
-    const headers = new Headers(answer.headers);
-    headers.set("ETag", bodyEtag(answer.body));
+    return p;
+  };
+
+  /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
+  const lookup = <V>(kind: LookupKind, n: number): ReadonlyMap<string, V> => {
+    const get = (key: string): V | undefined => {
+      const i = shardOf(kind, key, n);
+      const loaded = shards.get(i);
+      if (loaded === undefined) {
+        misses.add(i);
+        return undefined;
+      }
+      return loaded[kind].get(key) as V | undefined;
+    };
+    const partial = { get, has: (key: string) => get(key) !== undefined };
+    return partial as unknown as ReadonlyMap<string, V>;
+  };
+
+  const load = (read: DataReader) => (state ??= (async () => {
+    const core = JSON.parse(await text(corePath(), read)) as CoreData;
+    if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
+    const site: SiteModel = {
+      baseUrl: core.baseUrl, service: core.service, serviceVersion: core.serviceVersion, description: core.description,
+      versions: [], buildTime: core.buildTime,
+      config: { json: EMPTY, version: core.config.version, lastModified: core.config.lastModified },
+      extensionMap: {
+        indexingJson: EMPTY, viewingJson: EMPTY, indexing: lookup("x", core.shards), viewing: lookup("v", core.shards),
+        lastModified: core.extensionMapLastModified,
+      },
+      iconMap: { json: EMPTY, entries: lookup("e", core.shards), lastModified: core.iconMapLastModified },
+      iconDirFiles: lookup("f", core.shards),
+      configReference: null,
+    } as unknown as SiteModel;
+    const precomputed = (name: WholeAnswer, kind: A.AnswerKind): A.Answer => {
+      const answer = { kind, status: core.whole[name].status as A.Status, body: null };
+      whole.set(answer, name);
+      return answer;
+    };
+    const answers: Answers = {
+      ...A,
+      info: () => precomputed("info", "info"),
+      status: () => precomputed("status", "status"),
+      config: () => precomputed("config", "config"),
+      icons: () => precomputed("icons", "icons"),
+      iconMappings: () => precomputed("iconMappings", "iconMappings"),
+      configReference: () => precomputed("configReference", "configReference"),
+      extensionMappings: (_site, type) =>
+        precomputed(type === "indexing" || type === "viewing" ? `extensionMappings-${type}` : "extensionMappings-all", "extensionMappings"),
+    };
+    return { core, site, answers };
+  })().catch((error: unknown) => {
+    state = undefined;
+    throw error;
+  }));
+
+  const loadShard = async (i: number, read: DataReader): Promise<void> => {
+    if (shards.has(i)) return;
+    const data = JSON.parse(await text(shardPath(i), read)) as ShardData;
+    shards.set(i, {
+      e: new Map(data.e), x: new Map(data.x), v: new Map(data.v),
+      f: new Map(data.f.map(([name, size, lastModified]) => [name, { size, lastModified }])),
+    });
+    texts.delete(shardPath(i)); // kept as maps, not twice
+  };
+
+  return async (request, read) => {
+    const method = request.method;
+    if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
+    const { core, site, answers } = await load(read);
+    const query = parsePhpQuery(rawQuery(request.url));
+    let answer: A.Answer | typeof TYPE_ERROR;
+    for (let round = 0; ; round++) {
+      misses.clear();
+      answer = phpAnswer(site, query, answers);
+      if (misses.size === 0) break;
+      if (round === 8) throw new Error("Internal: a request asked for shards without end.");
+      const needed = [...misses];
+      await Promise.all(needed.map((i) => loadShard(i, read)));
+    }
+    // HEAD is answered as GET without the body: the same headers, ETag included.
+    const name = answer === TYPE_ERROR ? undefined : whole.get(answer);
+    let status: number;
+    let headers: Headers;
+    let etag: string | undefined;
+    let body: () => Promise<string>;
+    if (name !== undefined) {
+      const meta = core.whole[name];
+      status = meta.status;
+      headers = new Headers(A.answerHeaders(answer as A.Answer));
+      etag = meta.etag;
+      body = async () => meta.body ?? text(wholePath(name), read);
+    } else {
+      const got = respondTo(answer, "GET");
+      status = got.status;
+      headers = new Headers(got.headers);
+      etag = got.status === 200 && got.body !== "" ? bodyEtag(got.body) : undefined;
+      body = async () => got.body;
+    }
+    if (etag === undefined) {
+      const text = await body();
+      return new Response(text === "" || method === "HEAD" ? null : text, { status, headers });
+    }
+    headers.set("ETag", etag);
     // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2; `fresh` compares weakly).
     const conditional = { "if-none-match": request.headers.get("if-none-match") ?? undefined };
-    if ((request.method === "GET" || request.method === "HEAD") && fresh(conditional, { etag: headers.get("ETag")! })) {
+    if ((method === "GET" || method === "HEAD") && fresh(conditional, { etag })) {
       headers.delete("Content-Type");
       return new Response(null, { status: 304, headers });
     }
-    return new Response(request.method === "HEAD" ? null : answer.body, { status: 200, headers });
+    return new Response(method === "HEAD" ? null : await body(), { status: 200, headers });
   };
+}
+
+/**
+ * A DataReader that fetches from the deploy's own origin (the request URL's), forwarding the request's
+ * Authorization and Cookie headers so that it passes a password-protected deploy preview as the client did.
+ * Netlify's and Vercel's entries use it.
+ */
+export function originReader(request: Request): DataReader {
+  const headers = new Headers();
+  for (const name of ["authorization", "cookie"]) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return (path) => {
+    const url = new URL(path, request.url);
+    if (isHandlerPath(url.pathname)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
+    return fetch(url, { headers });
+  };
+}
+
+/** The answer when a data file cannot be read (the deploy is broken or the read was refused). */
+export function unavailable(error: unknown): Response {
+  if (!(error instanceof DataUnavailable)) throw error;
+  return new Response(`Bad Gateway: the API's data file ${error.message}\n`, { status: 502, headers: { "Content-Type": "text/plain" } });
 }

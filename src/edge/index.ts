@@ -1,6 +1,7 @@
 // src/edge/index.ts
-// The request-time handler's module, Node side: the data it answers from, the handler, and its bundle's text.
+// The request-time handler's module, Node side: its data files, the handler, and its bundles' text.
 
-export { toSiteData, fromSiteData, type SiteData } from "./site-data.js";
-export { createApiHandler } from "./handler.js";
-export { handlerBundle, BUNDLE_PATH } from "./bundle.js";
+export { edgeDataFiles } from "./data-files.js";
+export { createApiHandler, type DataReader } from "./handler.js";
+export { handlerBundle, entryBundle, BUNDLE_PATH, entryPath, EDGE_ENTRIES, type EdgeEntry } from "./bundle.js";
+export { DATA_DIR, DATA_FOLDER } from "./data.js";

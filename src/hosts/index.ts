@@ -28,6 +28,7 @@ export interface HostFolder {
   name: HostName;
   files: HostFile[];
   docroot?: "site" | "plain";
+  docrootDir?: string;
 }
 
 /** What the chosen hosts write: their own folders in the records, and folders beside --out. */
@@ -44,8 +45,10 @@ export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAU
   for (const name of HOST_NAMES.filter((n) => hosts.includes(n))) {
     const output = HOSTS[name].render(input);
     out.outputs.push({ name, output });
-    const { files, docroot, beside = [] } = output;
-    if (files.length > 0 || docroot !== undefined) out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }) });
+    const { files, docroot, docrootDir, beside = [] } = output;
+    if (files.length > 0 || docroot !== undefined) {
+      out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }), ...(docrootDir === undefined ? {} : { docrootDir }) });
+    }
     for (const folder of beside) {
       if (out.beside.some((f) => f.dir === folder.dir)) throw new Error(`Internal: two hosts write ${folder.dir}.`);
       out.beside.push(folder);

@@ -33,3 +33,11 @@ export function parseHosts(list: string): HostName[] {
   return HOST_NAMES.filter((n) => names.includes(n));
 }
 
+
+/** The hosts whose /api.php is the request-time handler (they read the data files, not the answer files). */
+export const EDGE_HOST_NAMES: readonly HostName[] = ["netlify", "vercel", "cloudflare"];
+export const isEdgeHost = (name: string): boolean => (EDGE_HOST_NAMES as readonly string[]).includes(name);
+/** Whether a build of these hosts needs the answer files (a static host routes /api.php to them). */
+export const needsAnswers = (hosts: readonly string[]): boolean => hosts.some((h) => !isEdgeHost(h));
+/** Whether a build of these hosts needs the handler's data files. */
+export const needsEdgeData = (hosts: readonly string[]): boolean => hosts.some(isEdgeHost);

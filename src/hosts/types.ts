@@ -2,7 +2,7 @@
 // The contract every host adapter keeps: a pure function from the route table (static hosts) or the request-time
 // handler and its data (edge hosts) to the text of that host's files.
 
-import type { SiteData } from "../edge/index.js";
+import type { EdgeEntry } from "../edge/bundle.js";
 import type { RouteTable } from "../routes/route-table.js";
 
 import type { HostName } from "./names.js";
@@ -23,21 +23,24 @@ export interface BesideFolder {
   /** "/"-separated, relative to the folder that holds --out: ".netlify/v1". */
   dir: string;
   files: HostFile[];
-  /** Also link the output folder's public files into this sub-folder ("static"): the plain files, never the answer
-   * files (the host's function answers /api.php) nor the internal files. */
+  /** Also link what an edge host serves as files into this sub-folder ("static"): the plain files and the handler's
+   * data files, never the answer files (the host's function answers /api.php). */
   plainFiles?: string;
 }
 
 /** What an adapter renders from. Each field is computed only when an adapter asks for it. */
 export interface HostInput {
   table: RouteTable;
+  /** The service's name (manifest.json): Cloudflare's Worker is named after it. */
+  service: string;
+  /** The name of --out ("dist"): configs beside it that point into the records name it. */
+  out: string;
   /**
-   * The data the request-time handler answers from (src/edge `toSiteData(model)`: JSON-able, deterministic, nothing
-   * the site does not already publish).
+   * A host's request-time handler: one self-contained ES module (src/edge/entries/<host>.ts bundled with the
+   * handler), the same for every site. It reads the site's data files (src/edge/data.ts), which the build writes into
+   * the public site (`_edge-data/`) whenever an edge host is built.
    */
-  site: () => SiteData;
-  /** The handler: one self-contained ES module (no imports) exporting `createApiHandler(site)`. */
-  handlerBundle: () => string;
+  entry: (host: EdgeEntry) => string;
 }
 
 export interface HostOutput {
@@ -48,9 +51,12 @@ export interface HostOutput {
   files: HostFile[];
   /**
    * When the host's folder is also what it uploads: "site" links every file of --out into it (answers too: a static
-   * host serves them), "plain" only the plain files (the host's handler answers /api.php). Absent: configs only.
+   * host serves them), "plain" only what an edge host serves as files: the plain files and the handler's data files
+   * (its handler answers /api.php). Absent: configs only.
    */
   docroot?: "site" | "plain";
+  /** The sub-folder of the host's folder that the docroot's links go to ("public"); the folder itself when absent. */
+  docrootDir?: string;
   /** Folders beside the output folder, where a platform reads them. */
   beside?: BesideFolder[];
 }

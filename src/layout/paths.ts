@@ -7,6 +7,7 @@
 //   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written
 //   │   ├── site.manifest        a hash and size per file of dist/;  site.id: which dist/ they describe
 //   │   ├── routes.json          the route table;  serve.json: the static rules the preview hands serve-handler
+//   │   ├── handler.js           the request-time handler (Cloudflare-shaped), when an edge host is built
 //   │   └── hosts/<host>/        a host's private files (nginx), or its upload folder (apache, cloudflare, …)
 //   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place
 
@@ -22,6 +23,8 @@ export const SITE_ID_FILE = "site.id";
 export const ROUTES_FILE = "routes.json";
 export const SERVE_FILE = "serve.json";
 export const HOSTS_DIR = "hosts";
+/** The request-time handler as a Cloudflare-shaped module, kept when an edge host is built (what the preview runs). */
+export const HANDLER_FILE = "handler.js";
 
 export interface Layout {
   /** --out, absolute: the public site. */
@@ -35,6 +38,8 @@ export interface Layout {
   siteId: string;
   routes: string;
   serve: string;
+  /** The request-time handler the preview, dev and verify run (HANDLER_FILE). */
+  handler: string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -58,6 +63,7 @@ export function layoutOf(outDir: string): Layout {
     siteId: path.join(records, SITE_ID_FILE),
     routes: path.join(records, ROUTES_FILE),
     serve: path.join(records, SERVE_FILE),
+    handler: path.join(records, HANDLER_FILE),
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

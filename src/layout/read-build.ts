@@ -7,6 +7,8 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
+import { corePath, DATA_DIR } from "../edge/data.js";
+import { isEdgeHost, needsAnswers } from "../hosts/names.js";
 import { layoutOf, type Layout } from "./paths.js";
 import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
@@ -29,9 +31,18 @@ export interface BuildAnswer {
   file: string;
 }
 
-/** The request-time handler the build emitted (the edge hosts' exact answers), as an ES module's default export. */
+/** How a host serves the handler its data files: Cloudflare's ASSETS binding, or its like. */
+export interface Assets {
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * The request-time handler the build emitted (the edge hosts' exact answers), as an ES module's default export. Its
+ * data files come from `env.ASSETS` (the preview passes a fetch to its own static serving); without it, from the
+ * build's --out (what `verify` needs: the exact answers, without a server).
+ */
 export interface EdgeHandler {
-  fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
+  fetch(request: Request, env?: { ASSETS: Assets }): Promise<Response>;
 }
 
 /** A finished build, as its records describe it. Everything is read when asked for, and read again after a rebuild. */
@@ -45,13 +56,18 @@ export interface Build {
   complete: boolean;
   /** Whether the build wrote this host's files (--hosts). */
   has(host: string): boolean;
+  /** Whether an edge host was built: the deploy answers /api.php with the handler (and --out holds its data files). */
+  edge: boolean;
+  /** Whether --out holds the answer files: a static host was built (only those route /api.php to them). */
+  answers: boolean;
   /** The route table (routes.json). */
   table(): Promise<RouteTable>;
   /** The static rules the preview hands serve-handler (serve.json). */
   serveConfig(): Promise<Record<string, unknown>>;
   /** Every file of --out: its site path ("icons/a.png") → hash and size. */
   siteFiles(): Promise<Map<string, SiteFileRecord>>;
-  /** The request-time handler the build emitted (Cloudflare's worker module), or null when no edge host was built. */
+  /** The request-time handler the build emitted (a Cloudflare-shaped module in the records), or null when no edge host
+   * was built. */
   handlerFile(): string | null;
   /** The answer the route table gives an `/api.php` query (the raw query, without "?"). The table is read once. */
   answer(query: string): Promise<BuildAnswer>;
@@ -62,6 +78,9 @@ export interface Build {
   /** Changes whenever a build replaces the records: a reader that holds data compares it to know when to reload. */
   version(): string;
 }
+
+/** How many times a handler was loaded (each load gets a module instance of its own). */
+let loads = 0;
 
 /** A folder that is no build of this tool (or of an older layout): one line, exit 2. */
 export class NotABuildError extends UsageError {}
@@ -96,9 +115,18 @@ export async function readBuild(outDir: string): Promise<Build> {
   }
   let compiled: Promise<CompiledTable> | undefined;
   const table = async (): Promise<RouteTable> => (await readJson(layout.routes)) as RouteTable;
-  const handlerFile = (): string | null => {
-    const file = path.join(layout.host("cloudflare"), "_worker.js");
-    return stamp.hosts.includes("cloudflare") && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
+  const edge = stamp.hosts.some(isEdgeHost);
+  const answers = needsAnswers(stamp.hosts);
+  const handlerFile = (): string | null =>
+    (edge && statSync(layout.handler, { throwIfNoEntry: false })?.isFile() ? layout.handler : null);
+  /** The data files from --out, as a host's static serving would give them (verify's exact answers). */
+  const ownAssets: Assets = {
+    async fetch(request) {
+      const sitePath = decodeURIComponent(new URL(request.url).pathname);
+      if (!sitePath.startsWith(`${DATA_DIR}/`) || sitePath.split("/").includes("..")) return new Response("Not Found", { status: 404 });
+      const data = await readFile(path.join(layout.out, ...sitePath.split("/"))).catch(() => null);
+      return data === null ? new Response("Not Found", { status: 404 }) : new Response(data);
+    },
   };
   const answer = async (query: string): Promise<BuildAnswer> => {
     compiled ??= table().then(compileTable);
@@ -110,6 +138,8 @@ export async function readBuild(outDir: string): Promise<Build> {
     stamp,
     complete: describesSite(layout),
     has: (host) => stamp.hosts.includes(host),
+    edge,
+    answers,
     table,
     serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
     siteFiles: async () => parseSiteManifest(await readFile(layout.siteManifest, "utf8")),
@@ -119,10 +149,19 @@ export async function readBuild(outDir: string): Promise<Build> {
       const file = handlerFile();
       const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
       if (text === null) return null;
-      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: EdgeHandler };
-      return typeof mod.default?.fetch === "function" ? mod.default : null;
+      // A module instance of its own per load (the handler's text is the same for every build, and an import of the
+      // same URL returns the instance already loaded, with its cache): after a rebuild, the data are read again.
+      const unique = `\n// ${fileVersion(layout.stamp)} ${++loads}\n`;
+      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as { default?: Required<EdgeHandler> };
+      const worker = mod.default;
+      if (typeof worker?.fetch !== "function") return null;
+      return { fetch: (request, env) => worker.fetch(request, env ?? { ASSETS: ownAssets }) };
     },
     baseUrl: async () => {
+      if (!answers) {
+        const core = JSON.parse(await readFile(path.join(layout.out, ...corePath().split("/")), "utf8")) as { baseUrl?: unknown };
+        return typeof core.baseUrl === "string" ? core.baseUrl : "";
+      }
       const info = JSON.parse(await readFile((await answer("")).file, "utf8")) as { icon_base_url?: unknown };
       return typeof info.icon_base_url === "string" ? info.icon_base_url.replace(/\/icons\/$/, "") : "";
     },

@@ -4,7 +4,8 @@
 import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
-import { HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import { DATA_FOLDER } from "../edge/data.js";
+import { HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
@@ -27,17 +28,35 @@ export type OutputFile =
  * Every file of --out, the public site: the plain files sorted by path, then the answer files (all under api/) in
  * the order the route table made them. Answers are not sorted: their paths are made only when the writer asks.
  */
-export function planSite(routes: BuiltRoutes, published: readonly RawFile[]): OutputFile[] {
+export function planSite(
+  routes: BuiltRoutes, published: readonly RawFile[], parts: { answers: boolean; data: ReadonlyArray<{ path: string; data: string }> } = { answers: true, data: [] },
+): OutputFile[] {
   const files: OutputFile[] = published.map((f) => ({
     path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
   }));
+  for (const f of parts.data) {
+    if (!isEdgeDataPath(f.path)) throw new Error(`Internal: the data file ${f.path} lies outside ${DATA_FOLDER}/.`);
+    files.push({ path: f.path, data: f.data });
+  }
   files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
     if (files[i]!.path.toLowerCase().startsWith("api/")) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
   }
-  for (const f of routes.files.outputs()) files.push(f);
+  // The answer files only when a static host routes /api.php to them: an edge host's handler never reads them.
+  if (parts.answers) for (const f of routes.files.outputs()) files.push(f);
   return files;
+}
+
+/** Whether a file of --out is in the handler's data folder. */
+export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
+
+/**
+ * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, or
+ * one of the handler's data files. Never an answer file (its handler answers /api.php).
+ */
+export function servedByEdge(f: OutputFile): boolean {
+  return "source" in f || isEdgeDataPath(f.path);
 }
 
 export interface RecordsInput {
@@ -48,6 +67,9 @@ export interface RecordsInput {
   site: { files: readonly OutputFile[]; entries: ManifestEntries; dir: string; manifest: readonly string[] };
   stamp: string;
   siteId: string;
+  /** The request-time handler as a Cloudflare-shaped module (`fetch(request, env)`), when an edge host is built: what
+   * `preview`, `dev` and `verify` run (src/layout/read-build.ts). */
+  handler?: string;
 }
 
 /**
@@ -65,17 +87,21 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     { path: ROUTES_FILE, data: stringify(input.routes.table as unknown as Body) },
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
   ];
+  if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     const own = new Set(host.files.map((f) => f.path));
     for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
     if (host.docroot === undefined) continue;
+    const docroot = host.docrootDir === undefined ? "" : `${host.docrootDir}/`;
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
     for (const [i, f] of site.files.entries()) {
-      if (host.docroot === "plain" && !("source" in f)) continue;
+      if (host.docroot === "plain" && !servedByEdge(f)) continue;
+      // A static host's own copy holds no data file: its /api.php is the answer files.
+      if (host.docroot === "site" && isEdgeDataPath(f.path)) continue;
       const entry = site.entries.get(i);
-      if (entry === undefined || own.has(f.path)) continue;
-      files.push({ path: `${dir}/${f.path}`, linkTo: path.join(site.dir, f.path), entry });
+      if (entry === undefined || own.has(`${docroot}${f.path}`)) continue;
+      files.push({ path: `${dir}/${docroot}${f.path}`, linkTo: path.join(site.dir, f.path), entry });
     }
   }
   return files;

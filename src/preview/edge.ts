@@ -1,29 +1,24 @@
 // src/preview/edge.ts
-// `preview --edge`: /api.php (and /api.php/…) answered by the request-time handler the build emitted, exactly as
-// the edge hosts answer; everything else by the static preview. The handler and its data are Cloudflare's worker,
-// found through the build's records (src/layout), run as Cloudflare runs it.
+// The preview's edge semantics (the default when the build has an edge host): /api.php (and /api.php/…) answered by
+// the request-time handler the build emitted, exactly as the edge hosts answer; everything else by the static
+// preview. The handler is found through the build's records (src/layout), run as Cloudflare runs it, and given its
+// data files the way a host gives them: its ASSETS binding is a fetch to this preview's own static file serving.
+// After a rebuild (dev), the next request loads the new handler, with an empty cache: no restart.
 
-import { readFile } from "node:fs/promises";
 import type http from "node:http";
 import { UsageError } from "../errors.js";
-import { readBuild } from "../layout/read-build.js";
+import { buildVersion, readBuild, type Assets, type EdgeHandler } from "../layout/read-build.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
-interface Worker {
-  fetch(request: Request, env: { ASSETS: { fetch(request: Request): Promise<Response> } }): Promise<Response>;
-}
-
-/** Loads the handler the build emitted (Cloudflare's worker) as an ES module, from its text. */
-async function loadWorker(dir: string): Promise<Worker> {
-  const file = (await readBuild(dir)).handlerFile();
-  const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
-  if (file === null || text === null) {
-    throw new UsageError(`${dir} was built without the handler: the edge preview runs the handler the build wrote for Cloudflare.`,
-      "Build with the cloudflare host (it is in the default --hosts), then preview again.");
+/** Loads the handler the build in `dir` emitted. */
+async function loadHandler(dir: string): Promise<EdgeHandler> {
+  const build = await readBuild(dir);
+  const handler = await build.handler();
+  if (handler === null) {
+    throw new UsageError(`${dir} was built without an edge host: there is no request-time handler to preview.`,
+      "Build with netlify, vercel or cloudflare in --hosts (they are in the default), or preview with --static.");
   }
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as { default?: Worker };
-  if (typeof mod.default?.fetch !== "function") throw new UsageError(`${file} is not a handler written by build-index-site.`, "Rebuild the site.");
-  return mod.default;
+  return handler;
 }
 
 /** The request headers the handler reads (If-None-Match), as the hosts hand them on. */
@@ -32,13 +27,40 @@ const validators = (req: http.IncomingMessage): Record<string, string> => {
   return v === undefined ? {} : { "If-None-Match": v };
 };
 
-/** A listener that answers /api.php with the emitted handler and hands every other request to `fallback`. */
-export async function createEdgeListener(dir: string, fallback: http.RequestListener): Promise<http.RequestListener> {
-  const worker = await loadWorker(dir);
-  const noAssets = { fetch: async () => new Response("Not Found", { status: 404 }) };
+const versionOf = (dir: string): string => {
+  try {
+    return buildVersion(dir);
+  } catch {
+    return "";
+  }
+};
+
+/**
+ * A listener that answers /api.php with the emitted handler and hands every other request to `fallback`. `self()`
+ * is the preview's own URL once it listens: the handler's data reads go there, as a host's go to its static files.
+ */
+export async function createEdgeListener(dir: string, fallback: http.RequestListener, self: () => string): Promise<http.RequestListener> {
+  let version = versionOf(dir);
+  let handler = await loadHandler(dir);
+  let reloading: Promise<void> | null = null;
+  const current = async (): Promise<EdgeHandler> => {
+    const now = versionOf(dir);
+    if (now !== version && now !== "") {
+      // A failed load (mid-swap, a build without a handler) keeps the handler loaded; the next request tries again.
+      reloading ??= loadHandler(dir).then((h) => { handler = h; version = now; }, () => undefined).finally(() => { reloading = null; });
+      await reloading;
+    }
+    return handler;
+  };
+  const assets: Assets = {
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      return fetch(new URL(`${url.pathname}${url.search}`, self()), { method: "GET" });
+    },
+  };
   return (req, res) => {
     // The static preview's one path resolution (site-path.ts) decides what is /api.php; it also refuses bad paths and
-    // the internal files (the handler and its data, _worker.js, among them).
+    // the internal files.
     const { pathname, query } = targetPath(req.url ?? "/");
     const resolved = resolveSitePath(pathname);
     if (resolved.kind !== "path" || resolved.internal || !isApiPath(resolved.path)) {
@@ -53,7 +75,7 @@ export async function createEdgeListener(dir: string, fallback: http.RequestList
     } catch {
       request = new Request(target, { headers: validators(req) }); // methods fetch refuses (TRACE, CONNECT): like GET
     }
-    worker.fetch(request, { ASSETS: noAssets }).then(async (response) => {
+    current().then((h) => h.fetch(request, { ASSETS: assets })).then(async (response) => {
       const body = req.method === "HEAD" ? "" : await response.text();
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(body);

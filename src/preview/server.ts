@@ -27,14 +27,29 @@ export interface PreviewOptions {
   /** Called with one line per answered request (method, URL, status, milliseconds). Off by default. */
   log?: (line: string) => void;
   /**
-   * Answer /api.php with the request-time handler the build emitted (`_worker.js`: what the edge hosts run) instead
-   * of the route table (what static hosts do). Plain files are served the same way either way.
+   * How /api.php is answered: "edge", with the request-time handler the build emitted (what Netlify, Vercel and
+   * Cloudflare run); "static", with the route table and the answer files (what the static hosts do). Absent: as the
+   * deploy the build describes, i.e. "edge" when the build has an edge host, else "static". Plain files are served
+   * the same way either way.
    */
+  semantics?: Semantics;
+  /** Old spelling of `semantics: "edge"` (`preview --edge`). */
   edge?: boolean;
 }
 
+export type Semantics = "edge" | "static";
+
+/** What the start-up line says a preview serves. */
+export const semanticsLine = (semantics: Semantics): string => (semantics === "edge"
+  ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
+  : "static semantics: /api.php answered by the route table and the answer files, as on apache, nginx and the static fallbacks");
+
 export interface Preview {
   url: string;
+  /** The same server on the loopback address (where the handler's data reads come back). */
+  self: string;
+  /** How /api.php is answered (absent while dev serves its content-errors page). */
+  semantics?: Semantics;
   server: http.Server;
   /** Answers every later request with `listener`. */
   use(listener: http.RequestListener): void;
@@ -193,21 +208,41 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   };
 }
 
-/** The listener that answers for the build in `options.dir` (the route table, or the handler with `edge`). */
-export async function previewListener(options: Pick<PreviewOptions, "dir" | "edge" | "log">): Promise<http.RequestListener> {
+/** The semantics a preview of `dir` serves: asked for, or as the build's deploy answers. Refuses what cannot be served. */
+async function semanticsOf(options: Pick<PreviewOptions, "dir" | "edge" | "semantics">): Promise<Semantics> {
+  const build = await readBuild(options.dir);
+  const asked = options.semantics ?? (options.edge === true ? "edge" : undefined);
+  if (asked === "static" && !build.answers) {
+    throw new UsageError(`${options.dir} was built for edge hosts only (${build.stamp.hosts.join(", ")}): it holds no answer files for the static rules.`,
+      "Preview without --static (the handler answers, as on the deploy), or build with a static host in --hosts (apache, nginx, netlify-static, vercel-static).");
+  }
+  return asked ?? (build.edge ? "edge" : "static");
+}
+
+/**
+ * The listener that answers for the build in `options.dir`, and the semantics it serves. `self` is the preview's own
+ * URL, through which the handler reads its data files (as a host's handler reads them from its static files).
+ */
+export async function previewListener(options: Pick<PreviewOptions, "dir" | "edge" | "semantics" | "log">, self: () => string):
+Promise<{ listener: http.RequestListener; semantics: Semantics }> {
+  const semantics = await semanticsOf(options);
   const files = await createPreviewHandler(options.dir, options.log);
-  return options.edge ? createEdgeListener(options.dir, files) : files;
+  return { semantics, listener: semantics === "edge" ? await createEdgeListener(options.dir, files, self) : files };
 }
 
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
-  return listen(options, await previewListener(options));
+  let self = "";
+  const { listener, semantics } = await previewListener(options, () => self);
+  const preview = await listen(options, listener, semantics);
+  self = preview.self;
+  return preview;
 }
 
 /**
  * A server on `options.port` answering with `listener`, which `use` replaces (dev: the content-errors page, then the
  * site once the content is fixed).
  */
-export async function listen(options: Pick<PreviewOptions, "port" | "host">, listener: http.RequestListener): Promise<Preview> {
+export async function listen(options: Pick<PreviewOptions, "port" | "host">, listener: http.RequestListener, semantics?: Semantics): Promise<Preview> {
   let current = listener;
   const server = http.createServer((req, res) => current(req, res));
   await new Promise<void>((resolve, reject) => {
@@ -237,8 +272,12 @@ export async function listen(options: Pick<PreviewOptions, "port" | "host">, lis
   server.on("error", () => undefined);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // The handler's data reads come back here, on the loopback address when the preview listens on every interface.
+  const loopback = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "[::1]" : host;
   return {
     url: `http://${host}:${address.port}/`,
+    self: `http://${loopback}:${address.port}/`,
+    ...(semantics === undefined ? {} : { semantics }),
     server,
     use: (next) => { current = next; },
     close: () => new Promise((resolve) => {

@@ -32,11 +32,13 @@ describe("folders beside --out", () => {
     expect(await list(path.join(options.root, ".netlify/v1"))).toEqual([
       ".build-inputs", ".build-manifest", "config.json",
       "edge-functions/build-index-site-api/build-index-site-api.js",
-      "edge-functions/build-index-site-api/handler.js",
-      "edge-functions/build-index-site-api/site.js",
     ]);
+    // The handler's data files are published with the site (Netlify publishes dist/), and no answer file is there.
+    const dist = await list(options.out);
+    expect(dist).toContain("_edge-data/core.json");
+    expect(dist.filter((p) => p.startsWith("api/"))).toEqual([]);
     const config = JSON.parse(await readFile(path.join(options.root, ".netlify/v1/config.json"), "utf8"));
-    expect(config).toEqual({
+    expect(config).toMatchObject({
       edge_functions: [
         { function: "build-index-site-api", path: "/api.php", cache: "manual" },
         { function: "build-index-site-api", path: "/api.php/*", cache: "manual" },
@@ -104,7 +106,7 @@ describe("folders beside --out", () => {
     const controller = new AbortController();
     const result = await build({
       ...options, baseUrl: "https://other.example.org",
-      write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/site.js")) controller.abort(); } },
+      write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/build-index-site-api.js")) controller.abort(); } },
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.outDir).toBe(path.resolve(options.out));
@@ -112,7 +114,8 @@ describe("folders beside --out", () => {
     for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
       expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
     }
-    expect(await readFile(path.join(options.root, ".netlify/v1/edge-functions/build-index-site-api/site.js"), "utf8")).toContain("other.example.org");
+    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain("other.example.org");
+    expect(await readFile(path.join(options.out, "_edge-data/core.json"), "utf8")).toContain("other.example.org");
   });
 
   it("only the chosen hosts' folders are written", async () => {

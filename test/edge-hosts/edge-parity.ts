@@ -1,7 +1,9 @@
 // test/edge-hosts/edge-parity.ts
 // The edge parity suite's engine: build a site with every edge output, run each on its host's runtime (Netlify's
-// edge function under Deno, Vercel's under edge-runtime, Cloudflare's _worker.js in-process with a stub ASSETS;
-// `wrangler pages dev` is test/edge's), and compare every host's answer with the expected one:
+// edge function under Deno, Vercel's under edge-runtime behind a server of .vercel/output's static files,
+// Cloudflare's worker in-process with an ASSETS binding over its assets folder; `wrangler dev` is test/edge's), and
+// compare every host's answer with the expected one. The handlers read their data files through the host's own
+// path: the ASSETS binding, or a sub-request to the harness's own server (never the disk):
 // - the precomputed domain (test/helpers/domain.ts, enumerated independently of the route builder): the preview's
 //   answer, i.e. the precomputed file with its rule's status and headers;
 // - requests outside it (test/hosts/requests.ts' variants, and test/edge's generated requests when present): the
@@ -11,7 +13,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "../../src/build.js";
-import { VERCEL_DIR, VERCEL_FUNCTION_DIR } from "../../src/hosts/vercel-edge.js";
+import { VERCEL_DIR } from "../../src/hosts/vercel-edge.js";
+import { CLOUDFLARE_ASSETS, CLOUDFLARE_ENTRY } from "../../src/hosts/cloudflare.js";
 import type { SiteModel } from "../../src/model/types.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { startPreview } from "../../src/preview/server.js";
@@ -23,7 +26,7 @@ import { edgeRequests } from "../edge/requests.js";
 import { generateRequests } from "../hosts/requests.js";
 import type { RunningServer } from "../hosts/servers.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
-import { loadVercelFunction, type VercelFunction } from "./vercel-edge-runtime.js";
+import { startVercelOutput } from "./vercel-edge-runtime.js";
 import { layoutOf } from "../../src/layout/paths.js";
 
 export const EDGE_HOSTS = ["netlify", "vercel", "cloudflare"] as const;
@@ -88,20 +91,24 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
   const root = await tmpDir("bis-edge-parity-");
   const siteDir = path.join(root, "dist");
   let deno: RunningServer | undefined;
-  let vercel: VercelFunction | undefined;
+  let vercel: RunningServer | undefined;
   let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
   try {
     const { model, routes } = await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel", "cloudflare"] });
     deno = await startNetlifyDeno(root, siteDir);
-    vercel = await loadVercelFunction(await readFile(path.join(root, VERCEL_DIR, VERCEL_FUNCTION_DIR, "index.js"), "utf8"));
-    preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
-    // Cloudflare uploads its own folder: the plain files, the worker and its routes.
+    vercel = await startVercelOutput(path.join(root, VERCEL_DIR));
+    // The precomputed answers: an edge-only build has none, so a static build of the same content serves them.
+    const staticDir = path.join(root, "static", "dist");
+    await build({ content, out: staticDir, sourceDateEpoch: TEST_EPOCH, hosts: ["nginx"] });
+    preview = await startPreview({ dir: staticDir, port: 0, host: "127.0.0.1" });
+    // Cloudflare uploads its own folder: the worker, and the assets folder its ASSETS binding serves.
     const upload = layoutOf(siteDir).host("cloudflare");
-    const worker = (await import(`${pathToFileURL(path.join(upload, "_worker.js")).href}?t=${Date.now()}`)) as { default: Worker };
+    const assetsDir = path.join(upload, CLOUDFLARE_ASSETS);
+    const worker = (await import(`${pathToFileURL(path.join(upload, CLOUDFLARE_ENTRY)).href}?t=${Date.now()}`)) as { default: Worker };
     const assets = {
       async fetch(request: Request): Promise<Response> {
-        const file = path.join(upload, decodeURIComponent(new URL(request.url).pathname));
-        if (!file.startsWith(upload + path.sep)) return new Response("Not found", { status: 404 });
+        const file = path.join(assetsDir, decodeURIComponent(new URL(request.url).pathname));
+        if (!file.startsWith(assetsDir + path.sep)) return new Response("Not found", { status: 404 });
         const data = await readFile(file).catch(() => null);
         if (data === null) return new Response("Not found", { status: 404 });
         return new Response(data, { headers: { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" } });
@@ -109,10 +116,10 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     };
     const denoUrl = deno.url;
     const previewUrl = preview.url.replace(/\/$/, "");
-    const fn = vercel;
+    const vercelUrl = vercel.url;
     const answerers: Record<EdgeHost, EdgeAnswerer> = {
       netlify: async (r) => visible(await fetch(apiUrl(denoUrl, r), { method: r.method, redirect: "manual" })),
-      vercel: async (r) => visible(await fn(new Request(apiUrl("https://site.example", r), { method: r.method }))),
+      vercel: async (r) => visible(await fetch(apiUrl(vercelUrl, r), { method: r.method, redirect: "manual" })),
       cloudflare: async (r) => visible(await worker.default.fetch(new Request(apiUrl("https://site.example", r), { method: r.method }), { ASSETS: assets })),
     };
     const running = { deno, vercel, preview };
@@ -121,14 +128,14 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
       preview: async (r) => visible(await fetch(apiUrl(previewUrl, r), { method: r.method, redirect: "manual" })),
       async close() {
         await running.preview.close();
-        await running.vercel.close();
+        await running.vercel.stop();
         await running.deno.stop();
         await removeDir(root);
       },
     };
   } catch (error) {
     await preview?.close();
-    await vercel?.close();
+    await vercel?.stop();
     await deno?.stop();
     await removeDir(root);
     throw error;

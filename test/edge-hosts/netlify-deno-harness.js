@@ -5,7 +5,9 @@
 // declaration (URLPattern, in declaration order) goes to its function with a minimal Context, whose `next()` serves
 // the file of the published folder; any other request is served from that folder directly (a small static server).
 // Usage: deno run --allow-read=<base> --allow-net=127.0.0.1 --allow-env netlify-deno-harness.js <base> <publish>
-// Prints "listening <port>" once ready.
+// Prints "listening <port>" once ready. With REQUIRE_AUTH set, every request without that Authorization header gets
+// 401 (a password-protected deploy preview). GET /__harness/calls lists the paths the edge functions were called
+// with (so a test sees a data read that re-entered a function).
 
 const [base, publish] = Deno.args;
 if (!base || !publish) throw new Error("usage: netlify-deno-harness.js <base dir> <publish dir>");
@@ -83,15 +85,21 @@ function context(request, params) {
   };
 }
 
+const REQUIRE_AUTH = Deno.env.get("REQUIRE_AUTH");
+const calls = [];
+
 Deno.serve({
   hostname: "127.0.0.1",
   port: 0,
   onListen: ({ port }) => console.log(`listening ${port}`),
 }, async (request) => {
   const url = new URL(request.url);
+  if (url.pathname === "/__harness/calls") return Response.json(calls);
+  if (REQUIRE_AUTH && request.headers.get("authorization") !== REQUIRE_AUTH) return new Response("Unauthorized", { status: 401 });
   for (const d of declarations) {
     const m = d.pattern.exec({ pathname: url.pathname });
     if (m === null) continue;
+    calls.push(url.pathname);
     return await d.handler(request, context(request, m.pathname.groups));
   }
   return serveFile(request);

@@ -22,7 +22,7 @@ export function denoBinary(): string | null {
   }
 }
 
-export async function startNetlifyDeno(baseDir: string, publishDir: string): Promise<RunningServer> {
+export async function startNetlifyDeno(baseDir: string, publishDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer> {
   const deno = denoBinary();
   if (deno === null) throw new Error("npm's deno package has no binary for this platform.");
   const denoDir = await tmpDir("bis-deno-");
@@ -30,7 +30,10 @@ export async function startNetlifyDeno(baseDir: string, publishDir: string): Pro
     "run", "--quiet", "--no-prompt", "--no-config", "--no-lock", "--no-remote", "--no-npm",
     `--allow-read=${baseDir},${publishDir}`, "--allow-net=127.0.0.1", "--allow-env",
     HARNESS, baseDir, publishDir,
-  ], { env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  ], { env: {
+    ...process.env, DENO_DIR: denoDir, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1",
+    ...(options.requireAuth === undefined ? {} : { REQUIRE_AUTH: options.requireAuth }),
+  }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
   const port = await new Promise<number>((resolve, reject) => {

@@ -2,8 +2,14 @@
 // Runs a Vercel edge function file (Build Output API: one ES module whose default export takes a Request) under
 // `edge-runtime`, Vercel's emulator of its edge runtime. edge-runtime evaluates scripts, not modules: the file's one
 // `export default` becomes a constant that a fetch listener calls, as Vercel's own dev server wires it.
+// startVercelOutput serves a whole `.vercel/output` folder: the static files, and the function for /api.php.
 
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { EdgeRuntime } from "edge-runtime";
+import type { RunningServer } from "../hosts/servers.js";
 
 export interface VercelFunction {
   (request: Request): Promise<Response>;
@@ -11,12 +17,15 @@ export interface VercelFunction {
 }
 
 const DEFAULT_EXPORT = /^export default /m;
+/** esbuild's spelling of a bundle's one default export. */
+const NAMED_DEFAULT = /^export\s*\{\s*([A-Za-z_$][\w$]*) as default\s*\};?\s*$/m;
 
 export async function loadVercelFunction(moduleText: string): Promise<VercelFunction> {
-  if ((moduleText.match(/^\s*(?:export|import)\b/gm) ?? []).length !== 1 || !DEFAULT_EXPORT.test(moduleText)) {
+  if ((moduleText.match(/^\s*(?:export|import)\b/gm) ?? []).length !== 1 || !(DEFAULT_EXPORT.test(moduleText) || NAMED_DEFAULT.test(moduleText))) {
     throw new Error("The Vercel edge function is not one self-contained module with one default export.");
   }
-  const script = `${moduleText.replace(DEFAULT_EXPORT, "const __vercelEntry = ")}
+  const body = moduleText.replace(DEFAULT_EXPORT, "const __vercelEntry = ").replace(NAMED_DEFAULT, "const __vercelEntry = $1;");
+  const script = `${body}
 addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.request)); });
 `;
   const runtime = new EdgeRuntime({ initialCode: script });
@@ -32,4 +41,75 @@ addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.req
     });
   };
   return Object.assign(call, { close: async () => {} });
+}
+
+/** What the Vercel harness saw: every request it served, by path, with the headers the data reads carried. */
+export interface VercelHarnessLog {
+  requests: Array<{ path: string; authorization: string | null; cookie: string | null; handler: boolean }>;
+}
+
+/**
+ * A minimal Vercel edge over a Build Output API folder (`.vercel/output`), as its config.json routes: SVG headers,
+ * then the filesystem (`static/`), then /api.php and /api.php/… to the edge function (run under edge-runtime).
+ * The function is called with the harness's own URL, so its data reads (a fetch from the request's origin) are
+ * sub-requests to this server's static files. `requireAuth` answers 401 to any request without that Authorization
+ * header, as a protected deploy preview does.
+ */
+export async function startVercelOutput(outputDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer & { log: VercelHarnessLog }> {
+  const fn = await loadVercelFunction(await readFile(path.join(outputDir, "functions/api.php.func/index.js"), "utf8"));
+  const staticDir = path.join(outputDir, "static");
+  const log: VercelHarnessLog = { requests: [] };
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const handler = url.pathname === "/api.php" || url.pathname.startsWith("/api.php/");
+      log.requests.push({ path: url.pathname, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, handler });
+      if (options.requireAuth !== undefined && req.headers.authorization !== options.requireAuth) {
+        res.writeHead(401, { "Content-Type": "text/plain" });
+        res.end("Unauthorized\n");
+        return;
+      }
+      let sitePath: string;
+      try {
+        sitePath = decodeURIComponent(url.pathname);
+      } catch {
+        sitePath = url.pathname;
+      }
+      const file = path.join(staticDir, sitePath);
+      const data = !handler && file.startsWith(staticDir + path.sep) ? await readFile(file).catch(() => null) : null;
+      if (data !== null) {
+        res.writeHead(200, { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" });
+        res.end(req.method === "HEAD" ? undefined : data);
+        return;
+      }
+      if (!handler) {
+        res.writeHead(404, { "Content-Type": "text/plain" });
+        res.end("Not Found\n");
+        return;
+      }
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const response = await fn(new Request(`http://127.0.0.1:${(server.address() as AddressInfo).port}${req.url ?? "/"}`, {
+        method: req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET"), headers,
+      }));
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
+      res.end(`harness error: ${String(error)}\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await fn.close();
+    },
+  };
 }

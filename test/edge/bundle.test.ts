@@ -1,16 +1,17 @@
 // test/edge/bundle.test.ts
-// The handler bundle is one self-contained ES module built from src (no second copy): no imports, no Node
-// built-ins, one export (createApiHandler), and it carries the src/api code it was built from.
+// The handler bundle and each host's entry are self-contained ES modules built from src (no second copy): no
+// imports, no Node built-ins, one export, the src/api code they were built from, and no site data (the same bytes
+// for every site).
 
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { BUNDLE_PATH, handlerBundle } from "../../src/edge/index.js";
+import { BUNDLE_PATH, EDGE_ENTRIES, entryBundle, handlerBundle } from "../../src/edge/index.js";
 
 describe("handler bundle", () => {
-  test("is one ES module exporting only createApiHandler, with no imports and no Node built-ins", () => {
+  test("is one ES module exporting createApiHandler, with no imports and no Node built-ins", () => {
     const text = handlerBundle();
     expect(text).toBe(readFileSync(BUNDLE_PATH, "utf8"));
-    expect(text).toMatch(/\nexport\s*\{\s*createApiHandler\s*\};?\s*$/);
+    expect(text).toMatch(/\nexport\s*\{[^}]*\bcreateApiHandler\b[^}]*\};?\s*$/);
     expect(text.match(/^\s*(import|export)\b/gm)).toHaveLength(1);
     for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/]) expect(text).not.toMatch(node);
   });
@@ -19,6 +20,23 @@ describe("handler bundle", () => {
     const modules = [...handlerBundle().matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
     for (const m of ["src/api/answers.ts", "src/api/php-request.ts", "src/model/version-compare.ts", "src/edge/handler.ts"]) {
       expect(modules).toContain(m);
+    }
+  });
+});
+
+describe("host entries", () => {
+  test("each is one module with one default export, no imports, no Node built-ins, built from src/edge/entries", () => {
+    for (const host of EDGE_ENTRIES) {
+      const text = entryBundle(host);
+      expect(text.match(/^\s*(import|export)\b/gm), host).toHaveLength(1);
+      expect(text, host).toMatch(/\nexport\s*\{\s*\w+ as default\s*\};?\s*$/);
+      for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/]) expect(text, host).not.toMatch(node);
+      const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
+      expect(modules, host).toContain(`src/edge/entries/${host}.ts`);
+      expect(modules, host).toContain("src/edge/handler.ts");
+      expect(modules, host).not.toContain("src/edge/data-files.ts");
+      // Small: the site's data is never in it.
+      expect(text.length, host).toBeLessThan(80_000);
     }
   });
 });

@@ -1,14 +1,16 @@
 // test/edge/cloudflare-worker.test.ts
-// The emitted Cloudflare `_worker.js` is the request-time handler: /api.php and /api.php/* answered exactly (as
-// src/api + the PHP layer), internal files 404, everything else handed to the ASSETS binding untouched.
+// The emitted Cloudflare worker (worker/index.js) is the request-time handler: /api.php and /api.php/* answered
+// exactly (as src/api + the PHP layer) from data files it reads through the ASSETS binding (here a binding over the
+// emitted assets folder), internal files 404, everything else handed to the ASSETS binding untouched.
 
 import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { phpRespond } from "../../src/api/php-request.js";
 import { build } from "../../src/build.js";
-import { WORKER_ROUTES } from "../../src/hosts/cloudflare.js";
+import { CLOUDFLARE_ASSETS, CLOUDFLARE_CONFIG, CLOUDFLARE_ENTRY, WORKER_ROUTES } from "../../src/hosts/cloudflare.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
@@ -23,11 +25,15 @@ let root = "";
 let worker: Worker;
 let model: SiteModel;
 const assetsAsked: string[] = [];
+let assetsDir = "";
 const env = {
   ASSETS: {
     async fetch(request: Request): Promise<Response> {
-      assetsAsked.push(new URL(request.url).pathname);
-      return new Response("asset", { status: 200 });
+      const pathname = new URL(request.url).pathname;
+      assetsAsked.push(pathname);
+      if (!pathname.startsWith("/_edge-data/")) return new Response("asset", { status: 200 });
+      const data = await readFile(path.join(assetsDir, pathname)).catch(() => null);
+      return data === null ? new Response("Not Found", { status: 404 }) : new Response(data);
     },
   },
 };
@@ -37,9 +43,17 @@ beforeAll(async () => {
   const out = path.join(root, "dist");
   model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["cloudflare"] })).model;
   const upload = layoutOf(out).host("cloudflare");
-  worker = ((await import(pathToFileURL(path.join(upload, "_worker.js")).href)) as { default: Worker }).default;
-  const routes = JSON.parse(await readFile(path.join(upload, "_routes.json"), "utf8")) as { include: string[] };
-  expect(routes.include).toEqual([...WORKER_ROUTES]);
+  assetsDir = path.join(upload, CLOUDFLARE_ASSETS);
+  worker = ((await import(pathToFileURL(path.join(upload, CLOUDFLARE_ENTRY)).href)) as { default: Worker }).default;
+  const config = JSON.parse(await readFile(path.join(upload, CLOUDFLARE_CONFIG), "utf8")) as Record<string, unknown>;
+  expect(config).toMatchObject({
+    main: CLOUDFLARE_ENTRY, no_bundle: true,
+    assets: { directory: CLOUDFLARE_ASSETS, binding: "ASSETS", run_worker_first: [...WORKER_ROUTES] },
+  });
+  // Pages' files are not emitted; the assets folder holds what is served (and _headers, which Cloudflare reads).
+  for (const f of ["_worker.js", "_routes.json"]) expect(existsSync(path.join(upload, f)) || existsSync(path.join(assetsDir, f)), f).toBe(false);
+  expect(existsSync(path.join(assetsDir, "icons/php.png"))).toBe(true);
+  expect(existsSync(path.join(assetsDir, "_edge-data/core.json"))).toBe(true);
 }, 60_000);
 
 afterAll(async () => {
@@ -64,7 +78,11 @@ describe("Cloudflare _worker.js", () => {
       });
     }
     expect(await (await ask("/api.php/extra/path?action=config")).text()).toBe(phpRespond(model, "GET", "action=config").body);
-    expect(assetsAsked).toEqual([]);
+    // The API asked the binding for data files only, and each once (kept for the isolate's life).
+    expect(assetsAsked.length).toBeGreaterThan(0);
+    for (const p of assetsAsked) expect(p).toMatch(/^\/_edge-data\//);
+    expect(new Set(assetsAsked).size).toBe(assetsAsked.length);
+    assetsAsked.length = 0;
   });
 
   test("answers 404 for every internal file, and hands plain files to ASSETS", async () => {

@@ -8,7 +8,8 @@ import { describe, expect, test } from "vitest";
 import type { SiteModel } from "../../src/model/types.js";
 import type { OutputFile } from "../../src/output/plan.js";
 import { compileTable, matchRoute, parseQuery } from "../../src/routes/route-table.js";
-import { BUNDLE_PATH, createApiHandler, toSiteData, type SiteData } from "../../src/edge/index.js";
+import { BUNDLE_PATH, createApiHandler, type DataReader } from "../../src/edge/index.js";
+import { memoryReader } from "./data-reader.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";
 import { compileContent, DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES } from "../helpers/fixtures.js";
 import { etagOf } from "./expected.js";
@@ -19,15 +20,19 @@ const fileText = (f: OutputFile): string => {
   return data;
 };
 
-type Handler = (request: Request) => Response | Promise<Response>;
+type Handler = (request: Request) => Promise<Response>;
+type Create = () => (request: Request, read: DataReader) => Promise<Response>;
 
 async function compareDomain(content: string): Promise<{ compared: number; mismatches: string[] }> {
   const { routes, site: files, model } = await compileContent(content);
   const byPath = new Map(files.map((f) => [`/${f.path}`, f]));
-  // The data as a host receives it: through JSON text.
-  const data = JSON.parse(JSON.stringify(toSiteData(model))) as SiteData;
-  const bundled = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler(d: SiteData): Handler };
-  const handlers: Array<[string, Handler]> = [["source", createApiHandler(data)], ["bundle", bundled.createApiHandler(data)]];
+  // The data files as a host serves them: their text.
+  const read = memoryReader(model);
+  const bundled = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };
+  const handlers: Array<[string, Handler]> = [["source", createApiHandler], ["bundle", bundled.createApiHandler]].map(([name, create]) => {
+    const answer = (create as Create)();
+    return [name as string, (request: Request) => answer(request, read)];
+  });
   const table = compileTable(routes.table);
   const mismatches: string[] = [];
   let compared = 0;

@@ -4,7 +4,8 @@
 
 import { beforeAll, describe, expect, test } from "vitest";
 import { pathToFileURL } from "node:url";
-import { BUNDLE_PATH, toSiteData, type SiteData } from "../../src/edge/index.js";
+import { BUNDLE_PATH, type DataReader } from "../../src/edge/index.js";
+import { memoryReader } from "./data-reader.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { compileContent, DEMO_CONTENT } from "../helpers/fixtures.js";
 import { expectedAnswer } from "./expected.js";
@@ -30,8 +31,10 @@ describe("edge requests", () => {
   // The oracle is phpRespond itself: this checks what the bundle adds around it (URL → raw query, methods, PATH_INFO,
   // Response bodies and headers), on the artifact the hosts run.
   test("the handler bundle answers every one of them as the oracle, through Web Requests", async () => {
-    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler(d: SiteData): (r: Request) => Response };
-    const handler = bundle.createApiHandler(JSON.parse(JSON.stringify(toSiteData(site))) as SiteData);
+    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler(): (r: Request, read: DataReader) => Promise<Response> };
+    const answer = bundle.createApiHandler();
+    const read = memoryReader(site);
+    const handler = (request: Request) => answer(request, read);
     let compared = 0;
     for (const r of edgeRequests(site)) {
       const res = await handler(new Request(`https://site.example${r.url}`, { method: r.method }));

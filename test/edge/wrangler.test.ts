@@ -1,8 +1,11 @@
 // test/edge/wrangler.test.ts
-// The Cloudflare output on Cloudflare's own runtime: `wrangler pages dev` (workerd, from the wrangler devDependency)
-// over a built site answers the generated edge requests exactly as the oracle (test/edge/expected.ts): status,
-// every header the reference sends (and no Cache-Control where it sends none), body. Plain files come from the
-// assets, internal files are 404. Demo content in full; a sample of each real fixture when ../shared is present.
+// The Cloudflare output on Cloudflare's own runtime: `wrangler dev` (workerd, from the wrangler devDependency) run in
+// the folder that holds --out, which finds the emitted wrangler.json through .wrangler/deploy/config.json (as
+// `wrangler deploy` does), answers the generated edge requests exactly as the oracle (test/edge/expected.ts): status,
+// every header the reference sends (and no Cache-Control where it sends none), body. The worker reads its data
+// files through its ASSETS binding. Plain files come from the assets; nothing else of the host's folder (the worker,
+// its config) and no build record is served. Demo content in full; a sample of each real fixture when ../shared is
+// present.
 // Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
 
 import { spawn, type ChildProcess } from "node:child_process";
@@ -41,8 +44,8 @@ async function startPages(content: string): Promise<Pages> {
   const inspector = await freePort();
   let log = "";
   const child: ChildProcess = spawn(WRANGLER, [
-    "pages", "dev", layoutOf(out).host("cloudflare"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
-    "--compatibility-date", "2025-01-01", "--persist-to", path.join(root, "state"),
+    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
+    "--persist-to", path.join(root, "state"),
   ], {
     cwd: root,
     detached: true,
@@ -69,16 +72,17 @@ async function startPages(content: string): Promise<Pages> {
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`wrangler pages dev exited (${child.exitCode}):\n${log}`);
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
     }
     const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`wrangler pages dev did not answer within 60 s:\n${log}`);
+      throw new Error(`wrangler dev did not answer within 60 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  if (!/Using redirected Wrangler configuration/.test(log)) throw new Error(`wrangler dev did not use the emitted config:\n${log}`);
   const pages = { url, model, stop };
   running.push(pages);
   return pages;
@@ -104,17 +108,20 @@ async function compare(pages: Pages, requests: readonly EdgeRequest[]): Promise<
 const sites: Array<[string, string, number]> = [["demo", DEMO_CONTENT, 1]];
 if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f), 8]);
 
-describe.skipIf(!haveWrangler && !mustRunServers)("Cloudflare Pages output under wrangler pages dev (workerd)", () => {
+describe.skipIf(!haveWrangler && !mustRunServers)("Cloudflare Workers output under wrangler dev (workerd)", () => {
   for (const [name, content, every] of sites) {
     test(`${name}: the generated requests${every > 1 ? ` (every ${every}th)` : ""} are answered exactly; assets served, internal files 404`, async () => {
       const pages = await startPages(content);
       const requests = edgeRequests(pages.model).filter((_, i) => i % every === 0);
       const differences = await compare(pages, requests);
-      console.log(`wrangler pages dev, ${name}: ${requests.length - differences.length}/${requests.length} equal`);
+      console.log(`wrangler dev, ${name}: ${requests.length - differences.length}/${requests.length} equal`);
       expect(differences.slice(0, 10)).toEqual([]);
       expect(requests.length).toBeGreaterThan(500);
       expect((await fetch(`${pages.url}/icons.json`)).status).toBe(200);
-      for (const f of INTERNAL_FILES) expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
+      expect((await fetch(`${pages.url}/_edge-data/core.json`)).status).toBe(200);
+      for (const f of [...INTERNAL_FILES, "wrangler.json", "worker/index.js", "index.js", "public/icons.json", "handler.js"]) {
+        expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
+      }
       await pages.stop();
       running.splice(running.indexOf(pages), 1);
     }, 300_000);

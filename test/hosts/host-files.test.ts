@@ -37,7 +37,7 @@ describe("host files for the demo content", () => {
     expect(demo.hosts.map((h) => h.name)).toEqual(["apache", "nginx", "cloudflare"]);
     expect(demo.hosts.map((h) => h.files.map((f) => f.path)))
       .toEqual(renderHosts(tableInput(table)).folders.map((h) => h.files.map((f) => f.path)));
-    expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output"]);
+    expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output", ".wrangler/deploy"]);
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });
 

@@ -49,7 +49,10 @@ beforeAll(async () => {
   site = path.join(root, "site");
   await mkdir(path.join(site, "api", "hostile"), { recursive: true });
   for (const rule of table.rules) await writeFile(path.join(site, rule.target), `${JSON.stringify({ rule: rule.id })}\n`);
-  for (const f of renderHosts(tableInput(table), HOST_NAMES).folders.flatMap((h) => h.files)) await writeFile(path.join(site, f.path), f.data);
+  // The static hosts' configs, flat in the site folder (the edge hosts' files are not what this suite runs).
+  for (const f of renderHosts(tableInput(table), HOST_NAMES).folders.filter((h) => h.docroot !== "plain").flatMap((h) => h.files)) {
+    await writeFile(path.join(site, f.path), f.data);
+  }
   await chmod(root, 0o755);
   netlifyOmitted = printRedirects(table).omitted;
   answerers.netlify = await netlifyAnswerer(site, await loadNetlifyEngine(path.join(site, "_redirects")));

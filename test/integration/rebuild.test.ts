@@ -68,7 +68,7 @@ describe("rebuilds reuse unchanged files", () => {
     // Readable like any folder made with the process's umask (mkdtemp alone would leave it 0700 to a web server).
     expect((await stat(out)).mode & 0o777).toBe(0o777 & ~process.umask());
     // The build's records and the edge hosts' folders beside it.
-    expect((await readdir(root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "dist"]);
+    expect((await readdir(root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "dist"]);
   });
 
   it("a one-icon change gives new inodes only to the files whose bytes change", async () => {
@@ -93,15 +93,17 @@ describe("rebuilds reuse unchanged files", () => {
     expect(changed).toContain("api/icons.json");
     expect(changed).toContain("api/icon/php.png.json");
     expect(changed).toContain("api/findIcon/file/php.json");
-    // Only the icon and answers about it: no other content file.
-    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)$/);
-    // In the records: the stamp, the manifests, Cloudflare's worker (it carries the site data) and the hosts' links to
-    // the changed files; not the route table.
+    // Only the icon, answers about it and the handler's data files that hold it (core.json: the icons answer's ETag;
+    // the icons answer; the shard of php.png): no other content file.
+    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|_edge-data\/(core\.json|whole\/icons\.json|shards\/\d+\.json))$/);
+    expect(changed.filter((f) => f.startsWith("_edge-data/shards/"))).toHaveLength(1);
+    // In the records: the stamp, the manifests and the hosts' links to the changed files; not the route table, not
+    // the handler (the same for every site).
     const recordsAfter = await snapshot(layoutOf(out).records);
     const changedRecords = [...recordsAfter].filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes)).map(([file]) => file);
-    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", "site.id", MANIFEST_FILE, "hosts/cloudflare/_worker.js"]));
+    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", "site.id", MANIFEST_FILE]));
     for (const file of changedRecords) {
-      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|hosts\/cloudflare\/_worker\.js|hosts\/(apache|cloudflare)\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*))$/);
+      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*))$/);
     }
     expect(changed.length).toBeLessThan(after.size / 4);
 

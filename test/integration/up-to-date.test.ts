@@ -51,12 +51,17 @@ describe("buildIfChanged", () => {
 
     expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org" }))).toBe(true);
     expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org" }))).toBe(false);
-    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify"] }))).toBe(true);
+    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
 
     const answer = path.join(options.out, "api/findIcon/file/php.json");
     await rm(answer);
-    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify"] }))).toBe(true);
+    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
     expect(JSON.parse(await readFile(answer, "utf8"))).toMatchObject({ extension: "php" });
+    // A data file of the handler, removed, is written again too.
+    const data = path.join(options.out, "_edge-data/core.json");
+    await rm(data);
+    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
+    expect(JSON.parse(await readFile(data, "utf8"))).toMatchObject({ baseUrl: "https://other.example.org" });
   });
 
   it("is what the CLI runs: a second build says it is up to date, --force rebuilds", async () => {

@@ -1,0 +1,74 @@
+// src/edge/data-files.ts
+// The handler's data files (src/edge/data.ts), computed from the site model by the same functions that precompute
+// the answer files (src/api): the whole-site answers byte for byte, and the per-key lookups split into shards so
+// that a request loads only the shards of the keys it asks for. A bounded number of files: at most MAX_SHARDS shards.
+
+import * as A from "../api/answers.js";
+import type { SiteModel } from "../model/types.js";
+import { bodyEtag } from "./etag.js";
+import {
+  DATA_FOLDER, DATA_FORMAT, shardOf, WHOLE_ANSWERS, type CoreData, type LookupKind, type ShardData, type WholeAnswer,
+} from "./data.js";
+
+/** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
+const SHARD_BYTES = 16 * 1024;
+export const MAX_SHARDS = 256;
+/** Whole answers up to this size are inline in core.json (one file less to fetch). */
+const INLINE_BYTES = 2048;
+
+function wholeAnswer(model: SiteModel, name: WholeAnswer): A.Answer {
+  switch (name) {
+    case "info": return A.info(model);
+    case "status": return A.status(model);
+    case "config": return A.config(model);
+    case "icons": return A.icons(model);
+    case "iconMappings": return A.iconMappings(model);
+    case "configReference": return A.configReference(model);
+    case "extensionMappings-all": return A.extensionMappings(model, undefined);
+    case "extensionMappings-indexing": return A.extensionMappings(model, "indexing");
+    case "extensionMappings-viewing": return A.extensionMappings(model, "viewing");
+  }
+}
+
+/** The data files, as paths relative to the output folder ("_edge-data/core.json") and their text. */
+export function edgeDataFiles(model: SiteModel): Array<{ path: string; data: string }> {
+  const files: Array<{ path: string; data: string }> = [];
+  const whole = {} as CoreData["whole"];
+  for (const name of WHOLE_ANSWERS) {
+    const answer = wholeAnswer(model, name);
+    const body = A.answerText(answer);
+    const meta: CoreData["whole"][WholeAnswer] = { status: answer.status };
+    if (answer.status === 200 && body !== "") meta.etag = bodyEtag(body);
+    if (body.length <= INLINE_BYTES) meta.body = body;
+    else files.push({ path: `${DATA_FOLDER}/whole/${name}.json`, data: body });
+    whole[name] = meta;
+  }
+
+  const lookups: Array<[LookupKind, string, unknown[]]> = [];
+  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, v]]);
+  for (const [k, v] of model.extensionMap.indexing) lookups.push(["x", k, [k, v]]);
+  for (const [k, v] of model.extensionMap.viewing) lookups.push(["v", k, [k, v]]);
+  for (const [k, f] of model.iconDirFiles) lookups.push(["f", k, [k, f.size, f.lastModified]]);
+  const bytes = lookups.reduce((n, [, , row]) => n + JSON.stringify(row).length + 1, 0);
+  let shards = 1;
+  while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
+  const data: ShardData[] = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
+  for (const [kind, key, row] of lookups) (data[shardOf(kind, key, shards)]![kind] as unknown[]).push(row);
+  for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: JSON.stringify(shard) });
+
+  const core: CoreData = {
+    format: DATA_FORMAT,
+    shards,
+    baseUrl: model.baseUrl,
+    service: model.service,
+    serviceVersion: model.serviceVersion,
+    description: model.description,
+    buildTime: model.buildTime,
+    config: { version: model.config.version, lastModified: model.config.lastModified },
+    iconMapLastModified: model.iconMap.lastModified,
+    extensionMapLastModified: model.extensionMap.lastModified,
+    whole,
+  };
+  files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });
+  return files;
+}

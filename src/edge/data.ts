@@ -1,0 +1,69 @@
+// src/edge/data.ts
+// The data files the request-time handler reads (written by src/edge/data-files.ts, read by src/edge/handler.ts):
+// their place in the site, their format, and the key → shard hash both sides share. Web APIs only.
+//
+//   /_edge-data/core.json           the site's scalars, the shard count, and each whole-site answer's status and
+//                                   ETag (small bodies inline)
+//   /_edge-data/whole/<name>.json   a whole-site answer's body, byte for byte (icons, iconMappings, config, …)
+//   /_edge-data/shards/<i>.json     the per-key lookups whose key hashes to shard i
+
+/** The site path of the data folder. Never under /api.php: reading it never re-enters the handler's route. */
+export const DATA_DIR = "/_edge-data";
+/** The same, as a folder of the output ("_edge-data"). */
+export const DATA_FOLDER = DATA_DIR.slice(1);
+export const DATA_FORMAT = 1;
+
+/** The answers that take no per-key parameter: precomputed, one file (or inline body) each. */
+export const WHOLE_ANSWERS = [
+  "info", "status", "config", "icons", "iconMappings", "configReference",
+  "extensionMappings-all", "extensionMappings-indexing", "extensionMappings-viewing",
+] as const;
+export type WholeAnswer = (typeof WHOLE_ANSWERS)[number];
+
+/**
+ * The per-key lookups, by the letter that prefixes their keys in the hash: `e` icons.json's lookup (extension →
+ * icon file), `x` and `v` extensionMap.json's indexing and viewing lookups, `f` the files of icons/ (name → size,
+ * modification time).
+ */
+export type LookupKind = "e" | "x" | "v" | "f";
+
+export interface CoreData {
+  format: typeof DATA_FORMAT;
+  /** How many shard files there are (a power of two). */
+  shards: number;
+  baseUrl: string;
+  service: string;
+  serviceVersion: string;
+  description: string;
+  buildTime: number;
+  config: { version: string; lastModified: number };
+  iconMapLastModified: number;
+  extensionMapLastModified: number;
+  /** Each whole-site answer: status, ETag (200 answers), and the body when it is small (else in whole/<name>.json). */
+  whole: Record<WholeAnswer, { status: number; etag?: string; body?: string }>;
+}
+
+export interface ShardData {
+  e: Array<[string, string]>;
+  x: Array<[string, string]>;
+  v: Array<[string, string]>;
+  f: Array<[string, number, number]>;
+}
+
+/** FNV-1a (32 bits) over the UTF-16 units of `kind:key`, reduced to a shard. The same in Node and on every host. */
+export function shardOf(kind: LookupKind, key: string, shards: number): number {
+  let h = 0x811c9dc5;
+  const s = `${kind}:${key}`;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % shards;
+}
+
+export const corePath = (): string => `${DATA_DIR}/core.json`;
+export const wholePath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.json`;
+export const shardPath = (i: number): string => `${DATA_DIR}/shards/${i}.json`;
+
+/** Whether a site path would be answered by the handler itself (/api.php, /api.php/…): never a data path. */
+export const isHandlerPath = (pathname: string): boolean => /^\/+api\.php(?:\/|$)/i.test(pathname);
