@@ -61,6 +61,13 @@ export interface Build {
   baseUrl(): Promise<string>;
   /** Changes whenever a build replaces the records: a reader that holds data compares it to know when to reload. */
   version(): string;
+  /** The client versions whose versionCheck answer the build precomputed (the route table's versionCheck.known rules). */
+  versions(): Promise<string[]>;
+  /**
+   * The bytes of a file of the public site ("icons.json", "icons/a.png"), or null when the build did not publish it.
+   * The content's plain files are published byte for byte in every build (edge-only builds too), the answers not.
+   */
+  published(sitePath: string): Promise<Buffer | null>;
 }
 
 /** A folder that is no build of this tool (or of an older layout): one line, exit 2. */
@@ -127,7 +134,29 @@ export async function readBuild(outDir: string): Promise<Build> {
       return typeof info.icon_base_url === "string" ? info.icon_base_url.replace(/\/icons\/$/, "") : "";
     },
     version: () => fileVersion(layout.stamp),
+    versions: async () => versionsOf(await table()),
+    published: async (sitePath) => {
+      const parts = sitePath.split("/");
+      if (parts.some((p) => p === "" || p === "." || p === "..")) return null;
+      return readFile(path.join(layout.out, ...parts)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" || error.code === "ENOTDIR" || error.code === "EISDIR") return null;
+        throw error;
+      });
+    },
   };
+}
+
+/** The versions of the route table's versionCheck.known rules: the `in` set, and each escaped version's `eq` rule. */
+export function versionsOf(table: RouteTable): string[] {
+  const out: string[] = [];
+  for (const rule of table.rules) {
+    if (rule.id !== "versionCheck.known" && rule.id !== "versionCheck.known.escaped") continue;
+    const p = rule.match.current_version;
+    if (p === undefined) continue;
+    if ("in" in p) out.push(...p.in);
+    else if ("eq" in p) out.push(p.eq);
+  }
+  return out;
 }
 
 /** The manifest's lines ("<sha1> <size> <path>") → path → record. */
