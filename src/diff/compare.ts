@@ -4,7 +4,10 @@
 
 import { versionCompare } from "../model/version-compare.js";
 import { asciiLower, compareBytes, isIconName } from "../model/types.js";
-import { fileIcon, folderIcon, type IconFile, type ResolvedIcon, type SiteDescription, type SourceKind } from "./site.js";
+import { fileIcon, folderIcon, type IconFile, type ResolvedIcon, type SiteDescription, type SourceKind,
+  type VersionAnswer } from "./site.js";
+
+export type { VersionAnswer } from "./site.js";
 
 /** The kinds of change `--fail-on` names. */
 export const CHANGE_KINDS = [
@@ -37,11 +40,6 @@ export interface SettingChange {
   new: string | null;
 }
 
-/** What versionCheck answers a client on one version. */
-export interface VersionAnswer {
-  updateNeeded: boolean;
-  latest: string;
-}
 
 export interface VersionCheckChange {
   version: string;
@@ -172,16 +170,19 @@ function diffSettings(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, str
 export const versionAnswer = (version: string, latest: string): VersionAnswer =>
   ({ updateNeeded: versionCompare(version, latest) < 0, latest });
 
+/** The client versions whose versionCheck answers are compared: every version either side lists, and both latest. */
+export const clientVersions = (a: SiteDescription, b: SiteDescription): string[] =>
+  [...new Set([...(b.versions ?? []), ...(a.versions ?? []), a.latestVersion, b.latestVersion])].filter((v) => v !== "" && v !== "0");
+
 function diffVersions(a: SiteDescription, b: SiteDescription): SiteDiff["versions"] {
   const listed = a.versions !== null && b.versions !== null;
   const olds = new Set(a.versions ?? []);
   const news = new Set(b.versions ?? []);
   // Manifest order: the new site's versions, then those only the old one lists.
-  const every = [...new Set([...(b.versions ?? []), ...(a.versions ?? []), a.latestVersion, b.latestVersion])].filter((v) => v !== "" && v !== "0");
   const checks: VersionCheckChange[] = [];
-  for (const version of every) {
-    const x = versionAnswer(version, a.latestVersion);
-    const y = versionAnswer(version, b.latestVersion);
+  for (const version of clientVersions(a, b)) {
+    const x = a.versionAnswers?.get(version) ?? versionAnswer(version, a.latestVersion);
+    const y = b.versionAnswers?.get(version) ?? versionAnswer(version, b.latestVersion);
     if (x.updateNeeded !== y.updateNeeded || x.latest !== y.latest) checks.push({ version, old: x, new: y });
   }
   return {

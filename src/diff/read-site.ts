@@ -10,7 +10,8 @@ import { isBuild } from "../layout/read-build.js";
 import { layoutOf } from "../layout/paths.js";
 import { readBuildSite } from "./read-build.js";
 import { readContentSite } from "./read-content.js";
-import { readUrlSite, type UrlOptions } from "./read-url.js";
+import { askVersionChecks, readUrlSite, type UrlOptions } from "./read-url.js";
+import { clientVersions } from "./compare.js";
 import type { SiteDescription } from "./site.js";
 
 export const looksLikeUrl = (arg: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg);
@@ -34,5 +35,9 @@ export async function readBoth(oldArg: string, newArg: string, options: UrlOptio
     throw new UsageError(`${oldArg} and ${newArg} are builds of different formats of build-index-site (${a.format}; ${b.format}).`,
       "Build both with the same version, or compare their content folders.");
   }
-  return [a, b];
+  // A URL is asked what it answers each client version either side knows.
+  const versions = clientVersions(a, b);
+  const asked = async (site: SiteDescription): Promise<SiteDescription> =>
+    (site.kind === "url" ? { ...site, versionAnswers: await askVersionChecks(site.source, versions, options) } : site);
+  return [await asked(a), await asked(b)];
 }

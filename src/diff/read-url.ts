@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.js";
 import { createClient, TargetError, type Client } from "../verify/http.js";
 import { iconFile } from "./icon-file.js";
-import type { IconFile, SiteDescription } from "./site.js";
+import type { IconFile, SiteDescription, VersionAnswer } from "./site.js";
 
 export interface UrlOptions {
   concurrency?: number;
@@ -54,12 +54,12 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
       .map((i) => (isObject(i) && typeof i.filename === "string" ? i.filename : null))
       .filter((n): n is string => n !== null);
     const files = new Map<string, IconFile>();
-    await Promise.all(names.map(async (name) => {
+    await pool(names, options.concurrency ?? 8, async (name) => {
       const url = new URL(`icons/${encodeURIComponent(name)}`, root);
       const got = await ask(client, url, signal);
       if (got.status !== 200) throw new UsageError(`${root.href}: ${url.href} answered ${got.status}, though the icons action lists it.`);
       files.set(name, iconFile(got.body));
-    }));
+    });
     const mappings = isObject(extensionMappings.mappings) ? extensionMappings.mappings : {};
     return {
       source: raw,
@@ -77,6 +77,38 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
   } finally {
     client.close();
   }
+}
+
+/** Runs `work` on every item, at most `n` at once (one abort listener per request in flight, not per item). */
+async function pool<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+/**
+ * What the site answers versionCheck for each of these client versions (a static host answers a version it was not
+ * built with by its fallback, which need not be what the PHP service computes).
+ */
+export async function askVersionChecks(raw: string, versions: readonly string[], options: UrlOptions = {}): Promise<Map<string, VersionAnswer>> {
+  const root = siteUrl(raw);
+  const client = createClient({ concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000, headers: { accept: "application/json" } });
+  const signal = options.signal ?? new AbortController().signal;
+  const out = new Map<string, VersionAnswer>();
+  try {
+    await pool(versions, options.concurrency ?? 8, async (version) => {
+      const body = await askJson(client, root, `action=versionCheck&current_version=${encodeURIComponent(version)}`, signal);
+      if (typeof body.update_needed !== "boolean" || typeof body.latest_version !== "string") {
+        throw new UsageError(`${root.href} does not answer like the indexer API: versionCheck for ${version} has no update_needed or latest_version.`);
+      }
+      out.set(version, { updateNeeded: body.update_needed, latest: body.latest_version });
+    });
+  } finally {
+    client.close();
+  }
+  return out;
 }
 
 async function ask(client: Client, url: URL, signal: AbortSignal) {

@@ -67,7 +67,7 @@ const html = (s: string): string => s.replaceAll("&", "&amp;").replaceAll("<", "
 
 /** A list under a heading line: shown as it is when short, folded in <details> when long. */
 function mdBlock(summary: string, body: string[], count: number): string[] {
-  if (body.length === 0) return [];
+  if (count === 0) return [];
   if (count <= FOLD_AFTER) return [`**${summary}**`, "", ...body, ""];
   return [`<details><summary>${html(summary)}</summary>`, "", ...body, "", "</details>", ""];
 }

@@ -35,6 +35,17 @@ export interface SiteDescription {
   latestVersion: string;
   /** The client versions the site lists (manifest.json), or null when the input cannot tell (a URL). */
   versions: readonly string[] | null;
+  /**
+   * versionCheck's answers as the site gave them (a URL, asked for every version either side lists); when absent, or
+   * for a version not in it, the answer is computed as the PHP service does (version_compare with latestVersion).
+   */
+  versionAnswers?: ReadonlyMap<string, VersionAnswer>;
+}
+
+/** What versionCheck answers a client on one version. */
+export interface VersionAnswer {
+  updateNeeded: boolean;
+  latest: string;
 }
 
 /** The icon a client gets for a lookup: the file it is served (null: findIcon answers 404), and what was mapped. */
