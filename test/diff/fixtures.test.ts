@@ -266,8 +266,10 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     const start = readme.indexOf("<!-- diff-example:start -->");
     const end = readme.indexOf("<!-- diff-example:end -->");
     expect(start).toBeGreaterThan(-1);
-    const shown = readme.slice(readme.indexOf("\n", start) + 1, end);
-    expect(shown).toBe(`\`\`\`\`markdown\n${ran.stdout}\n\`\`\`\`\n`);
+    // Quoted (every line starts with ">"), so that it renders as the comment would, inside the README.
+    const shown = readme.slice(readme.indexOf("\n", start) + 1, end).replace(/\n$/, "").split("\n");
+    expect(shown.every((l) => l === ">" || l.startsWith("> "))).toBe(true);
+    expect(shown.map((l) => l.replace(/^> ?/, "")).join("\n")).toBe(ran.stdout);
   });
 
   test("--fail-on: exit 1 only when a change of those kinds is present", async () => {
