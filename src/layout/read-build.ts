@@ -8,7 +8,7 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { layoutOf, type Layout } from "./paths.js";
-import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
+import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
 export interface SiteFileRecord {
@@ -93,7 +93,13 @@ export async function readBuild(outDir: string): Promise<Build> {
     throw new NotABuildError(`${shown} does not exist: there is no build to read.`, "Run `build-index-site build` first, or name the output folder with --dir.");
   }
   const layout = layoutOf(real);
-  const stamp = parseStamp(await readFile(layout.stamp, "utf8").catch(() => ""));
+  const stampText = await readFile(layout.stamp, "utf8").catch(() => null);
+  const stamp = parseStamp(stampText ?? "");
+  const otherFormat = stampText === null ? undefined : formatOf(stampText);
+  if (stamp === null && otherFormat !== undefined) {
+    throw new NotABuildError(`${shown} was built by another version of build-index-site (layout format ${otherFormat}; this one reads ${LAYOUT_FORMAT}).`,
+      "Build it again with this version.");
+  }
   if (stamp === null) {
     const older = statSync(path.join(real, "routes.json"), { throwIfNoEntry: false }) !== undefined;
     throw new NotABuildError(older
@@ -157,6 +163,16 @@ export function versionsOf(table: RouteTable): string[] {
     else if ("eq" in p) out.push(p.eq);
   }
   return out;
+}
+
+/** The layout format a stamp names when it is not this tool's (a number), else undefined. */
+function formatOf(text: string): number | undefined {
+  try {
+    const format = (JSON.parse(text) as { format?: unknown }).format;
+    return typeof format === "number" && format !== LAYOUT_FORMAT ? format : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The manifest's lines ("<sha1> <size> <path>") → path → record. */

@@ -2,13 +2,14 @@
 // What `diff` cannot compare gets one line on stderr and exit 2, never a stack trace: a folder that is neither a
 // build nor content, a missing path, a file, content with errors, an unreachable URL, a server that is no indexer API.
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { cli, STACK_LINE } from "../cli/run.js";
-import { copyContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { build } from "../../src/build.js";
+import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 let root: string;
 let broken: string;
@@ -34,6 +35,12 @@ async function expectOneLine(args: string[], pattern: RegExp): Promise<void> {
 }
 
 describe("diff: bad input is one line and exit 2", () => {
+  test("without --format, a pipe gets Markdown", async () => {
+    const ran = await cli("diff", DEMO_CONTENT, DEMO_CONTENT);
+    expect(ran).toMatchObject({ code: 0, stderr: "" });
+    expect(ran.stdout).toMatch(/^## What clients will see change: .*\n\nNo change a client can see\.$/);
+  });
+
   test("a folder that is neither a build nor content", async () => {
     await expectOneLine([path.join(root, "empty"), DEMO_CONTENT], /is neither a build of build-index-site nor a content folder/);
   });
@@ -63,6 +70,23 @@ describe("diff: bad input is one line and exit 2", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+  test("builds of different tool formats", async () => {
+    const a = path.join(root, "a", "dist");
+    const b = path.join(root, "b", "dist");
+    await build({ content: DEMO_CONTENT, out: a, hosts: ["nginx"], sourceDateEpoch: TEST_EPOCH });
+    await build({ content: DEMO_CONTENT, out: b, hosts: ["nginx"], sourceDateEpoch: TEST_EPOCH });
+    expect((await cli("diff", a, b)).code).toBe(0);
+    const edit = async (file: string, from: string, to: string): Promise<void> => {
+      const text = await readFile(file, "utf8");
+      expect(text).toContain(from);
+      await writeFile(file, text.replace(from, to));
+    };
+    await edit(path.join(root, "b", ".build-index-site", "dist", "routes.json"), '"version": 1', '"version": 2');
+    await expectOneLine([a, b], /b\/dist was built by another version of build-index-site \(route table version 2; this one reads 1\)\.$/);
+    await edit(path.join(root, "b", ".build-index-site", "dist", "build.json"), '"format": 1', '"format": 2');
+    await expectOneLine([a, b], /b\/dist was built by another version of build-index-site \(layout format 2; this one reads 1\)\.$/);
+  });
+
   test("--json: the failure as one JSON object on stdout", async () => {
     const ran = await cli("diff", path.join(root, "empty"), DEMO_CONTENT, "--json");
     expect(ran.code).toBe(2);
