@@ -10,6 +10,7 @@ import { buildCommand } from "./build.js";
 import { checkCommand } from "./check.js";
 import { EXIT_CONTENT, EXIT_SIGNAL, EXIT_USAGE, failureReport, type Run } from "./common.js";
 import { devCommand } from "./dev.js";
+import { registerDiff } from "./diff.js";
 import { printFailure } from "./failure.js";
 import { initCommand } from "./init.js";
 import { processIo, type Io } from "./output.js";
@@ -17,7 +18,7 @@ import { previewCommand } from "./preview.js";
 import { didYouMean } from "./suggest.js";
 import { registerVerify } from "./verify.js";
 
-const COMMANDS = ["build", "check", "preview", "dev", "init", "verify", "help"] as const;
+const COMMANDS = ["build", "check", "preview", "dev", "init", "verify", "diff", "help"] as const;
 
 /** The package's version (package.json sits two folders above both src/cli/ and lib/cli/). */
 export function version(): string {
@@ -39,6 +40,7 @@ function program(io: Io, run: Run): Command {
     cmd.addCommand(sub.copyInheritedSettings(cmd));
   }
   registerVerify(cmd, io, run);
+  registerDiff(cmd, io, run);
   return cmd;
 }
 

@@ -10,7 +10,7 @@ import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTab
 import { corePath, DATA_DIR } from "../edge/data.js";
 import { isEdgeHost, needsAnswers } from "../hosts/names.js";
 import { layoutOf, type Layout } from "./paths.js";
-import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
+import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
 export interface SiteFileRecord {
@@ -77,6 +77,13 @@ export interface Build {
   baseUrl(): Promise<string>;
   /** Changes whenever a build replaces the records: a reader that holds data compares it to know when to reload. */
   version(): string;
+  /** The client versions whose versionCheck answer the build precomputed (the route table's versionCheck.known rules). */
+  versions(): Promise<string[]>;
+  /**
+   * The bytes of a file of the public site ("icons.json", "icons/a.png"), or null when the build did not publish it.
+   * The content's plain files are published byte for byte in every build (edge-only builds too), the answers not.
+   */
+  published(sitePath: string): Promise<Buffer | null>;
 }
 
 /** How many times a handler was loaded (each load gets a module instance of its own). */
@@ -105,7 +112,13 @@ export async function readBuild(outDir: string): Promise<Build> {
     throw new NotABuildError(`${shown} does not exist: there is no build to read.`, "Run `build-index-site build` first, or name the output folder with --dir.");
   }
   const layout = layoutOf(real);
-  const stamp = parseStamp(await readFile(layout.stamp, "utf8").catch(() => ""));
+  const stampText = await readFile(layout.stamp, "utf8").catch(() => null);
+  const stamp = parseStamp(stampText ?? "");
+  const otherFormat = stampText === null ? undefined : formatOf(stampText);
+  if (stamp === null && otherFormat !== undefined) {
+    throw new NotABuildError(`${shown} was built by another version of build-index-site (layout format ${otherFormat}; this one reads ${LAYOUT_FORMAT}).`,
+      "Build it again with this version.");
+  }
   if (stamp === null) {
     const older = statSync(path.join(real, "routes.json"), { throwIfNoEntry: false }) !== undefined;
     throw new NotABuildError(older
@@ -166,7 +179,39 @@ export async function readBuild(outDir: string): Promise<Build> {
       return typeof info.icon_base_url === "string" ? info.icon_base_url.replace(/\/icons\/$/, "") : "";
     },
     version: () => fileVersion(layout.stamp),
+    versions: async () => versionsOf(await table()),
+    published: async (sitePath) => {
+      const parts = sitePath.split("/");
+      if (parts.some((p) => p === "" || p === "." || p === "..")) return null;
+      return readFile(path.join(layout.out, ...parts)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" || error.code === "ENOTDIR" || error.code === "EISDIR") return null;
+        throw error;
+      });
+    },
   };
+}
+
+/** The versions of the route table's versionCheck.known rules: the `in` set, and each escaped version's `eq` rule. */
+export function versionsOf(table: RouteTable): string[] {
+  const out: string[] = [];
+  for (const rule of table.rules) {
+    if (rule.id !== "versionCheck.known" && rule.id !== "versionCheck.known.escaped") continue;
+    const p = rule.match.current_version;
+    if (p === undefined) continue;
+    if ("in" in p) out.push(...p.in);
+    else if ("eq" in p) out.push(p.eq);
+  }
+  return out;
+}
+
+/** The layout format a stamp names when it is not this tool's (a number), else undefined. */
+function formatOf(text: string): number | undefined {
+  try {
+    const format = (JSON.parse(text) as { format?: unknown }).format;
+    return typeof format === "number" && format !== LAYOUT_FORMAT ? format : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The manifest's lines ("<sha1> <size> <path>") → path → record. */
