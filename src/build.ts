@@ -59,6 +59,8 @@ export interface BuildOptions {
   hosts?: readonly HostName[];
   /** Glob patterns of content files the build skips (the config file's `exclude`); default editor and OS files. */
   exclude?: readonly string[];
+  /** Write the icon catalogue (dist/index.html and dist/catalogue/, src/catalogue); default true (--no-catalogue). */
+  catalogue?: boolean;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -155,7 +157,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude">;
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "catalogue">;
 
 const readOptions = (options: Pick<BuildOptions, "exclude">): { exclude?: readonly string[] } =>
   (options.exclude === undefined ? {} : { exclude: options.exclude });
@@ -216,7 +218,11 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
   mark("hosts");
-  const files = planSite(routes, raw.published);
+  // The catalogue's pages join the site's plain files (left out, with a warning, when the content has an index.html).
+  const catalogue = options.catalogue === false ? { files: [] } : (await import("./catalogue/index.js")).catalogueFiles({ model, raw, diagnostics });
+  if (catalogue.warning !== undefined) diagnostics.push(...applyStrict([catalogue.warning], options.strict));
+  if (diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
+  const files = planSite(routes, raw.published, catalogue.files);
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
@@ -259,6 +265,7 @@ function keySettings(options: BuildOptions): KeySettings {
     sourceDateEpoch: sourceDateEpoch(options),
     strict: options.strict === true,
     hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),
+    ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
 

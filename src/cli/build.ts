@@ -24,6 +24,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+    ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
 
@@ -71,6 +72,7 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.strict())
     .addOption(flag.json())
     .addOption(flag.hosts())
+    .addOption(flag.noCatalogue())
     .option("--force", "rebuild even when the output was built from exactly this content and these options")
     .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
     .option("-q, --quiet", "print nothing but errors")

@@ -77,6 +77,7 @@ export const flag = {
   baseUrl: () => new Option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url"),
   hosts: () => new Option("--hosts <list>", `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`),
   strict: () => new Option("--strict", "treat warnings as errors"),
+  noCatalogue: () => new Option("--no-catalogue", "leave out the icon catalogue (the site's root page, index.html and catalogue/)"),
   json: () => new Option("--json", "print one JSON report {ok, config, errors, warnings, counts} on stdout"),
   verbose: () => new Option("--verbose", "print every warning (by default, more than 10 are summarised by code)"),
   port: () => new Option("--port <n>", "port, 0 = any free port (default: 8080)").argParser(parsePort),

@@ -26,6 +26,7 @@ export interface ConfigFile {
   hosts?: string[];
   strict?: boolean;
   exclude?: string[];
+  catalogue?: boolean;
   port?: number;
   host?: string;
 }

@@ -21,6 +21,8 @@ export interface Flags {
   baseUrl?: string;
   hosts?: string;
   strict?: boolean;
+  /** false from --no-catalogue (commander's negated flag); undefined when not given. */
+  catalogue?: boolean;
   port?: number;
   host?: string;
 }
@@ -35,6 +37,8 @@ export interface Options {
   hosts: HostName[] | undefined;
   strict: boolean;
   exclude: string[];
+  /** Write the icon catalogue (the site's root page); --no-catalogue or `"catalogue": false` leave it out. */
+  catalogue: boolean;
   port: number;
   host: string;
 }
@@ -90,6 +94,8 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd()): Optio
     hosts,
     strict: flags.strict === true || config.strict === true,
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
+    // commander sets `catalogue: true` when --no-catalogue is absent: only its false overrides the config file.
+    catalogue: flags.catalogue === false ? false : config.catalogue ?? true,
     port: flags.port ?? config.port ?? DEFAULTS.port,
     host: flags.host ?? config.host ?? DEFAULTS.host,
   };

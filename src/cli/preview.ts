@@ -21,7 +21,9 @@ export function previewCommand(io: Io, run: Run): Command {
       const { startPreview } = await import("../preview/server.js");
       const preview = await startPreview({ dir: options.out, port: options.port, host: options.host, edge: flags.edge === true });
       if (!flags.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
-      io.out(`Preview: ${preview.url}`);
+      io.out(`Preview: ${preview.url} (${flags.edge === true
+        ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
+        : "static semantics: /api.php answered from the route table, as on nginx, Apache and the static hosts"})`);
       run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));
     });
 }

@@ -7,7 +7,7 @@
 // edge function is one file (the handler bundle, the site data and a two-line entry): Vercel deploys a prebuilt
 // edge function as it finds it.
 
-import { bundleStatements, jsLiteral, SVG_CSP } from "./common.js";
+import { bundleStatements, jsLiteral, PAGE_CSP, SVG_CSP } from "./common.js";
 import type { HostAdapter, HostFile, HostInput } from "./types.js";
 
 export const VERCEL_DIR = ".vercel/output";
@@ -30,6 +30,8 @@ export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
     routes: [
       // SVG files run no script from this origin.
       { src: "^/.*\\.[Ss][Vv][Gg]$", headers: { "Content-Security-Policy": SVG_CSP }, continue: true },
+      // The site's pages (the catalogue): scripts, styles and data from the site only.
+      { src: "^/(?:index\\.html)?$|^/catalogue/.*$", headers: { "Content-Security-Policy": PAGE_CSP }, continue: true },
       { handle: "filesystem" },
       { src: "^/api\\.php/.*$", dest: "/api.php" },
     ],

@@ -24,13 +24,15 @@ export type OutputFile =
 
 
 /**
- * Every file of --out, the public site: the plain files sorted by path, then the answer files (all under api/) in
- * the order the route table made them. Answers are not sorted: their paths are made only when the writer asks.
+ * Every file of --out, the public site: the plain files sorted by path (the content's, and the pages the build makes:
+ * the catalogue, src/catalogue), then the answer files (all under api/) in the order the route table made them.
+ * Answers are not sorted: their paths are made only when the writer asks.
  */
-export function planSite(routes: BuiltRoutes, published: readonly RawFile[]): OutputFile[] {
+export function planSite(routes: BuiltRoutes, published: readonly RawFile[], pages: readonly OutputFile[] = []): OutputFile[] {
   const files: OutputFile[] = published.map((f) => ({
     path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
   }));
+  files.push(...pages);
   files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);

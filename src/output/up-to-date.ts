@@ -25,6 +25,8 @@ export interface KeySettings {
   sourceDateEpoch: string | undefined;
   strict: boolean;
   hosts: readonly string[];
+  /** false with --no-catalogue (absent otherwise, so that default builds keep their key). */
+  catalogue?: false;
 }
 
 let toolHash: string | undefined;
