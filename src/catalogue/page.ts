@@ -162,7 +162,7 @@ ${links.join("\n")}
 }
 
 /** The search and the answer preview: hidden until the script runs (without JavaScript the lists are the page). */
-const INTERACTIVE = `<section id="find" aria-labelledby="find-title" hidden>
+const SEARCH = `<section id="find" aria-labelledby="find-title" hidden>
 <h2 id="find-title">Find an icon</h2>
 <form id="find-form" role="search">
 <label for="find-input">Extension, file name or icon name</label>
@@ -170,8 +170,9 @@ const INTERACTIVE = `<section id="find" aria-labelledby="find-title" hidden>
 <p id="find-help" class="help">Answers which icon a client gets for a file (as <code>findIcon</code> does) and filters the list below.</p>
 </form>
 <div id="find-answer" aria-live="polite"></div>
-</section>
-<section id="preview" aria-labelledby="preview-title" hidden>
+</section>`;
+
+const PREVIEW = `<section id="preview" aria-labelledby="preview-title" hidden>
 <h2 id="preview-title">Answer preview</h2>
 <form id="preview-form">
 <label for="preview-input">API query</label>
@@ -190,7 +191,7 @@ export interface CataloguePage {
 /** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. */
 export function cataloguePages(view: CatalogueView): CataloguePage[] {
   const out: CataloguePage[] = [];
-  const index = [INTERACTIVE, iconList(view, 1, "index.html"), problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
+  const index = [SEARCH, iconList(view, 1, "index.html"), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
   out.push({ path: "index.html", data: document(view, "index.html", `${view.service}: icon catalogue`, index, true) });
   for (let p = 2; p <= pages(view.icons.length); p++) {
     const path = iconPagePath(p);
