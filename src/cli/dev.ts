@@ -69,7 +69,7 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     if ((built || isBuild(opts.out)) && preview === null && !stopped) {
       preview = await startPreview({ dir: opts.out, port: opts.port, host: opts.host });
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
-      io.out(`Preview: ${preview.url} (watching ${opts.content}/; Ctrl-C stops)`);
+      io.out(`Preview: ${preview.url} (static semantics: /api.php answered from the route table; watching ${opts.content}/; Ctrl-C stops)`);
       control.onReady?.(preview.url);
     }
   };
