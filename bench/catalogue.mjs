@@ -1,6 +1,7 @@
 // bench/catalogue.mjs: the catalogue page at ×100 (49,000 icons) in Debian's chromium (playwright-core).
-// Measures, from navigation start, when the first screen is rendered (the script has loaded the data and drawn the
-// list: html[data-ready]), and how long a search takes (the input handler and the layout it causes).
+// Measures, from navigation start, the first contentful paint (the static first page of icons), when the list is
+// interactive (the script has loaded the data and drawn the virtualised list: html[data-ready]), and how long a
+// search takes (the input handler and the layout it causes). The exit code holds the interactive list to 1 s.
 // Targets (issue 29): first screen < 1 s, search < 100 ms. Needs `npm run build`.
 //
 // Usage: node bench/catalogue.mjs [scale]     (default 100)
@@ -32,6 +33,8 @@ try {
     await page.goto(preview.url);
     await page.waitForSelector("html[data-ready=true]");
     const ready = await page.evaluate(() => performance.now()); // ms since navigation start, just after data-ready
+    // The static first page (HTML, no script needed) paints first: the browser's first contentful paint.
+    const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
     const rows = await page.locator("#icon-view .row").count();
     const count = await page.textContent("#icon-count");
     const search = [];
@@ -45,7 +48,7 @@ try {
         return performance.now() - t;
       }, q));
     }
-    results.push({ ready, rows, count, search });
+    results.push({ ready, paint, rows, count, search });
     await page.close();
   }
 } finally {
@@ -55,8 +58,9 @@ try {
 }
 const best = (xs) => Math.min(...xs);
 const firstScreen = best(results.map((r) => r.ready));
+const firstPaint = best(results.map((r) => r.paint));
 const searchMax = Math.max(...results.flatMap((r) => r.search));
 console.log(`×${scale}: ${results[0].count} icons; build ${(buildMs / 1000).toFixed(1)} s`);
-for (const r of results) console.log(`  first screen ${r.ready.toFixed(0)} ms (${r.rows} rows in the DOM); search ${r.search.map((s) => s.toFixed(1)).join(", ")} ms`);
-console.log(`first screen (best of 3) ${firstScreen.toFixed(0)} ms (target < 1000); slowest search ${searchMax.toFixed(1)} ms (target < 100)`);
+for (const r of results) console.log(`  first paint (static list) ${r.paint.toFixed(0)} ms; interactive list ${r.ready.toFixed(0)} ms (${r.rows} rows in the DOM); search ${r.search.map((s) => s.toFixed(1)).join(", ")} ms`);
+console.log(`first paint (best of 3) ${firstPaint.toFixed(0)} ms; interactive list (best of 3) ${firstScreen.toFixed(0)} ms (target < 1000); slowest search ${searchMax.toFixed(1)} ms (target < 100)`);
 process.exitCode = firstScreen < 1000 && searchMax < 100 ? 0 : 1;
