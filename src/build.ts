@@ -63,6 +63,8 @@ export interface BuildOptions {
   exclude?: readonly string[];
   /** The row of host limits to check against (--plan): "free" (default) or "paid". */
   plan?: Plan;
+  /** Write the icon catalogue (dist/index.html and dist/catalogue/, src/catalogue); default true (--no-catalogue). */
+  catalogue?: boolean;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -159,7 +161,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan"> & {
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue"> & {
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -241,7 +243,11 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   diagnostics.push(...limits);
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("limits");
-  const files = planSite(routes, raw.published, { answers, data });
+  // The catalogue's pages join the site's plain files (left out, with a warning, when the content has an index.html).
+  const catalogue = options.catalogue === false ? { files: [] } : (await import("./catalogue/index.js")).catalogueFiles({ model, raw, diagnostics });
+  if (catalogue.warning !== undefined) diagnostics.push(...applyStrict([catalogue.warning], options.strict));
+  if (diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
+  const files = planSite(routes, raw.published, { answers, data, pages: catalogue.files });
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
     throw new BuildError("CASE_COLLISION",
@@ -306,6 +312,7 @@ function keySettings(options: BuildOptions): KeySettings {
     strict: options.strict === true,
     hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),
     plan: options.plan ?? "free",
+    ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
 

@@ -25,6 +25,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
+    ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
 
@@ -74,6 +75,7 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.json())
     .addOption(flag.hosts())
     .addOption(flag.plan())
+    .addOption(flag.noCatalogue())
     .option("--force", "rebuild even when the output was built from exactly this content and these options")
     .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
     .option("-q, --quiet", "print nothing but errors")

@@ -79,6 +79,7 @@ export const flag = {
   hosts: () => new Option("--hosts <list>", `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`),
   strict: () => new Option("--strict", "treat warnings as errors"),
   plan: () => new Option("--plan <plan>", "the hosts' plan whose limits the build checks (default: free)").choices(PLANS),
+  noCatalogue: () => new Option("--no-catalogue", "leave out the icon catalogue (the site's root page, index.html and catalogue/)"),
   json: () => new Option("--json", "print one JSON report {ok, config, errors, warnings, counts} on stdout"),
   verbose: () => new Option("--verbose", "print every warning (by default, more than 10 are summarised by code)"),
   port: () => new Option("--port <n>", "port, 0 = any free port (default: 8080)").argParser(parsePort),

@@ -27,6 +27,7 @@ export interface ConfigFile {
   strict?: boolean;
   plan?: "free" | "paid";
   exclude?: string[];
+  catalogue?: boolean;
   port?: number;
   host?: string;
 }

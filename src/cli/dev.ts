@@ -33,6 +33,7 @@ export function devCommand(io: Io, run: Run): Command {
     .addOption(flag.baseUrl())
     .addOption(flag.hosts())
     .addOption(flag.plan())
+    .addOption(flag.noCatalogue())
     .addOption(flag.port())
     .addOption(flag.host())
     .option("--poll", "poll the content folder instead of file system events (network drives, containers)")

@@ -24,6 +24,8 @@ export interface Flags {
   hosts?: string;
   strict?: boolean;
   plan?: Plan;
+  /** false from --no-catalogue (commander's negated flag); undefined when not given. */
+  catalogue?: boolean;
   port?: number;
   host?: string;
 }
@@ -42,6 +44,8 @@ export interface Options {
   /** The row of host limits the build checks. */
   plan: Plan;
   exclude: string[];
+  /** Write the icon catalogue (the site's root page); --no-catalogue or `"catalogue": false` leave it out. */
+  catalogue: boolean;
   port: number;
   host: string;
 }
@@ -110,6 +114,8 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: N
     strict: flags.strict === true || config.strict === true,
     plan: flags.plan ?? config.plan ?? "free",
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
+    // commander sets `catalogue: true` when --no-catalogue is absent: only its false overrides the config file.
+    catalogue: flags.catalogue === false ? false : config.catalogue ?? true,
     port: flags.port ?? config.port ?? DEFAULTS.port,
     host: flags.host ?? config.host ?? DEFAULTS.host,
   };

@@ -24,8 +24,10 @@ export const JSON_CONTENT: readonly JsonContentName[] = ["manifest", "config", "
 
 /** Files published byte for byte besides the three JSON files: folders copied whole. */
 export const PUBLISHED_DIRS = ["icons", "style", "favicon"] as const;
+/** The content's own root page: published when present, and the catalogue is left out. */
+export const ROOT_PAGE = "index.html";
 /** Top-level files published byte for byte (when present). */
-export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap, CONTENT_FILES.icons, CONTENT_FILES.configReference];
+export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap, CONTENT_FILES.icons, CONTENT_FILES.configReference, ROOT_PAGE];
 
 /**
  * File names PHP handlers in Apache run as scripts (Debian's `.+\.ph(ar|p|tml)$`, older php3-php8/pht, phps
@@ -344,6 +346,8 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
     if (raw !== null) json[name] = raw;
   }));
   const configReference = await reader.text(CONTENT_FILES.configReference);
+  // A root page of the content's own: published, in place of the catalogue (src/catalogue says so).
+  const rootPage = await reader.text(ROOT_PAGE);
 
   const dirFiles: RawFile[] = [];
   const seen = new Set<string>();
@@ -354,7 +358,7 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   }
   dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => /^icons\/[^/]+$/.test(f.path));
-  const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file]
+  const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file, rootPage?.file]
     .filter((f): f is RawFile => f !== undefined);
   const published = [...topFiles, ...dirFiles].sort(byPath);
 

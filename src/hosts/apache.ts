@@ -7,6 +7,7 @@ import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
   checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
+  PAGE_CSP,
   SVG_CSP,
 } from "./common.js";
 import { INTERNAL_FILES } from "../routes/internal-files.js";
@@ -106,6 +107,10 @@ export function printHtaccess(table: RouteTable): string {
     "# SVG files run no script from this origin.",
     '<FilesMatch "\\.(?i:svgz?)$">',
     `  Header always set Content-Security-Policy "${SVG_CSP}"`,
+    "</FilesMatch>",
+    "# The site's pages (the catalogue) load only the site's own scripts, styles, images and data.",
+    '<FilesMatch "\\.(?i:html?)$">',
+    `  Header always set Content-Security-Policy "${PAGE_CSP}"`,
     "</FilesMatch>",
     "",
     "RewriteEngine On",

@@ -8,7 +8,7 @@
 // the request's Authorization and Cookie headers (a password-protected deploy preview). `cache: "manual"` lets Netlify's CDN cache each answer by its Cache-Control
 // (query parameters are part of the cache key of such answers: docs.netlify.com/platform/caching).
 
-import { SVG_CSP } from "./common.js";
+import { PAGE_CSP, PAGE_PATHS, SVG_CSP, SVG_PATHS } from "./common.js";
 import type { HostAdapter, HostFile, HostInput } from "./types.js";
 
 /** Where Netlify's Frameworks API looks, relative to the base directory. */
@@ -20,8 +20,12 @@ export const NETLIFY_PATHS = ["/api.php", "/api.php/*"] as const;
 /** `.netlify/v1/config.json`: the function's declaration (one per path, the same function). */
 export function printNetlifyConfig(): string {
   const edgeFunctions = NETLIFY_PATHS.map((p) => ({ function: NETLIFY_FUNCTION, path: p, cache: "manual" }));
-  // The static files' headers (Frameworks API `headers`, as netlify.toml's): the SVG policy on every path.
-  const headers = [{ for: "/*", values: { "Content-Security-Policy": SVG_CSP } }];
+  // The static files' headers (Frameworks API `headers`, as netlify.toml's): the SVG policy on every folder an SVG
+  // may be in, the pages' policy on the pages.
+  const headers = [
+    ...SVG_PATHS.map((p) => ({ for: p, values: { "Content-Security-Policy": SVG_CSP } })),
+    ...PAGE_PATHS.map((p) => ({ for: p, values: { "Content-Security-Policy": PAGE_CSP } })),
+  ];
   return `${JSON.stringify({ edge_functions: edgeFunctions, headers }, null, 2)}\n`;
 }
 

@@ -8,7 +8,7 @@
 // the handler): it reads its data files with a fetch from the deploy's own origin, forwarding the request's
 // Authorization and Cookie headers (Vercel's deployment protection). Vercel deploys it as it finds it.
 
-import { SVG_CSP } from "./common.js";
+import { PAGE_CSP, SVG_CSP } from "./common.js";
 import type { HostAdapter, HostFile, HostInput } from "./types.js";
 
 export const VERCEL_DIR = ".vercel/output";
@@ -31,6 +31,8 @@ export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
     routes: [
       // SVG files run no script from this origin.
       { src: "^/.*\\.[Ss][Vv][Gg]$", headers: { "Content-Security-Policy": SVG_CSP }, continue: true },
+      // The site's pages (the catalogue): scripts, styles and data from the site only.
+      { src: "^/(?:index\\.html)?$|^/catalogue/.*$", headers: { "Content-Security-Policy": PAGE_CSP }, continue: true },
       { handle: "filesystem" },
       { src: "^/api\\.php/.*$", dest: "/api.php" },
     ],

@@ -6,7 +6,7 @@
 
 import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import { checkHeader, checkTarget, chunkMembers, predicates, SVG_CSP } from "./common.js";
+import { checkHeader, checkTarget, chunkMembers, PAGE_CSP, predicates, SVG_CSP } from "./common.js";
 import type { HostAdapter, HostFile } from "./types.js";
 import { HostLimitError } from "../errors.js";
 
@@ -141,6 +141,8 @@ export function toVercelJson(table: RouteTable): VercelJson {
   headers.push({ source: table.entry, headers: always }, ...apiCacheHeaders(table));
   // SVG files run no script from this origin.
   headers.push({ source: "/(.*)\\.svg", headers: [{ key: "Content-Security-Policy", value: SVG_CSP }] });
+  // The site's pages (the catalogue): scripts, styles and data from the site only.
+  for (const source of ["/", "/index.html", "/catalogue/(.*)"]) headers.push({ source, headers: [{ key: "Content-Security-Policy", value: PAGE_CSP }] });
   if (rewrites.length > VERCEL_LIMITS.rewrites || headers.length > VERCEL_LIMITS.headers) {
     throw new HostLimitError("vercel-static", `vercel.json would need ${rewrites.length.toLocaleString("en-US")} rewrites and ${headers.length.toLocaleString("en-US")} header rules; Vercel allows ${VERCEL_LIMITS.rewrites.toLocaleString("en-US")} of each.`);
   }

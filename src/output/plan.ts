@@ -25,11 +25,17 @@ export type OutputFile =
 
 
 /**
- * Every file of --out, the public site: the plain files sorted by path, then the answer files (all under api/) in
- * the order the route table made them. Answers are not sorted: their paths are made only when the writer asks.
+ * Every file of --out, the public site: the plain files sorted by path (the content's, and the pages the build makes:
+ * the catalogue, src/catalogue), then the answer files (all under api/) in the order the route table made them.
+ * Answers are not sorted: their paths are made only when the writer asks.
  */
 export function planSite(
-  routes: BuiltRoutes, published: readonly RawFile[], parts: { answers: boolean; data: ReadonlyArray<{ path: string; data: string }> } = { answers: true, data: [] },
+  routes: BuiltRoutes, published: readonly RawFile[], parts: {
+    answers: boolean;
+    data: ReadonlyArray<{ path: string; data: string }>;
+    /** The site's own pages (the catalogue): plain files of the site that the build makes. */
+    pages?: readonly OutputFile[];
+  } = { answers: true, data: [] },
 ): OutputFile[] {
   const files: OutputFile[] = published.map((f) => ({
     path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
@@ -38,6 +44,7 @@ export function planSite(
     if (!isEdgeDataPath(f.path)) throw new Error(`Internal: the data file ${f.path} lies outside ${DATA_FOLDER}/.`);
     files.push({ path: f.path, data: f.data });
   }
+  files.push(...(parts.pages ?? []));
   files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
@@ -52,11 +59,12 @@ export function planSite(
 export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
 
 /**
- * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, or
- * one of the handler's data files. Never an answer file (its handler answers /api.php).
+ * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, a
+ * page of the site (the catalogue), or one of the handler's data files. Never an answer file (its handler answers
+ * /api.php).
  */
 export function servedByEdge(f: OutputFile): boolean {
-  return "source" in f || isEdgeDataPath(f.path);
+  return !f.path.toLowerCase().startsWith("api/"); // the content's files, the site's own pages, the handler's data
 }
 
 export interface RecordsInput {

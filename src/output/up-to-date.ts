@@ -26,6 +26,8 @@ export interface KeySettings {
   strict: boolean;
   hosts: readonly string[];
   plan: string;
+  /** false with --no-catalogue (absent otherwise, so that default builds keep their key). */
+  catalogue?: false;
 }
 
 let toolHash: string | undefined;

@@ -15,7 +15,7 @@ import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
-import { SVG_CSP } from "../hosts/common.js";
+import { PAGE_CSP, SVG_CSP } from "../hosts/common.js";
 import { buildVersion, readBuild } from "../layout/read-build.js";
 import { sendFile } from "./send-file.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
@@ -114,8 +114,10 @@ function fileHeaders(site: SiteState, sitePath: string): Record<string, string> 
   return withSvgPolicy(headers);
 }
 
+/** The SVG policy on SVG files, the pages' policy on HTML pages (the catalogue), as every host config sends them. */
 const withSvgPolicy = (headers: Record<string, string>): Record<string, string> =>
-  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": SVG_CSP } : headers;
+  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": SVG_CSP }
+    : /^text\/html\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": PAGE_CSP } : headers;
 
 function plain(res: http.ServerResponse, status: number, extra: Record<string, string> = {}): void {
   const body = `${http.STATUS_CODES[status] ?? "Error"}\n`;
@@ -181,7 +183,8 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
       headers = withSvgPolicy({ ...rule.headers });
     } else {
       if (method !== "GET" && method !== "HEAD") return plain(res, 405, { Allow: "GET, HEAD" });
-      if (resolved.dir) return plain(res, 404);
+      // A folder is its index.html, as nginx, Apache and the hosts serve it (the site's root: the catalogue).
+      if (resolved.dir) sitePath = `${sitePath.replace(/\/$/, "")}/index.html`;
       headers = fileHeaders(state, sitePath);
     }
     const found = await siteFile(root, state, sitePath);

@@ -205,7 +205,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     // One request first: a target that cannot be asked fails here, once; the PHP service tells itself by X-Powered-By.
     const first = await ask(client, urlOf(options.target, { path: "/api.php", query: "action=status" } as VerifyRequest), "GET", 16 * 1024 * 1024, controller.signal);
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
-    if (reference) requests = requests.filter((r) => r.kind !== "page"); // the site's own pages: not the API's
+    // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
+    if (reference) requests = requests.filter((r) => r.kind !== "page" && !(r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/"))));
     const expectations = new Expectations(build, handler, serve, siteFiles, reference);
 
     const groups: Record<string, GroupCount> = {};

@@ -109,7 +109,7 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     const { stderr } = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);
     // Line 3, column 3: where the key "contnet" starts.
     expect(stderr.split("\n")[0]).toBe(`${CONFIG}:3:3: Unknown key "contnet" in the config file (did you mean content?).`);
-    expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, plan, exclude, port, host/);
+    expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, plan, exclude, catalogue, port, host/);
   });
 
   it("an unknown key in package.json's \"build-index-site\" object", async () => {

@@ -10,7 +10,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export type Need = "apache" | "nginx" | "shared" | "php";
+export type Need = "apache" | "nginx" | "shared" | "php" | "chromium";
+
+/** Debian's chromium (apt): the catalogue's browser test drives it with playwright-core. */
+export const CHROMIUM = "/usr/bin/chromium";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SHARED_DIR = path.resolve(REPO, "../shared");
@@ -31,6 +34,7 @@ const present: Record<Need, () => boolean> = {
   nginx: () => existsSync("/usr/sbin/nginx"),
   shared: () => existsSync(path.join(SHARED_DIR, "fixtures", "indexer-1.2.0-r2", "manifest.json")),
   php: () => existsSync("/usr/bin/php"),
+  chromium: () => existsSync(CHROMIUM),
 };
 
 /** The need is installed or provided on this machine. */
@@ -44,6 +48,7 @@ export const MISSING_LINE: Record<Need, string> = {
   apache: "Skipping the Apache suites: apache2 is not installed (Debian/Ubuntu: sudo apt-get install apache2).",
   nginx: "Skipping the nginx suites: nginx is not installed (Debian/Ubuntu: sudo apt-get install nginx).",
   php: "Skipping the reference-service suites: php is not installed (Debian/Ubuntu: sudo apt-get install php-cli).",
+  chromium: "Skipping the catalogue's browser test: chromium is not installed (Debian: sudo apt-get install chromium).",
   shared: `Skipping the real-data suites: ${SHARED_DIR}/fixtures is not there (the indexer fixtures; they exist only in the project's workplace).`,
 };
 

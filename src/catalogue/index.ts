@@ -1,0 +1,111 @@
+// src/catalogue/index.ts
+// The catalogue's files for dist/ (Node side): the pages (page.ts), the data the script reads, the script (the esbuild
+// bundle of browser.ts, read from lib/ like the edge handler's bundle) and the style sheet. Left out, with a warning,
+// when the content has an index.html of its own (that page is the site's root then).
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { imageSize } from "image-size";
+import type { RawContent } from "../content/read-content.js";
+import { toSiteData } from "../model/site-data.js";
+import type { Diagnostic } from "../errors.js";
+import { formatTimestamp } from "../model/time.js";
+import { sortedIconNames, type SiteModel } from "../model/types.js";
+import { CATALOGUE_CSS } from "./style.js";
+import { cataloguePages, ICON_DATA_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView } from "./page.js";
+import type { IconEntry, MappingEntry } from "./rows.js";
+
+export { CATALOGUE_DIR } from "./page.js";
+
+/** From src/catalogue (tests) and from lib/catalogue (the package), the same place: <package>/lib/catalogue. */
+export const SCRIPT_BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lib/catalogue/catalogue.js");
+
+let cachedScript: string | undefined;
+
+/** The browser script: one self-contained file (esbuild, `npm run build:catalogue`). */
+export function catalogueScript(): string {
+  if (cachedScript !== undefined) return cachedScript;
+  try {
+    cachedScript = readFileSync(SCRIPT_BUNDLE_PATH, "utf8");
+  } catch {
+    throw new Error(`Internal: the catalogue script ${SCRIPT_BUNDLE_PATH} is missing; run \`npm run build\`.`);
+  }
+  return cachedScript;
+}
+
+export interface CatalogueInput {
+  model: SiteModel;
+  raw: Pick<RawContent, "dir" | "iconDirFiles" | "published">;
+  /** The build's diagnostics: the catalogue's problems section quotes its ICON_MISSING warnings. */
+  diagnostics: readonly Diagnostic[];
+}
+
+export interface CatalogueOutput {
+  files: Array<{ path: string; data: string }>;
+  /** Set when the catalogue is left out (the content's own index.html is the root page). */
+  warning?: Diagnostic;
+}
+
+/** The pixel size image-size reads from an icon's bytes; nulls when it cannot say. */
+function pixels(data: Uint8Array | undefined): { width: number | null; height: number | null } {
+  if (data === undefined) return { width: null, height: null };
+  try {
+    const size = imageSize(data);
+    return { width: size.width ?? null, height: size.height ?? null };
+  } catch {
+    return { width: null, height: null };
+  }
+}
+
+/** What the pages show: the model's icons with their sizes and the keys that map to them, the mappings, the problems. */
+export function catalogueView(input: CatalogueInput): CatalogueView {
+  const { model, raw } = input;
+  const keysByIcon = new Map<string, string[]>();
+  for (const [key, icon] of model.iconMap.entries) {
+    const list = keysByIcon.get(icon);
+    if (list === undefined) keysByIcon.set(icon, [key]);
+    else list.push(key);
+  }
+  const bytes = new Map(raw.iconDirFiles.map((f) => [f.path.slice("icons/".length), f.data]));
+  const icons: IconEntry[] = sortedIconNames(model).map((name) => ({
+    name, size: model.iconDirFiles.get(name)!.size, ...pixels(bytes.get(name)), keys: keysByIcon.get(name) ?? [],
+  }));
+  const mappings: MappingEntry[] = [...model.iconMap.entries].map(([key, icon]) => ({
+    key, icon, exists: model.iconDirFiles.has(icon),
+    indexing: model.extensionMap.indexing.get(key) ?? null, viewing: model.extensionMap.viewing.get(key) ?? null,
+  }));
+  const problems = input.diagnostics.filter((d) => d.code === "ICON_MISSING").map((d) => ({
+    where: `${d.file}${d.line === undefined ? "" : `:${d.line}:${d.column ?? 1}`}`, message: d.message, ...(d.hint === undefined ? {} : { hint: d.hint }),
+  }));
+  const favicon = ["favicon/icon.ico", "favicon/favicon.ico", "favicon/16x16.png"].find((f) => raw.published.some((p) => p.path === f)) ?? "icons/text.png";
+  return {
+    service: model.service, serviceVersion: model.serviceVersion, description: model.description,
+    configVersion: model.config.version, versions: model.versions, builtAt: formatTimestamp(model.buildTime), baseUrl: model.baseUrl,
+    icons, mappings, problems, favicon,
+  };
+}
+
+/** The catalogue's files, or none and a warning when the content's own index.html takes the root. */
+export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
+  const own = input.raw.published.find((f) => f.path === "index.html");
+  if (own !== undefined) {
+    return {
+      files: [],
+      warning: {
+        severity: "warning", code: "CATALOGUE_REPLACED", file: path.join(input.raw.dir, "index.html"),
+        message: "The content has its own index.html: it is the site's root page, and the icon catalogue (index.html and catalogue/) is left out.",
+        hint: "Remove it to get the catalogue, or build with --no-catalogue to say that you do not want one.",
+      },
+    };
+  }
+  const view = catalogueView(input);
+  const files = cataloguePages(view);
+  files.push(
+    { path: SCRIPT_FILE, data: catalogueScript() },
+    { path: STYLE_FILE, data: CATALOGUE_CSS },
+    { path: SITE_DATA_FILE, data: `${JSON.stringify(toSiteData(input.model))}\n` },
+    { path: ICON_DATA_FILE, data: `${JSON.stringify({ format: 1, icons: view.icons.map((i) => [i.name, i.width, i.height]) })}\n` },
+  );
+  return { files };
+}

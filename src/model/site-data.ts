@@ -1,0 +1,80 @@
+// src/model/site-data.ts
+// The site model as plain JSON, deterministic (content order kept: objects as arrays of [key, value] pairs): what the
+// catalogue page answers every query from, with the same src/api code as the handler. It holds only what the site
+// publishes anyway (config.json, extensionMap.json, icons.json, the icons' sizes and times, config-reference.txt,
+// the manifest's versions).
+
+import type { Json, JsonObject } from "./json.js";
+import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "./types.js";
+
+/** A JSON value with every object as `{ "o": [[key, value], …] }` (arrays and scalars as they are). */
+export type EncodedJson = null | boolean | number | string | EncodedJson[] | { o: Array<[string, EncodedJson]> };
+
+/** The model's plain fields as they are; its JSON objects encoded; its lookup maps left out (they are derived). */
+export interface SiteData
+  extends Pick<SiteModel, "baseUrl" | "service" | "serviceVersion" | "description" | "versions" | "buildTime" | "configReference"> {
+  format: 1;
+  config: { json: EncodedJson; version: string; lastModified: number };
+  /** extensionMap.json's two objects (the lookup maps are derived from them). */
+  extensionMap: { indexing: EncodedJson; viewing: EncodedJson; lastModified: number };
+  /** icons.json (the lookup map is derived from it). */
+  iconMap: { json: EncodedJson; lastModified: number };
+  /** Files directly in icons/: [name, size, lastModified], in the model's order. */
+  iconDirFiles: Array<[string, number, number]>;
+}
+
+export function encodeJson(value: Json): EncodedJson {
+  if (value instanceof Map) return { o: [...value].map(([k, v]) => [k, encodeJson(v)]) };
+  if (Array.isArray(value)) return value.map(encodeJson);
+  return value;
+}
+
+export function decodeJson(value: EncodedJson): Json {
+  if (Array.isArray(value)) return value.map(decodeJson);
+  if (value !== null && typeof value === "object") return new Map(value.o.map(([k, v]) => [k, decodeJson(v)]));
+  return value;
+}
+
+const asObject = (value: EncodedJson): JsonObject => {
+  const json = decodeJson(value);
+  if (!(json instanceof Map)) throw new Error("Internal: the site data holds a non-object where an object belongs.");
+  return json;
+};
+
+export function toSiteData(model: SiteModel): SiteData {
+  return {
+    format: 1,
+    baseUrl: model.baseUrl,
+    service: model.service,
+    serviceVersion: model.serviceVersion,
+    description: model.description,
+    versions: [...model.versions],
+    buildTime: model.buildTime,
+    config: { json: encodeJson(model.config.json), version: model.config.version, lastModified: model.config.lastModified },
+    extensionMap: {
+      indexing: encodeJson(model.extensionMap.indexingJson),
+      viewing: encodeJson(model.extensionMap.viewingJson),
+      lastModified: model.extensionMap.lastModified,
+    },
+    iconMap: { json: encodeJson(model.iconMap.json), lastModified: model.iconMap.lastModified },
+    iconDirFiles: [...model.iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
+    configReference: model.configReference === null ? null : { ...model.configReference },
+  };
+}
+
+export function fromSiteData(data: SiteData): SiteModel {
+  if (data.format !== 1) throw new Error(`Unsupported site data format ${String(data.format)}.`);
+  return {
+    baseUrl: data.baseUrl,
+    service: data.service,
+    serviceVersion: data.serviceVersion,
+    description: data.description,
+    versions: [...data.versions],
+    buildTime: data.buildTime,
+    config: { json: asObject(data.config.json), version: data.config.version, lastModified: data.config.lastModified },
+    extensionMap: extensionMapOf(asObject(data.extensionMap.indexing), asObject(data.extensionMap.viewing), data.extensionMap.lastModified),
+    iconMap: iconMapOf(asObject(data.iconMap.json), data.iconMap.lastModified),
+    iconDirFiles: new Map(data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }])),
+    configReference: data.configReference === null ? null : { ...data.configReference },
+  };
+}
