@@ -48,7 +48,7 @@ async function sizeOf(target) {
 const HOSTS = [
   ["netlify", (base) => path.join(base, ".netlify/v1/edge-functions")],
   ["vercel", (base) => path.join(base, ".vercel/output/functions/api.php.func")],
-  ["cloudflare", (base) => path.join(base, "dist/_worker.js")],
+  ["cloudflare", (base) => path.join(base, ".build-index-site/dist/hosts/cloudflare/worker/index.js")],
 ];
 
 async function measure(name, content) {
@@ -86,7 +86,7 @@ async function main() {
     "",
     `${new Date().toISOString()}, Node ${process.version}. Bytes as written / gzip -9 per file (hosts limit compressed size).`,
     "",
-    "| site | build | Netlify edge function | Vercel edge function | Cloudflare _worker.js |",
+    "| site | build | Netlify edge function | Vercel edge function | Cloudflare Worker |",
     "|---|---|---|---|---|",
     ...rows.map((r) => (r.error
       ? `| ${r.name} | failed: ${r.error} | | | |`

@@ -10,6 +10,8 @@ import net from "node:net";
 import path from "node:path";
 
 const NGINX = "/usr/sbin/nginx";
+/** nginx's own folder in the build's records (docs/layout.md). */
+const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "nginx");
 
 const freePort = () => new Promise((resolve, reject) => {
   const server = net.createServer();
@@ -51,11 +53,11 @@ async function startNginx(work, name, site, withConfig) {
     `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;`,
     `  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
     "  include /etc/nginx/mime.types;",
-    ...(withConfig ? [`  include ${path.join(site, "nginx-http.conf")};`] : []),
+    ...(withConfig ? [`  include ${path.join(hostDir(site), "nginx-http.conf")};`] : []),
     "  server {",
     `    listen 127.0.0.1:${port};`,
     `    root ${site};`,
-    ...(withConfig ? [`    include ${path.join(site, "nginx.conf")};`] : []),
+    ...(withConfig ? [`    include ${path.join(hostDir(site), "nginx.conf")};`] : []),
     "  }",
     "}",
     "",
@@ -83,7 +85,7 @@ async function startNginx(work, name, site, withConfig) {
 /** The nginx rows of the benchmark, or { skipped: reason }. */
 export async function nginxRows({ dir, mix, load, work, log }) {
   if (!existsSync(NGINX)) return { skipped: `${NGINX} is not installed (apt-get install -y nginx)` };
-  if (!existsSync(path.join(dir, "nginx-http.conf")) || !existsSync(path.join(dir, "nginx.conf"))) {
+  if (!existsSync(path.join(hostDir(dir), "nginx-http.conf")) || !existsSync(path.join(hostDir(dir), "nginx.conf"))) {
     return { skipped: "the build emitted no nginx config (nginx-http.conf, nginx.conf)" };
   }
   const version = spawnSync(NGINX, ["-v"], { encoding: "utf8" }).stderr.trim();

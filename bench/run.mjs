@@ -166,7 +166,9 @@ async function listFiles(dir) {
 /** Manifest lines of a built site (generated files): path → "<hash> <size>". */
 async function manifest(dir) {
   const map = new Map();
-  const text = await readFile(path.join(dir, ".build-manifest"), "utf8").catch(() => "");
+  // The manifest of --out is in its records (docs/layout.md); another folder has its own inside.
+  const records = path.join(path.dirname(dir), ".build-index-site", path.basename(dir), "site.manifest");
+  const text = await readFile(records, "utf8").catch(() => readFile(path.join(dir, ".build-manifest"), "utf8").catch(() => ""));
   for (const line of text.split("\n").slice(1)) {
     const second = line.indexOf(" ", line.indexOf(" ") + 1);
     if (second > 0) map.set(line.slice(second + 1), line.slice(0, second));
@@ -323,7 +325,7 @@ function startServer(cmd, argv, re) {
 /** A fixed mix of /api.php queries over the site, and for each the path of the file that answers it. */
 async function requestMix(dir) {
   const { compileTable, matchRoute, parseQuery } = await import("../lib/routes/route-table.js");
-  const table = JSON.parse(await readFile(path.join(dir, "routes.json"), "utf8"));
+  const table = JSON.parse(await readFile(path.join(path.dirname(dir), ".build-index-site", path.basename(dir), "routes.json"), "utf8"));
   const compiled = compileTable(table);
   const icons = (await readdir(path.join(dir, "icons"))).filter((n) => n.endsWith(".png")).sort();
   const extensions = (await readdir(path.join(dir, "api/findIcon/file"))).map((n) => n.replace(/\.json$/, "")).sort();

@@ -9,7 +9,7 @@ import path from "node:path";
 import handler from "serve-handler";
 
 const root = path.resolve(process.argv[2] ?? "dist");
-const serveJson = JSON.parse(readFileSync(path.join(root, "serve.json"), "utf8"));
+const serveJson = JSON.parse(readFileSync(path.join(path.dirname(root), ".build-index-site", path.basename(root), "serve.json"), "utf8"));
 const config = { ...serveJson, public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false };
 const server = http.createServer((req, res) => {
   handler(req, res, config).catch((error) => {
