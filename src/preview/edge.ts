@@ -76,9 +76,10 @@ export async function createEdgeListener(dir: string, fallback: http.RequestList
       request = new Request(target, { headers: validators(req) }); // methods fetch refuses (TRACE, CONNECT): like GET
     }
     current().then((h) => h.fetch(request, { ASSETS: assets })).then(async (response) => {
-      const body = req.method === "HEAD" ? "" : await response.text();
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(body);
+      // Whole, with its length (as a host sends a function's answer): an empty body is no chunked "0".
+      const body = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": String(body.length) });
+      res.end(req.method === "HEAD" ? undefined : body);
     }, (error: unknown) => {
       res.writeHead(500, { "Content-Type": "text/plain" });
       res.end(`Internal error in the edge handler: ${String(error)}\n`);

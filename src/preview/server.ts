@@ -229,8 +229,20 @@ async function semanticsOf(options: Pick<PreviewOptions, "dir" | "edge" | "seman
 export async function previewListener(options: Pick<PreviewOptions, "dir" | "edge" | "semantics" | "log">, self: () => string):
 Promise<{ listener: http.RequestListener; semantics: Semantics }> {
   const semantics = await semanticsOf(options);
-  const files = await createPreviewHandler(options.dir, options.log);
-  return { semantics, listener: semantics === "edge" ? await createEdgeListener(options.dir, files, self) : files };
+  const files = await createPreviewHandler(options.dir);
+  const listener = semantics === "edge" ? await createEdgeListener(options.dir, files, self) : files;
+  return { semantics, listener: options.log === undefined ? listener : logged(listener, options.log) };
+}
+
+/** One line per answered request (method, URL, status, milliseconds), whichever semantics answered it. */
+function logged(listener: http.RequestListener, log: (line: string) => void): http.RequestListener {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const url = req.url ?? "/";
+    // "close" comes after every answer, also one the client did not wait for.
+    res.once("close", () => log(`${req.method ?? "GET"} ${url} ${res.statusCode} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`));
+    listener(req, res);
+  };
 }
 
 export async function startPreview(options: PreviewOptions): Promise<Preview> {

@@ -5,6 +5,7 @@
 // ../shared is present (in CI they must be).
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
 import {
@@ -40,6 +41,18 @@ for (const [name, content] of sites) {
         expect(r.mismatches.slice(0, 5), `${r.host}: differences from src/api`).toEqual([]);
       }
     }, 600_000);
+
+    test("nothing of the build's own is served by any edge host (its upload holds the site's files only)", async () => {
+      const own = [...INTERNAL_FILES, "build.json", "site.manifest", "site.id", "handler.js", "wrangler.json", ".build-index-site/dist/routes.json"];
+      for (const [host, answer] of Object.entries(site.answerers)) {
+        // The harness serves the host's static files: a plain file of the site is there.
+        expect((await answer({ method: "GET", query: "", category: "file", path: "/config.json" })).status, `${host} /config.json`).toBe(200);
+        for (const file of own) {
+          expect({ host, file, status: (await answer({ method: "GET", query: "", category: "internal", path: `/${file}` })).status })
+            .toEqual({ host, file, status: 404 });
+        }
+      }
+    }, 120_000);
 
     test("test/edge's generated requests (domain, outside it, methods, PATH_INFO) get the reference answer on every edge host", async () => {
       const reports = await compareHosts(site, generatedEdgeRequests(site.model, 40), referenceAnswer(site.model));

@@ -48,8 +48,8 @@ export function compileContent(content: string, baseUrl?: string) {
 }
 
 /**
- * Hosts whose files all go inside --out (none writes a folder beside it, as netlify's .netlify/v1 and vercel's
- * .vercel/output do): for tests that list the folder holding --out. test/safety/out-folder.test.ts proves that a
+ * Hosts that write no folder beside --out but the build's records (as netlify's .netlify/v1, vercel's .vercel/output
+ * and cloudflare's .wrangler/deploy do): for tests that list the folder holding --out. test/safety/out-folder.test.ts proves that a
  * refused build with the default hosts leaves nothing beside --out either.
  */
-export const IN_OUT_HOSTS = ["apache", "nginx", "cloudflare"] as const;
+export const IN_OUT_HOSTS = ["apache", "nginx"] as const;

@@ -146,7 +146,7 @@ describe("a symlinked --out into another folder: the folders beside it go beside
     await mkdir(path.join(root, "b/real"), { recursive: true });
     await symlink("../b/real", path.join(root, "a/dist"));
     expect((await runDefaultHosts("--out", path.join(root, "a/dist"))).code).toBe(0);
-    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "real"]);
+    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "real"]);
     expect(await readdir(path.join(root, "a"))).toEqual(["dist"]);
     const again = await runDefaultHosts("--out", path.join(root, "a/dist"));
     expect(again.code).toBe(0);

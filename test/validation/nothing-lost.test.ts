@@ -38,7 +38,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 }
 
 /** Names beside the output folder: no `.site.tmp-*` or `.site.old-*` may be left behind (the default hosts' edge
- * outputs write `.netlify` and `.vercel` there too). */
+ * outputs write `.netlify`, `.vercel` and `.wrangler` there too). */
 const siblings = async (out: string): Promise<string[]> => (await readdir(path.dirname(out))).sort();
 
 let content: string;
@@ -73,7 +73,7 @@ beforeAll(async () => {
 async function expectUntouched(): Promise<void> {
   expect(await snapshot(out)).toEqual(before);
   expect(await snapshot(layoutOf(out).records)).toEqual(beforeRecords);
-  expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
+  expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "site"]);
 }
 
 describe("a failed build leaves the previous output byte-identical", () => {
@@ -143,7 +143,7 @@ describe("a successful build", () => {
     await mkdir(path.join(out, "old-folder"));
     await buildIt();
     expect(await snapshot(out)).toEqual(before);
-    expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
+    expect(await siblings(out)).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "site"]);
   });
 
   it("writes an output folder that does not exist yet, parents included", async () => {
@@ -198,7 +198,7 @@ describe("Ctrl-C during a build", () => {
     child.kill("SIGINT");
     expect(await done).toBe(130);
     expect(stderr).toMatch(/Stopped by SIGINT: nothing was written and the previous output folder is unchanged\./);
-    expect(await siblings(bigOut)).toEqual([".build-index-site", ".netlify", ".vercel", "site"]);
+    expect(await siblings(bigOut)).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "site"]);
     expect(await snapshot(bigOut)).toEqual(previous);
   });
 });
