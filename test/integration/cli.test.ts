@@ -108,8 +108,8 @@ describe("build-index-site", () => {
     expect(off.stdout).not.toMatch(/\x1b\[/);
   });
 
-  it("runs the README's programmatic API example as written (against the compiled package)", async () => {
-    const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+  it("runs the documented programmatic API example as written (against the compiled package)", async () => {
+    const readme = readFileSync(path.join(REPO, "docs/reference.md"), "utf8");
     const example = /## Programmatic API\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const cwd = await temp();
