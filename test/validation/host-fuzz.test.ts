@@ -109,12 +109,12 @@ async function checkHostFiles(files: OutputFile[], work: string): Promise<string
   const transformed = getTransformedRoutes(vercel);
   if (transformed.error) problems.push(`vercel.json: ${transformed.error.message}`);
 
-  // Cloudflare: the worker must be valid JavaScript; _routes.json valid JSON.
-  const workerFile = path.join(work, "_worker.mjs");
-  await writeFile(workerFile, text(files, "_worker.js"));
+  // Cloudflare: the Worker must be valid JavaScript; wrangler.json valid JSON.
+  const workerFile = path.join(work, "worker.mjs");
+  await writeFile(workerFile, text(files, "worker/index.js"));
   const check = spawnSync(process.execPath, ["--check", workerFile], { encoding: "utf8" });
-  if (check.status !== 0) problems.push(`cloudflare _worker.js: ${check.stderr}`);
-  for (const p of ["_routes.json"]) {
+  if (check.status !== 0) problems.push(`cloudflare worker/index.js: ${check.stderr}`);
+  for (const p of ["wrangler.json"]) {
     try {
       JSON.parse(text(files, p));
     } catch (error) {
