@@ -8,6 +8,7 @@ import { INTERNAL_FILES } from "../routes/internal-files.js";
 import { API_ENTRY, type Rule, type RouteTable } from "../routes/route-table.js";
 import { versionCompare } from "../model/version-compare.js";
 import type { Probe } from "./fallbacks.js";
+import { DATA_FOLDER } from "../edge/data.js";
 
 export type Method = "GET" | "HEAD" | "OPTIONS";
 export type Scope = "precomputed" | "beyond";
@@ -163,6 +164,7 @@ export function requestSet(table: RouteTable, siteFiles: Iterable<string>): Veri
   const pages: VerifyRequest[] = [];
   for (const file of [...siteFiles].sort()) {
     if (file.startsWith("api/")) continue; // the answers: asked through /api.php
+    if (file.startsWith(`${DATA_FOLDER}/`)) continue; // the handler's data: read by the edge hosts' handler, no part of the API
     files.push({ method: "GET", kind: "file", scope: "precomputed", group: "files", path: sitePathOf(file), query: "" });
     if (file === "index.html") pages.push({ method: "GET", kind: "page", scope: "precomputed", group: "pages", path: "/", query: "" });
   }

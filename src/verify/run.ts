@@ -100,9 +100,8 @@ class Expectations {
 
   async exact(request: VerifyRequest): Promise<Expected & { size: number }> {
     const url = `http://verify.invalid${request.path}${request.query === "" ? "" : `?${request.query}`}`;
-    const response = await this.handler!.fetch(new Request(url, { method: request.method }), {
-      ASSETS: { fetch: async () => new Response("Not Found", { status: 404 }) },
-    });
+    // The handler reads its data files from the build (src/layout/read-build.ts), as a host serves them.
+    const response = await this.handler!.fetch(new Request(url, { method: request.method }));
     const text = await response.text();
     let body: Expected["body"];
     if (request.method !== "GET") body = { kind: "empty" };
@@ -131,6 +130,7 @@ class Expectations {
    * body with those bytes is the answer; any other body is compared as JSON (`full`).
    */
   async recorded(request: VerifyRequest): Promise<(Expected & { size: number; sha1: string; full: () => Promise<Expected> }) | null> {
+    if (!this.build.answers) return null;
     const answer = await this.build.answer(request.query);
     const record = this.siteFiles.get(answer.target.slice(1));
     if (record === undefined || request.method !== "GET") return null;
@@ -143,7 +143,10 @@ class Expectations {
   async of(request: VerifyRequest): Promise<Expected & { size: number }> {
     switch (request.kind) {
       case "api":
-        return request.scope === "beyond" ? this.exact(request) : this.fromTable(await this.build.answer(request.query), request.method);
+        // An edge-only build has no answer files: its handler says every answer, the precomputed ones too.
+        return request.scope === "beyond" || !this.build.answers
+          ? this.exact(request)
+          : this.fromTable(await this.build.answer(request.query), request.method);
       case "missing":
         return { status: 404, headers: {}, body: { kind: "any" }, size: 0 };
       case "file":
@@ -239,7 +242,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         row.pass += 1;
         return;
       }
-      if (request.scope === "beyond" && request.method === "GET" && request.probe !== undefined) {
+      if (request.scope === "beyond" && request.method === "GET" && request.probe !== undefined && build.answers) {
         for (const fallback of STATIC_FALLBACKS.filter((f) => f.probes.includes(request.probe!))) {
           const answer = await build.answer(fallback.answeredBy === "table" ? request.query : rawQuery(request.query));
           if (!fallbackCovers(fallback, request.probe, answer.rule)) continue;

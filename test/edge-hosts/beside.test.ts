@@ -43,8 +43,13 @@ describe("folders beside --out", () => {
         { function: "build-index-site-api", path: "/api.php", cache: "manual" },
         { function: "build-index-site-api", path: "/api.php/*", cache: "manual" },
       ],
-      // The static files' headers: an SVG opened from the site's origin runs no script (issue 27).
-      headers: [{ for: "/*", values: { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox" } }],
+      // The static files' headers: an SVG opened from the site's origin runs no script; the site's pages (the
+      // catalogue) load scripts and styles from the site only.
+      headers: [
+        ...["/icons/*", "/style/*", "/favicon/*"].map((p) => ({ for: p, values: { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox" } })),
+        ...["/", "/index.html", "/catalogue/*"].map((p) => ({ for: p, values: { "Content-Security-Policy":
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" } })),
+      ],
     });
   });
 
