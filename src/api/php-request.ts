@@ -213,8 +213,9 @@ export const TYPE_ERROR = "type-error" as const;
 
 /**
  * The script's dispatch on $_GET. Arrays never equal an action or a type. Where the script would pass an array to
- * a string function (version_compare, strtolower, basename) or use it as an array offset (getExtensionSetting's
- * type), PHP 8 throws a TypeError: TYPE_ERROR. (The script's source is not at hand: the offset case is inferred.)
+ * a string function (version_compare, strtolower, basename), PHP 8 throws a TypeError: TYPE_ERROR. getExtensionSetting
+ * only compares its type with `===` (../shared/reference/api.php, checked with verify against php -S): an array type
+ * is not found, and echoed.
  */
 /** The answer functions phpAnswer dispatches to (the edge handler hands in its own for the whole-site answers). */
 export type Answers = Pick<typeof A,
@@ -240,7 +241,12 @@ export function phpAnswer(site: SiteModel, query: PhpQuery, answers: Answers = A
       const extension = query.get("extension");
       if (isPhpArray(extension)) return TYPE_ERROR;
       if (A.getExtensionSetting(site, extension, undefined).status !== 200) return A.getExtensionSetting(site, extension, undefined);
-      if (isPhpArray(query.get("type"))) return TYPE_ERROR;
+      const type = query.get("type");
+      if (isPhpArray(type)) {
+        // An array is no "indexing" nor "viewing" (`===`): not found, the array echoed as the type (api.php).
+        const answer = A.getExtensionSetting(site, extension, "");
+        return { ...answer, body: { ...(answer.body as Record<string, Body>), type: phpJson(type) } };
+      }
       return A.getExtensionSetting(site, extension, str("type"));
     }
     case "icon":
