@@ -42,6 +42,18 @@ for (const [name, content] of sites) {
       }
     }, 600_000);
 
+    test("a revalidation with the answer's ETag gets 304 from the handler (Deno for Netlify, edge-runtime for Vercel)", async () => {
+      for (const [host, base] of Object.entries(site.urls)) {
+        const first = await fetch(`${base}/api.php?action=config`);
+        const etag = first.headers.get("etag");
+        expect(etag, host).toMatch(/^"[^"]+"$/);
+        const again = await fetch(`${base}/api.php?action=config`, { headers: { "If-None-Match": etag! } });
+        expect({ host, status: again.status, body: await again.text() }).toEqual({ host, status: 304, body: "" });
+        const other = await fetch(`${base}/api.php?action=config`, { headers: { "If-None-Match": '"other"' } });
+        expect({ host, status: other.status }).toEqual({ host, status: 200 });
+      }
+    }, 60_000);
+
     test("nothing of the build's own is served by any edge host (its upload holds the site's files only)", async () => {
       const own = [...INTERNAL_FILES, "build.json", "site.manifest", "site.id", "handler.js", "wrangler.json", ".build-index-site/dist/routes.json"];
       for (const [host, answer] of Object.entries(site.answerers)) {

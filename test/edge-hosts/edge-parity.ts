@@ -77,6 +77,8 @@ export interface EdgeSite {
   model: SiteModel;
   table: RouteTable;
   answerers: Record<EdgeHost, EdgeAnswerer>;
+  /** The servers of the hosts that run as one (Netlify's function under Deno, Vercel's under edge-runtime). */
+  urls: { netlify: string; vercel: string };
   /** The precomputed answers, as the preview serves them. */
   preview: EdgeAnswerer;
   close(): Promise<void>;
@@ -124,7 +126,7 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     };
     const running = { deno, vercel, preview };
     return {
-      root, siteDir, model, table: routes.table, answerers,
+      root, siteDir, model, table: routes.table, answerers, urls: { netlify: denoUrl, vercel: vercelUrl },
       preview: async (r) => visible(await fetch(apiUrl(previewUrl, r), { method: r.method, redirect: "manual" })),
       async close() {
         await running.preview.close();

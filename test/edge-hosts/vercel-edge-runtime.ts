@@ -35,8 +35,9 @@ addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.req
       method: request.method, headers: Object.fromEntries(request.headers), ...(body ? { body } : {}),
     });
     await res.waitUntil();
-    // The emulator's Response belongs to its own realm: copy it into this one.
-    return new Response(request.method === "HEAD" ? null : await res.arrayBuffer(), {
+    // The emulator's Response belongs to its own realm: copy it into this one (a 304, 204 or HEAD answer has no body).
+    const bodyless = request.method === "HEAD" || res.status === 304 || res.status === 204;
+    return new Response(bodyless ? null : await res.arrayBuffer(), {
       status: res.status, headers: Object.fromEntries(res.headers),
     });
   };

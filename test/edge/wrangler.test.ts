@@ -122,6 +122,15 @@ describe.skipIf(!haveWrangler && !mustRunServers)("Cloudflare Workers output und
       for (const f of [...INTERNAL_FILES, "wrangler.json", "worker/index.js", "index.js", "public/icons.json", "handler.js"]) {
         expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
       }
+      // Revalidation on workerd: the handler answers a matching If-None-Match with 304 itself; static assets get
+      // Cloudflare's own validator and 304.
+      for (const p of ["/api.php?action=config", "/icons.json"]) {
+        const first = await fetch(`${pages.url}${p}`);
+        const etag = first.headers.get("etag");
+        expect(etag, p).toBeTruthy();
+        const again = await fetch(`${pages.url}${p}`, { headers: { "If-None-Match": etag! } });
+        expect(again.status, p).toBe(304);
+      }
       await pages.stop();
       running.splice(running.indexOf(pages), 1);
     }, 300_000);
