@@ -45,7 +45,9 @@ Options:
   --no-builds        skip the build rows (only the preview and nginx rows, and the edge rows unless --no-edge)
   --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
-                     workerd req/s, handler vs files by path; bench/edge-hosts.mjs: deployed handler sizes)
+                     workerd req/s, handler vs static assets; bench/edge-hosts.mjs: deployed handler sizes;
+                     bench/edge-data.mjs: the lean-deploy targets), verify against nginx (bench/verify-nginx.mjs)
+                     and, with ×100, the catalogue page in chromium (bench/catalogue.mjs)
   -h, --help         print this help and exit
 `;
 const args = process.argv.slice(2);
@@ -551,13 +553,20 @@ async function main() {
   if (!flag("--no-edge")) runEdgeBenches();
 }
 
-/** The edge handler's rows, each its own script (they print their tables and write bench/results/edge-*). */
+/** The edge handler's, verify's and the catalogue's rows, each its own script (they print their tables and write
+ * bench/results/). */
 function runEdgeBenches() {
   const quick = QUICK;
   const scripts = [
     ["edge.mjs", quick ? ["--seconds", "1"] : []],
     ["edge-workerd.mjs", quick ? ["--seconds", "3"] : []],
     ["edge-hosts.mjs", ["--scales", SCALES.includes(100) ? "1,100" : "1"]],
+    // The lean-deploy targets (upload files, handler size, import, first and warm request, edge-only build).
+    ["edge-data.mjs", []],
+    ...(SCALES.includes(100) ? [["edge-data.mjs", ["--scale", "100"]]] : []),
+    // verify against nginx over the real fixture's whole domain; the catalogue page at ×100 in chromium.
+    ["verify-nginx.mjs", []],
+    ...(SCALES.includes(100) ? [["catalogue.mjs", []]] : []),
   ];
   for (const [script, extra] of scripts) {
     log(`${script}…`);

@@ -1,7 +1,7 @@
 // src/build.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,12 +10,12 @@ import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic }
 import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
-import { layoutOf, type Layout } from "./layout/paths.js";
+import { layoutOf, RECORDS_ROOT, type Layout } from "./layout/paths.js";
 import { describesSite } from "./layout/read-build.js";
 import { LAYOUT_FORMAT, parseStamp, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
-import { MARKER_HEADER, resolveTarget } from "./output/out-folder.js";
+import { MARKER_HEADER, REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import { DATA_FOLDER } from "./edge/data.js";
 import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
@@ -101,6 +101,25 @@ export function checkFolders(contentDir: string, outDir: string): void {
   if (inside(out, content)) {
     throw new UsageError(`--out ${outDir} is inside the content folder ${contentDir}.`, "Choose a folder outside the content, e.g. dist.");
   }
+  // The records of --out live in <base>/.build-index-site/<name>: an --out in there would hold records, its own or
+  // another site's, and publish them.
+  if (out.split(path.sep).includes(RECORDS_ROOT)) {
+    throw new UsageError(`--out ${outDir} is inside ${RECORDS_ROOT}/, where builds keep their records.`, "Choose a folder of its own, e.g. dist.");
+  }
+}
+
+/**
+ * Refuses (before anything is written) records of --out that are not this tool's: a non-empty folder without the
+ * marker where the build would write its records. --replace-out lets the build replace them, as it does --out.
+ */
+async function checkRecords(layout: Layout, replaceOut: boolean): Promise<void> {
+  const st = statSync(layout.records, { throwIfNoEntry: false });
+  if (st === undefined || replaceOut) return;
+  const marker = await readFile(path.join(layout.records, MANIFEST_FILE), "utf8").catch(() => "");
+  if (st.isDirectory() && (marker.startsWith(`${MARKER_HEADER}\n`) || readdirSync(layout.records).length === 0)) return;
+  const shown = path.relative(process.cwd(), layout.records) || layout.records;
+  throw new UsageError(`${shown} exists and was not written by build-index-site: the build keeps the records of --out there.`,
+    `Move it away, or pass ${REPLACE_FLAG} to let the build replace it.`);
 }
 
 /** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
@@ -294,9 +313,10 @@ async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, l
   epochSeconds(options);
   // Where the build writes: beside the real --out (through a symlink), where the readers look too.
   const layout = layoutOf(await resolveTarget(options.out));
+  const replaceOut = options.replaceOut === true || options.write?.replaceOut === true;
+  await checkRecords(layout, replaceOut);
   const claim = await claimOutput(options.out, {
-    ...options.write, label: options.write?.label ?? options.out,
-    replaceOut: options.replaceOut === true || options.write?.replaceOut === true,
+    ...options.write, label: options.write?.label ?? options.out, replaceOut,
   });
   try {
     return await work(claim, layout);

@@ -11,7 +11,7 @@ import {
   SVG_CSP,
 } from "./common.js";
 import { INTERNAL_FILES } from "../routes/internal-files.js";
-import type { HostAdapter, HostFile } from "./types.js";
+import type { HostAdapter } from "./types.js";
 
 /** Apache reads config lines of up to 8 KiB; long `in` sets are split over several rules. */
 const MAX_SET_CHARS = 3000;

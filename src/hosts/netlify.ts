@@ -9,7 +9,7 @@
 import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import { checkHeader, checkTarget, commonCaseVariants, fillTarget, predicates, SVG_POLICY_HEADERS_BLOCK } from "./common.js";
-import type { HostAdapter, HostFile } from "./types.js";
+import type { HostAdapter } from "./types.js";
 import { HostLimitError } from "../errors.js";
 
 /**

@@ -12,7 +12,7 @@ import {
   SVG_CSP,
 } from "./common.js";
 import { INTERNAL_FILES } from "../routes/internal-files.js";
-import type { HostAdapter, HostFile } from "./types.js";
+import type { HostAdapter } from "./types.js";
 
 export const NGINX_HTTP_FILE = "nginx-http.conf";
 export const NGINX_SERVER_FILE = "nginx.conf";

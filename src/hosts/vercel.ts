@@ -7,7 +7,7 @@
 import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import { checkHeader, checkTarget, chunkMembers, PAGE_CSP, predicates, SVG_CSP } from "./common.js";
-import type { HostAdapter, HostFile } from "./types.js";
+import type { HostAdapter } from "./types.js";
 import { HostLimitError } from "../errors.js";
 
 export const VERCEL_LIMITS = { rewrites: 2048, headers: 2048, has: 16, value: 4096 } as const;

@@ -1,12 +1,13 @@
 // src/preview/server.ts
-// EDGE: serves a built site like a static host would. `/api.php` is routed by evaluating routes.json (nothing
-// smarter); every other path, and the routed target, is served as a plain file (send-file.ts: validators,
-// conditional and range requests) with serve.json's headers. Every request path goes through the one resolution of
-// site-path.ts. The route table is reloaded when the build replaces the folder; the build's internal files
-// (src/routes/internal-files.ts) are 404.
+// EDGE: serves a built site as its deploy answers: /api.php by the request-time handler (edge.ts) when the build has
+// an edge host, else by evaluating the route table (the static rules); every other path, and the routed target, is
+// served as a plain file (send-file.ts: validators, conditional and range requests) with serve.json's headers. The
+// build is read through src/layout/read-build.ts, and reloaded when a build replaces its records. Every request path
+// goes through the one resolution of site-path.ts; the names of the build's own files (src/routes/internal-files.ts)
+// are 404.
 
-import { readFile, realpath, stat } from "node:fs/promises";
-import { statSync, type Stats } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -14,7 +15,7 @@ import mime from "mime-types";
 import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
-import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
+import { compileTable, matchRoute, parseQuery, type CompiledTable } from "../routes/route-table.js";
 import { PAGE_CSP, SVG_CSP } from "../hosts/common.js";
 import { buildVersion, readBuild } from "../layout/read-build.js";
 import { sendFile } from "./send-file.js";
@@ -194,21 +195,13 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     await sendFile(req, res, { ...found, status, headers, etag });
   };
 
-  return (req, res) => {
-    const started = process.hrtime.bigint();
-    const url = req.url ?? "/";
-    if (log !== undefined) {
-      // "close" comes after every answer, also one the client did not wait for.
-      res.once("close", () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log(`${req.method ?? "GET"} ${url} ${res.statusCode} ${ms.toFixed(1)}ms`);
-      });
-    }
+  const listener: http.RequestListener = (req, res) => {
     serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
       res.end("Internal Server Error\n");
     });
   };
+  return log === undefined ? listener : logged(listener, log);
 }
 
 /** The semantics a preview of `dir` serves: asked for, or as the build's deploy answers. Refuses what cannot be served. */

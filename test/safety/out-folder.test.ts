@@ -89,6 +89,25 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     expect(await tree(root)).toEqual(before);
   });
 
+  it("records of --out that are not this tool's are refused before anything is written; --replace-out replaces them", async () => {
+    const root = await temp();
+    await mkdir(path.join(root, ".build-index-site", "dist"), { recursive: true });
+    await writeFile(path.join(root, ".build-index-site", "dist", "notes.md"), "mine\n");
+    const before = await tree(root);
+    expectRefused(await runDefaultHosts("--out", path.join(root, "dist")), /\.build-index-site\/dist exists and was not written by build-index-site/);
+    expect(await tree(root)).toEqual(before);
+    expect((await run("--out", path.join(root, "dist"), "--replace-out")).code).toBe(0);
+    expect(await readdir(path.join(root, ".build-index-site", "dist"))).not.toContain("notes.md");
+  });
+
+  it("an --out inside .build-index-site/ (where records live, and would be published) is refused", async () => {
+    const root = await temp();
+    const r = await runDefaultHosts("--out", path.join(root, ".build-index-site", "site"));
+    expect(r.code).toBe(2);
+    expect(r.err.join("\n")).toMatch(/is inside \.build-index-site\/, where builds keep their records\./);
+    expect(await readdir(root)).toEqual([]);
+  });
+
   it("a folder whose .build-manifest is not this tool's is refused", async () => {
     const out = path.join(await temp(), "dist");
     await mkdir(out);
