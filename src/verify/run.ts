@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
@@ -118,7 +117,9 @@ class Expectations {
   private async file(sitePath: string): Promise<{ sha256: string; size: number }> {
     let known = this.files.get(sitePath);
     if (known === undefined) {
-      const bytes = await readFile(path.join(this.build.layout.out, ...sitePath.split("/").map(decodeURIComponent)));
+      const file = sitePath.split("/").filter((p) => p !== "").map(decodeURIComponent).join("/");
+      const bytes = await this.build.published(file); // through the one reader of the build
+      if (bytes === null) throw new Error(`Internal: ${sitePath} is not a file of the build.`);
       known = { sha256: sha256(bytes), size: bytes.length };
       this.files.set(sitePath, known);
     }
