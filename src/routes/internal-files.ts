@@ -1,8 +1,10 @@
 // src/routes/internal-files.ts
-// Files the build writes into the output folder for tools and hosts (route table, host configs, build records).
-// None of them is part of the API: every emitted host config and the preview answer 404 for them.
+// The names of the build's own files (route table, host configs, build records). None is written into --out (they
+// live beside it: docs/layout.md), and none is part of the API: the host configs that sit in an upload folder
+// (.htaccess, _redirects, _headers, …) and the previews also answer 404 for these names, so that an older build's
+// copy or a host that serves its own config never publishes one.
 
-/** Site paths (no leading "/") of the output folder's internal files. */
+/** Site paths (no leading "/") of the build's own files. */
 export const INTERNAL_FILES: readonly string[] = [
   ".build-inputs",
   ".build-manifest",
