@@ -113,7 +113,12 @@ export function checkFolders(contentDir: string, outDir: string): void {
  * marker where the build would write its records. --replace-out lets the build replace them, as it does --out.
  */
 async function checkRecords(layout: Layout, replaceOut: boolean): Promise<void> {
-  const st = statSync(layout.records, { throwIfNoEntry: false });
+  let st;
+  try {
+    st = statSync(layout.records, { throwIfNoEntry: false });
+  } catch {
+    return; // a path the file system refuses (too long, not a folder): the claim of --out reports it, with its hint
+  }
   if (st === undefined || replaceOut) return;
   const marker = await readFile(path.join(layout.records, MANIFEST_FILE), "utf8").catch(() => "");
   if (st.isDirectory() && (marker.startsWith(`${MARKER_HEADER}\n`) || readdirSync(layout.records).length === 0)) return;
