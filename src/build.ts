@@ -11,7 +11,6 @@ import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/ind
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { layoutOf, RECORDS_ROOT, type Layout } from "./layout/paths.js";
-import { describesSite } from "./layout/read-build.js";
 import { LAYOUT_FORMAT, parseStamp, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
@@ -19,7 +18,7 @@ import { MARKER_HEADER, REPLACE_FLAG, resolveTarget } from "./output/out-folder.
 import type { OutputFile } from "./output/plan.js";
 import { DATA_FOLDER } from "./edge/data.js";
 import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { claimOutput, MANIFEST_FILE, writeOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
+import { claimOutput, MANIFEST_FILE, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
@@ -65,6 +64,8 @@ export interface BuildOptions {
   plan?: Plan;
   /** Write the icon catalogue (dist/index.html and dist/catalogue/, src/catalogue); default true (--no-catalogue). */
   catalogue?: boolean;
+  /** Write every folder whole (--force), never in place. */
+  force?: boolean;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -78,6 +79,9 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Answer files (JSON responses), rules in the route table, files and bytes written in all. */
   counts: { answers: number; rules: number; files: number; bytes: number };
+  /** How the build was written: in place (files written or removed across every folder; --out's paths among them), or
+   * in full. */
+  changes: { mode: "full" | "in place"; written: number; removed: number; sitePaths: string[] };
 }
 
 /** `buildIfChanged` found the output already built from exactly these inputs, and wrote nothing. */
@@ -373,64 +377,52 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
 }
 
 /**
- * --out's manifest from the records, when they describe the --out that is there (a build stopped between its swaps
- * leaves records of another): its files are then reused by their hashes. Null otherwise: everything is written.
- */
-async function previousManifest(layout: Layout): Promise<string | null> {
-  // Trusted only when the records are ours (their marker) and describe the --out that is there.
-  const marker = await readFile(path.join(layout.records, MANIFEST_FILE), "utf8").catch(() => "");
-  if (!marker.startsWith(`${MARKER_HEADER}\n`) || !describesSite(layout)) return null;
-  return readFile(layout.siteManifest, "utf8").catch(() => null);
-}
-
-/**
- * Writes the build, one folder at a time, each replaced atomically: --out, then each folder beside it, then the
- * records, whose stamp names the --out it describes. A build stopped between two swaps leaves records that do not
- * match: readers call the output incomplete, and the next build writes everything again.
+ * Publishes the build (src/output/publish.ts): in place when the records describe a whole earlier build of the same
+ * hosts (only the files whose bytes change are written), in full otherwise or with --force.
  */
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
   const { model, routes, site, published, hosts, beside, diagnostics, answers, handler } = await compileContent(raw, options);
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
-  const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
-  const written = await writeOutput(options.out, site, {
-    ...options.write, claim, ...dated, manifest: { previous: await previousManifest(layout) },
-  });
-  mark("write output");
   const stamp: BuildStamp = {
     format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
     rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
-  // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
-  // than leave new answers with an old handler and say that nothing was written.
   const { planRecords, servedByEdge } = await import("./output/plan.js");
-  const { signal: _signal, claim: _claim, ...write } = options.write ?? {};
-  for (const [i, folder] of beside.entries()) {
-    const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
-    if (folder.plainFiles !== undefined) {
-      // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
-      for (const [j, f] of site.entries()) {
-        const entry = written.entries.get(j);
-        if (servedByEdge(f) && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
-      }
-    }
-    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    await writeOutput(besidePaths[i]!, files, { ...write, ...dated });
-    mark(`write ${folder.dir}`);
-  }
-  const records = planRecords({
-    routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
-    site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest ?? [] },
+  const { publish } = await import("./output/publish.js");
+  const done = await publish(layout, {
+    site,
+    beside: beside.map((folder, i) => ({
+      dir: besidePaths[i]!,
+      files: (written) => {
+        const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
+        if (folder.plainFiles !== undefined) {
+          // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
+          for (const [j, f] of site.entries()) {
+            const entry = written.entries.get(j);
+            if (servedByEdge(f) && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
+          }
+        }
+        return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      },
+    })),
+    records: (written) => planRecords({
+      routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
+      site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
+    }),
+  }, {
+    // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
+    write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },
+    claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
   });
-  // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
-  const kept = await writeOutput(layout.records, records, { ...write, ...dated, replaceOut: options.replaceOut === true || write.replaceOut === true });
-  mark("write records");
+  mark(`publish (${done.mode})`);
   return {
     outDir: path.resolve(options.out),
     model,
     routes,
     diagnostics,
-    counts: { answers: answers ? routes.files.size : 0, rules: routes.table.rules.length, files: written.files, bytes: written.bytes + kept.bytes },
+    counts: { answers: answers ? routes.files.size : 0, rules: routes.table.rules.length, files: done.files, bytes: done.bytes },
+    changes: { mode: done.mode, written: done.written, removed: done.removed, sitePaths: done.sitePaths },
   };
 }

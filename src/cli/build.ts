@@ -25,6 +25,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
+    ...(options.force === true ? { force: true } : {}),
     ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
@@ -60,6 +61,12 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   if (options.quiet) return;
   for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
   if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
+  const { changes } = result;
+  if (changes.mode === "in place") {
+    io.out(`${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${countNoun(changes.written, "file")} written, ${changes.removed} removed `
+      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")} in all) in ${humanMs(ms)}.`);
+    return;
+  }
   io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
     + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
 }
@@ -76,7 +83,7 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.hosts())
     .addOption(flag.plan())
     .addOption(flag.noCatalogue())
-    .option("--force", "rebuild even when the output was built from exactly this content and these options")
+    .option("--force", "write every file again, in full: no in-place update, even when nothing changed")
     .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
     .option("-q, --quiet", "print nothing but errors")
     .addOption(flag.verbose())

@@ -40,6 +40,9 @@ export interface Layout {
   serve: string;
   /** The request-time handler the preview, dev and verify run (HANDLER_FILE). */
   handler: string;
+  /** The journal of an in-place update under way (`.build-index-site/<name>.update`): while it exists, the output is
+   * incomplete (src/output/update.ts). */
+  journal: string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -64,6 +67,7 @@ export function layoutOf(outDir: string): Layout {
     routes: path.join(records, ROUTES_FILE),
     serve: path.join(records, SERVE_FILE),
     handler: path.join(records, HANDLER_FILE),
+    journal: `${records}.update`,
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

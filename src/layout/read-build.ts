@@ -2,7 +2,7 @@
 // EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
 // it where things are and what the build recorded; none of them parses the output folders on its own.
 
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
@@ -50,8 +50,9 @@ export interface Build {
   layout: Layout;
   stamp: BuildStamp;
   /**
-   * Whether --out is the folder the records describe. False when a build was stopped between its swaps: the files
-   * are whole, but not all of one build; the next build writes everything again.
+   * Whether --out is the folder the records describe, whole. False when a build was stopped between its swaps, or an
+   * in-place update midway (its journal is there): the files are whole, but not all of one build; the next build
+   * finishes it.
    */
   complete: boolean;
   /** Whether the build wrote this host's files (--hosts). */
@@ -149,7 +150,7 @@ export async function readBuild(outDir: string): Promise<Build> {
   return {
     layout,
     stamp,
-    complete: describesSite(layout),
+    complete: describesSite(layout) && !existsSync(layout.journal),
     has: (host) => stamp.hosts.includes(host),
     edge,
     answers,

@@ -5,7 +5,7 @@
 // stored in the build's records (src/layout), and a check that every folder the build wrote is still intact.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,7 +118,7 @@ const readText = (file: string): Promise<string> => readFile(file, "utf8").catch
 export async function upToDate(layout: Layout, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<BuildStamp | null> {
   const stamp = parseStamp(await readText(layout.stamp));
   if (stamp === null || stamp.key !== key || stamp.out !== path.basename(layout.out)) return null;
-  if (!describesSite(layout)) return null;
+  if (!describesSite(layout) || existsSync(layout.journal)) return null; // an update was stopped midway: it is finished
   if (!intact(layout.out, await readText(layout.siteManifest), raw, sourceDateEpoch)) return null;
   if (!intact(layout.records, await readText(path.join(layout.records, MANIFEST_FILE)), null)) return null;
   for (const dir of stamp.beside) {

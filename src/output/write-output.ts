@@ -94,7 +94,7 @@ export interface WriteOptions {
 const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
 
 /** sha1 of the bytes (a string: of its UTF-8): crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
-const digest: (data: string | Uint8Array) => Buffer = typeof crypto.hash === "function"
+export const digest: (data: string | Uint8Array) => Buffer = typeof crypto.hash === "function"
   ? (data) => crypto.hash("sha1", data, "buffer") as unknown as Buffer
   : (data) => crypto.createHash("sha1").update(data).digest();
 
@@ -204,7 +204,7 @@ export function parseManifest(text: string): ParsedManifest {
 }
 
 /** The manifest's line for the modification-time policy: files whose times the writer sets are clamped to this. */
-const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch ?? "-"}`;
+export const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch ?? "-"}`;
 
 /** What the writer knows of the previous output folder, to reuse its files. */
 interface Previous {
@@ -371,7 +371,7 @@ async function writeAll(
  * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order), as chunks of a
  * few thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
  */
-function printManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): string[] {
+export function printManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): string[] {
   const chunks: string[] = [];
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;

@@ -36,8 +36,11 @@ let content: string;
 let root: string;
 let out: string;
 
-const buildIt = (options: { out?: string; reuse?: boolean } = {}) =>
-  build({ content, out: options.out ?? out, sourceDateEpoch: TEST_EPOCH, ...(options.reuse === false ? { write: { reuse: false } } : {}) });
+const buildIt = (options: { out?: string; reuse?: boolean; force?: boolean } = {}) =>
+  build({
+    content, out: options.out ?? out, sourceDateEpoch: TEST_EPOCH, ...(options.reuse === false ? { write: { reuse: false } } : {}),
+    ...(options.force === true ? { force: true } : {}),
+  });
 
 beforeAll(async () => {
   content = await copyContent(DEMO_CONTENT);
@@ -47,7 +50,7 @@ beforeAll(async () => {
 });
 
 describe("rebuilds reuse unchanged files", () => {
-  it("a no-op rebuild keeps every file's inode and bytes, in a freshly swapped folder", async () => {
+  it("a full rebuild (--force) keeps every unchanged file's inode and bytes, in a freshly swapped folder", async () => {
     await buildIt();
     const before = await snapshot(out);
     const dirBefore = (await stat(out)).ino;
@@ -55,7 +58,8 @@ describe("rebuilds reuse unchanged files", () => {
     expect(before.has(MANIFEST_FILE)).toBe(false); // --out holds the public site only: its manifest is in the records
     expect(existsSync(path.join(layoutOf(out).records, MANIFEST_FILE))).toBe(true);
 
-    const result = await buildIt();
+    const result = await buildIt({ force: true });
+    expect(result.changes.mode).toBe("full");
     const after = await snapshot(out);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [file, entry] of before) {
@@ -71,12 +75,16 @@ describe("rebuilds reuse unchanged files", () => {
     expect((await readdir(root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "dist"]);
   });
 
-  it("a one-icon change gives new inodes only to the files whose bytes change", async () => {
+  it.each([["in place", 24], ["full", 28]] as const)("a one-icon change gives new inodes only to the files whose bytes change (%s)", async (mode, size) => {
     const before = await snapshot(out);
     const recordsBefore = await snapshot(layoutOf(out).records);
+    const dirBefore = (await stat(out)).ino;
     // A different picture with a different size: the icon file and every answer that embeds its size change.
-    await writeFile(path.join(content, "icons/php.png"), squarePng(24, [10, 200, 30, 255]));
-    await buildIt();
+    await writeFile(path.join(content, "icons/php.png"), squarePng(size, [10, 200, 30, 255]));
+    expect((await buildIt({ force: mode === "full" })).changes.mode).toBe(mode);
+    // In place, --out stays the same folder (its records name it by its inode); in full, a new one is swapped in.
+    if (mode === "in place") expect((await stat(out)).ino).toBe(dirBefore);
+    else expect((await stat(out)).ino).not.toBe(dirBefore);
     const after = await snapshot(out);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
 
@@ -102,7 +110,8 @@ describe("rebuilds reuse unchanged files", () => {
     // the handler (the same for every site).
     const recordsAfter = await snapshot(layoutOf(out).records);
     const changedRecords = [...recordsAfter].filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes)).map(([file]) => file);
-    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", "site.id", MANIFEST_FILE]));
+    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", MANIFEST_FILE, ...(mode === "full" ? ["site.id"] : [])]));
+    if (mode === "in place") expect(changedRecords).not.toContain("site.id");
     for (const file of changedRecords) {
       expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/apache\/(index\.html|catalogue\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*|index\.html|catalogue\/.*))$/);
     }

@@ -1,0 +1,158 @@
+// src/output/publish.ts
+// EDGE: publishes a computed build in one call: --out, then each folder beside it, then the records, either
+//  - in place (the default when the records describe a whole earlier build of the same hosts): only the files whose
+//    bytes change are written, each renamed over its target, under the update journal (update.ts); or
+//  - in full (--force, the first build, other hosts): each folder written whole beside its place and swapped in
+//    (write-output.ts), reusing unchanged files by hard links.
+// Either way a reader never sees a half-written file, and a build stopped midway is finished by the next one.
+
+import { readFileSync, unlinkSync } from "node:fs";
+import path from "node:path";
+import type { Layout } from "../layout/paths.js";
+import { describesSite } from "../layout/read-build.js";
+import { parseStamp } from "../layout/stamp.js";
+import { MARKER_HEADER } from "./out-folder.js";
+import type { OutputFile } from "./plan.js";
+import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
+import {
+  MANIFEST_FILE, mtimesLine, parseManifest, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
+} from "./write-output.js";
+
+/** --out as written: what the folders beside it and the records link to and record. */
+export interface SiteWritten {
+  dir: string;
+  ino: number;
+  entries: ManifestEntries;
+  manifest: readonly string[];
+}
+
+export interface PublishPlan {
+  /** The files of --out. */
+  site: readonly OutputFile[];
+  /** Each folder beside --out (absolute), its files made once --out is written (they link to its files). */
+  beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
+  /** The records' files, made once --out is written (they record its manifest and identity). */
+  records(site: SiteWritten): OutputFile[];
+}
+
+export interface PublishOptions {
+  write: WriteOptions;
+  claim: OutputClaim;
+  sourceDateEpoch?: number;
+  /** Write every folder whole (--force), never in place. */
+  force?: boolean;
+}
+
+export interface Published {
+  /** How the build was written. */
+  mode: "full" | "in place";
+  /** Files of --out, and bytes of --out and the records. */
+  files: number;
+  bytes: number;
+  /** Files written (new or changed) and removed, across every folder; a full build counts every file written. */
+  written: number;
+  removed: number;
+  /** Site paths of --out written or removed (in place; every path for a full build). */
+  sitePaths: string[];
+}
+
+/** Of the files changed in place, more than this share makes the build write in full instead. */
+const IN_PLACE_SHARE = 0.6;
+
+/** Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders. */
+function canUpdate(layout: Layout, plan: PublishPlan, epoch: number | undefined): boolean {
+  const text = (file: string): string => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  if (!text(path.join(layout.records, MANIFEST_FILE)).startsWith(`${MARKER_HEADER}\n`)) return false;
+  const stamp = parseStamp(text(layout.stamp));
+  if (stamp === null || stamp.out !== path.basename(layout.out) || !describesSite(layout)) return false;
+  const beside = plan.beside.map((b) => b.dir);
+  if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
+  return parseManifest(text(layout.siteManifest)).mtimes === mtimesLine(epoch);
+}
+
+export async function publish(layout: Layout, plan: PublishPlan, options: PublishOptions): Promise<Published> {
+  const epoch = options.sourceDateEpoch;
+  const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
+  const dirty = readJournal(layout.journal);
+  const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer
+  if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, plan, epoch)) {
+    const done = inPlace(layout, plan, dirty, options, epoch);
+    if (done !== null) return done;
+  }
+  for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
+  // After an interrupted update the manifests do not say what the files hold: nothing is reused.
+  const reuse = dirty.size === 0 ? {} : { reuse: false };
+  const { signal: _signal, claim: _claim, ...write } = options.write;
+  const previous = dirty.size === 0 && describesSite(layout) && recordsAreOurs(layout) ? readText(layout.siteManifest) : null;
+  const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
+  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
+  // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
+  // than leave new answers with an old handler and say that nothing was written.
+  for (const folder of plan.beside) {
+    await writeOutput(folder.dir, folder.files(written), { ...write, ...reuse, ...dated });
+  }
+  const records = await writeOutput(layout.records, plan.records(written), { ...write, ...reuse, ...dated });
+  removeJournal(layout.journal);
+  return {
+    mode: "full", files: site.files, bytes: site.bytes + records.bytes, written: site.files, removed: 0, sitePaths: plan.site.map((f) => f.path),
+  };
+}
+
+function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<string>>, options: PublishOptions, epoch: number | undefined): Published | null {
+  const none = new Set<string>();
+  const common = { journal: layout.journal, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) };
+  for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
+  const previous = parseManifest(readText(layout.siteManifest) ?? "");
+  openJournal(layout.journal);
+  const site = updateInPlace(layout.out, plan.site, {
+    ...common, previous, dirty: dirty.get(layout.out) ?? none, manifestInside: false,
+    maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
+    ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
+    ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
+  });
+  if (site === null) {
+    if (dirty.size === 0) removeJournal(layout.journal);
+    return null; // most of the site changes: written in full
+  }
+  const rewritten = new Set(site.written.map((rel) => path.join(layout.out, rel)));
+  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
+  let { bytes } = site;
+  let changed = site.written.length;
+  let removed = site.removed.length;
+  const folders = [...plan.beside.map((b) => ({ dir: b.dir, files: () => b.files(written) })), { dir: layout.records, files: () => plan.records(written) }];
+  for (const folder of folders) {
+    const stats = updateInPlace(folder.dir, folder.files(), {
+      ...common, previous: parseManifest(readText(path.join(folder.dir, MANIFEST_FILE)) ?? ""), dirty: dirty.get(folder.dir) ?? none,
+      manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
+    })!;
+    if (folder.dir === layout.records) bytes += stats.bytes;
+    changed += stats.written.length;
+    removed += stats.removed.length;
+  }
+  removeJournal(layout.journal);
+  return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+const recordsAreOurs = (layout: Layout): boolean => (readText(path.join(layout.records, MANIFEST_FILE)) ?? "").startsWith(`${MARKER_HEADER}\n`);
+
+function removeJournal(journal: string): void {
+  try {
+    unlinkSync(journal);
+  } catch {
+    // none
+  }
+}

@@ -1,0 +1,293 @@
+// src/output/update.ts
+// EDGE: the incremental writer. It brings a folder the build wrote before up to date in place: only the files whose
+// bytes (or, for copies, modification times) change are written, each beside its target and renamed over it, so a
+// reader never sees a half-written file; files no longer planned are removed. Before it touches a folder it appends
+// every path it will change to the build's update journal (src/layout/paths.ts): a rebuild stopped midway leaves
+// whole files, old and new, and a journal that marks the output incomplete. The next build treats every journaled
+// path as changed (rewriting or removing it), then deletes the journal: it finishes the update.
+
+import { appendFileSync, closeSync, futimesSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fromOsError } from "../errors.js";
+import type { OutputFile } from "./plan.js";
+import { digest, ManifestEntries, MANIFEST_FILE, mtimesLine, parseManifest, printManifest, type ParsedManifest, type WriteStats } from "./write-output.js";
+
+const JOURNAL_HEADER = "build-index-site update 1";
+/** A new file's bytes go here first, then it is renamed over its target. */
+const TMP_SUFFIX = ".bis-new";
+
+/** What an interrupted update left: folder (absolute) → the paths in it that may hold new bytes, or none. */
+export type Dirty = Map<string, Set<string>>;
+
+/** The journal's paths by folder; empty when there is no journal. */
+export function readJournal(journal: string): Dirty {
+  const dirty: Dirty = new Map();
+  let text: string;
+  try {
+    text = readFileSync(journal, "utf8");
+  } catch {
+    return dirty;
+  }
+  const lines = text.split("\n");
+  if (lines[0] !== JOURNAL_HEADER) return dirty;
+  for (const line of lines.slice(1)) {
+    const tab = line.indexOf("\t");
+    if (tab <= 0) continue; // a line cut short by the kill
+    const dir = line.slice(0, tab);
+    const set = dirty.get(dir) ?? new Set();
+    set.add(line.slice(tab + 1));
+    dirty.set(dir, set);
+  }
+  return dirty;
+}
+
+/**
+ * Puts right what an interrupted update left in `dir` before a full build replaces it, or an update runs again:
+ * removes the temporary files beside its journaled paths. The paths themselves hold whole files, old or new.
+ */
+export function removeTemporaries(dir: string, paths: Iterable<string>): void {
+  for (const rel of paths) {
+    try {
+      unlinkSync(path.join(dir, rel) + TMP_SUFFIX);
+    } catch {
+      // not there
+    }
+  }
+}
+
+export interface UpdateOptions {
+  /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`). */
+  previous: ParsedManifest;
+  /** Paths an interrupted update may have changed: treated as changed whatever the manifest says. */
+  dirty: ReadonlySet<string>;
+  /** The journal the changes are appended to before any is made. */
+  journal: string;
+  /** Whether the folder keeps its manifest inside (`.build-manifest`), or the caller keeps it (--out's). */
+  manifestInside: boolean;
+  sourceDateEpoch?: number;
+  signal?: AbortSignal;
+  /** Called after each file is written (tests stop an update midway here). Synchronous: the update is. */
+  onFile?: (file: OutputFile) => unknown;
+  /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
+  maxChanged?: number;
+  /** Files (absolute) this build has rewritten so far: a link to one of them is made again, whatever its entry. */
+  rewritten?: ReadonlySet<string>;
+}
+
+export interface UpdateStats extends WriteStats {
+  /** Paths written (new or changed) and removed. */
+  written: string[];
+  removed: string[];
+}
+
+interface Prepared {
+  entry: string;
+  mtimeMs: number | undefined;
+  /** A copy of the content: reused only when its time matches too. */
+  copy: boolean;
+}
+
+/**
+ * Updates `dir` in place to hold exactly `files` (plus its manifest when kept inside). Every file is hashed (answers
+ * are produced to be hashed, then dropped, and produced again when they are written), compared with the manifest,
+ * and only what differs is written.
+ */
+export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
+  const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
+  const sameMtimes = options.previous.mtimes === mtimesLine(options.sourceDateEpoch);
+  const entries = new ManifestEntries(files.length);
+  const changed: number[] = [];
+  // What the folder holds: a file the manifest lists but that is gone is written again, and anything the build did
+  // not plan (a file left by hand, a temporary file) is removed, as a full build would.
+  const present = listFiles(dir);
+  let bytes = 0;
+  const planned = new Set<string>();
+  for (let i = 0; i < files.length; i++) {
+    if (i % 4096 === 4095) options.signal?.throwIfAborted();
+    const f = files[i]!;
+    planned.add(f.path);
+    const before = options.previous.entries.get(f.path);
+    if ("linkTo" in f) {
+      // A link to a file of this build: the same when its entry is, and its target was not written again.
+      entries.setEntry(i, f.entry);
+      bytes += Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+      if (before !== f.entry || !present.files.delete(f.path) || options.dirty.has(f.path) || options.rewritten?.has(f.linkTo) === true) changed.push(i);
+      continue;
+    }
+    const p = prepare(f, limit);
+    entries.setEntry(i, p.entry);
+    bytes += Number(p.entry.slice(p.entry.indexOf(" ") + 1));
+    let same = before === p.entry && present.files.delete(f.path) && !options.dirty.has(f.path);
+    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined) {
+      const st = statSync(path.join(dir, f.path), { throwIfNoEntry: false });
+      same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
+    }
+    if (!same) changed.push(i);
+  }
+  if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
+  const removed: string[] = [];
+  for (const rel of options.previous.entries.keys()) if (!planned.has(rel)) removed.push(rel);
+  for (const rel of options.dirty) if (!planned.has(rel) && !options.previous.entries.has(rel)) removed.push(rel);
+  present.files.delete(MANIFEST_FILE);
+  for (const rel of present.files) if (!planned.has(rel) && !options.previous.entries.has(rel)) removed.push(rel);
+  const kept = plannedDirs(files);
+  const strayDirs = [...present.dirs].filter((d) => !kept.has(d)); // removed whole (their files are among `removed`)
+
+  const manifestText = printManifest(files, entries, options.sourceDateEpoch);
+  const manifestChanged = options.manifestInside && !sameText(options.previous.text, manifestText);
+  const touched = [...changed.map((i) => files[i]!.path), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
+  options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
+  if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
+
+  const shown = (p: string): string => p;
+  try {
+    for (const i of changed) {
+      const f = files[i]!;
+      const dest = path.join(dir, f.path);
+      mkdirSync(path.dirname(dest), { recursive: true });
+      writeWhole(dest, f, limit);
+      options.onFile?.(f);
+    }
+    for (const rel of removed) {
+      try {
+        unlinkSync(path.join(dir, rel));
+      } catch {
+        // already gone
+      }
+      removeEmptyParents(dir, rel);
+    }
+    for (const rel of strayDirs) rmSync(path.join(dir, rel), { recursive: true, force: true });
+    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: manifestText.join("") }, undefined, options.sourceDateEpoch);
+  } catch (error) {
+    throw fromOsError(error, shown);
+  }
+  return {
+    ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
+    reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), removed,
+  };
+}
+
+/** The file's manifest entry ("<sha1> <size>") and the modification time the writer gives it. */
+function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | undefined): Prepared {
+  if ("source" in f) {
+    const data = f.bytes ?? read(f.source);
+    const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
+    return { entry: entryOf(data), mtimeMs: own === undefined || limit === undefined ? own : Math.min(own, limit), copy: true };
+  }
+  return { entry: entryOf("data" in f ? f.data : f.produce()), mtimeMs: limit, copy: false };
+}
+
+const entryOf = (data: string | Uint8Array): string =>
+  `${digest(data).toString("base64url")} ${typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength}`;
+
+function read(source: string): Uint8Array {
+  try {
+    return readFileSync(source);
+  } catch (error) {
+    throw fromOsError(error, undefined, "read");
+  }
+}
+
+/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. */
+function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epochSeconds?: number): void {
+  const tmp = dest + TMP_SUFFIX;
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // none left
+  }
+  if ("linkTo" in f) {
+    try {
+      linkSync(f.linkTo, tmp);
+      renameSync(tmp, dest);
+      return;
+    } catch {
+      // another file system: copied below with the source's time
+    }
+  }
+  let data: string | Uint8Array;
+  let mtimeMs: number | undefined;
+  if ("linkTo" in f || "source" in f) {
+    const source = "linkTo" in f ? f.linkTo : f.source;
+    data = ("bytes" in f ? f.bytes : undefined) ?? read(source);
+    const own = "source" in f ? (f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs)) : Math.floor(statSync(source).mtimeMs);
+    mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
+  } else {
+    data = "data" in f ? f.data : f.produce();
+    mtimeMs = limit ?? (epochSeconds === undefined ? undefined : epochSeconds * 1000);
+  }
+  const fd = openSync(tmp, "w");
+  try {
+    writeFileSync(fd, data);
+    if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, dest);
+}
+
+/** Every file (and symbolic link) in `dir`, and every folder, by relative path ("a/b.json"). */
+function listFiles(dir: string): { files: Set<string>; dirs: Set<string> } {
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  const walk = (rel: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(rel === "" ? dir : path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        dirs.add(child);
+        walk(child);
+      } else files.add(child);
+    }
+  };
+  walk("");
+  return { files, dirs };
+}
+
+/** Every folder that holds a planned file (a stray folder is any other). */
+function plannedDirs(files: readonly OutputFile[]): Set<string> {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    for (let d = path.posix.dirname(f.path); d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d);
+  }
+  return dirs;
+}
+
+/** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */
+function removeEmptyParents(dir: string, rel: string): void {
+  for (let parent = path.posix.dirname(rel); parent !== "."; parent = path.posix.dirname(parent)) {
+    try {
+      rmdirSync(path.join(dir, parent));
+    } catch {
+      return; // not empty
+    }
+  }
+}
+
+function sameText(text: string, chunks: readonly string[]): boolean {
+  let at = 0;
+  for (const chunk of chunks) {
+    if (!text.startsWith(chunk, at)) return false;
+    at += chunk.length;
+  }
+  return at === text.length;
+}
+
+/** Starts a journal (an update begins), or keeps the one an interrupted update left (its paths stay dirty). */
+export function openJournal(journal: string): void {
+  try {
+    const text = readFileSync(journal, "utf8");
+    if (text.startsWith(`${JOURNAL_HEADER}\n`)) return;
+  } catch {
+    // none
+  }
+  mkdirSync(path.dirname(journal), { recursive: true });
+  writeFileSync(journal, `${JOURNAL_HEADER}\n`);
+}
+
+export { parseManifest };

@@ -1,0 +1,187 @@
+// test/integration/incremental-property.test.ts
+// The property of incremental rebuilds (docs/layout.md, "Updating in place"): after any sequence of content edits,
+// the output that the in-place update leaves is byte-identical to a fresh full build of the same content, in every
+// folder the build writes (--out, the records, .netlify, .vercel, .wrangler), file list included. Random edits at
+// real size (the indexer-1.2.0-r2 fixture, copied into a temporary folder so that it can be edited): add, change,
+// rename and delete an icon; edit, add and remove a mapping; change config and manifest.
+//
+// npm test runs BIS_INCREMENTAL_SEQUENCES (default 20) sequences of 5 edits; set it higher (and BIS_INCREMENTAL_SEED
+// to replay one) for a longer run. A failure prints the seed and the edits that led to it.
+
+import { createHash } from "node:crypto";
+import { cp, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { build, type BuildResult } from "../../src/build.js";
+import { ContentError } from "../../src/errors.js";
+import { squarePng } from "../../src/init/png.js";
+import { prng } from "../../scripts/prng.mjs";
+import { haveRealFixtures, realFixture, removeDir, tmpDir } from "../helpers/fixtures.js";
+
+const SEQUENCES = Number(process.env.BIS_INCREMENTAL_SEQUENCES ?? 20);
+const EDITS = 5;
+const FIRST_SEED = Number(process.env.BIS_INCREMENTAL_SEED ?? 1);
+/** A fixed clock, without SOURCE_DATE_EPOCH: content times are not clamped, so edits change last_modified fields. */
+const NOW = Date.parse("2026-01-01T00:00:00Z");
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+/** Every file of every folder the build writes beside `base`, with a hash of its bytes; site.id (an inode) aside. */
+async function snapshot(base: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(base, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else if (child !== ".build-index-site/dist/site.id") out.set(child, createHash("sha1").update(await bytesOf(base, child)).digest("hex"));
+    }
+  };
+  for (const top of ["dist", ".build-index-site", ".netlify", ".vercel", ".wrangler"]) await walk(top);
+  return out;
+}
+
+/** A file's bytes; the records' own manifest without its line for site.id. */
+async function bytesOf(base: string, rel: string): Promise<Buffer> {
+  const bytes = await readFile(path.join(base, rel));
+  if (rel !== ".build-index-site/dist/.build-manifest") return bytes;
+  return Buffer.from(bytes.toString("utf8").split("\n").filter((line) => !line.endsWith(" site.id")).join("\n"));
+}
+
+type Json = Record<string, unknown>;
+const readJson = async (file: string): Promise<Json> => JSON.parse(await readFile(file, "utf8")) as Json;
+const writeJson = (file: string, value: unknown): Promise<void> => writeFile(file, `${JSON.stringify(value, null, 4)}\n`);
+
+/** One random edit of the content; returns what it did, for the failure message. */
+async function randomEdit(content: string, random: () => number, n: number): Promise<string> {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const icons = (await readdir(path.join(content, "icons"))).filter((f) => f.endsWith(".png")).sort();
+  const iconsJson = path.join(content, "icons.json");
+  const extJson = path.join(content, "extensionMap.json");
+  const kind = pick(["add-icon", "change-icon", "rename-icon", "delete-icon", "edit-mapping", "add-mapping", "remove-mapping",
+    "edit-extension", "change-config", "change-manifest"] as const);
+  switch (kind) {
+    case "add-icon": {
+      const name = `added-${n}.png`;
+      await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [Math.floor(random() * 255), 90, 40, 255]));
+      return `${kind} ${name}`;
+    }
+    case "change-icon": {
+      const name = pick(icons);
+      await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [20, Math.floor(random() * 255), 200, 255]));
+      return `${kind} ${name}`;
+    }
+    case "rename-icon": {
+      const name = pick(icons);
+      await rename(path.join(content, "icons", name), path.join(content, "icons", `renamed-${n}.png`));
+      return `${kind} ${name} → renamed-${n}.png`;
+    }
+    case "delete-icon": {
+      const name = pick(icons);
+      await unlink(path.join(content, "icons", name));
+      return `${kind} ${name}`;
+    }
+    case "edit-mapping": {
+      const map = await readJson(iconsJson);
+      const key = pick(Object.keys(map).filter((k) => k !== "file" && k !== "folder"));
+      map[key] = pick(icons);
+      await writeJson(iconsJson, map);
+      return `${kind} ${key} → ${String(map[key])}`;
+    }
+    case "add-mapping": {
+      const map = await readJson(iconsJson);
+      map[`ext${n}`] = pick(icons);
+      await writeJson(iconsJson, map);
+      const ext = await readJson(extJson);
+      (ext.indexing as Json)[`ext${n}`] = pick(Object.values(ext.indexing as Json));
+      await writeJson(extJson, ext);
+      return `${kind} ext${n}`;
+    }
+    case "remove-mapping": {
+      const map = await readJson(iconsJson);
+      const key = pick(Object.keys(map).filter((k) => k !== "file" && k !== "folder"));
+      delete map[key];
+      await writeJson(iconsJson, map);
+      return `${kind} ${key}`;
+    }
+    case "edit-extension": {
+      const ext = await readJson(extJson);
+      const type = pick(["indexing", "viewing"] as const);
+      const table = ext[type] as Json;
+      const key = pick(Object.keys(table));
+      table[key] = pick(Object.values(table));
+      await writeJson(extJson, ext);
+      return `${kind} ${type}.${key}`;
+    }
+    case "change-config": {
+      const file = path.join(content, "config.json");
+      const config = await readJson(file);
+      (config.main as Json).cache_type = `cache-${n}`;
+      await writeJson(file, config);
+      return kind;
+    }
+    case "change-manifest": {
+      const file = path.join(content, "manifest.json");
+      const manifest = await readJson(file);
+      const versions = manifest.versions as string[];
+      if (random() < 0.5 && versions.length > 3) versions.splice(Math.floor(random() * (versions.length - 1)), 1);
+      else versions.splice(Math.floor(random() * versions.length), 0, `1.1.${100 + n}`);
+      await writeJson(file, manifest);
+      return `${kind} (${versions.length} versions)`;
+    }
+  }
+}
+
+const attempt = async (run: () => Promise<BuildResult>): Promise<BuildResult | ContentError> => {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ContentError) return error;
+    throw error;
+  }
+};
+
+describe.skipIf(!haveRealFixtures)("incremental rebuilds equal full builds (real fixture, random edits)", () => {
+  for (let seed = FIRST_SEED; seed < FIRST_SEED + SEQUENCES; seed++) {
+    it(`sequence ${seed}: ${EDITS} edits, each rebuilt in place and compared with a fresh full build`, { timeout: 120_000 }, async () => {
+      const root = await tmpDir("bis-incr-");
+      temps.push(root);
+      const content = path.join(root, "content");
+      await cp(realFixture("indexer-1.2.0-r2"), content, { recursive: true, preserveTimestamps: true });
+      const out = path.join(root, "site", "dist");
+      const options = { content, out, nowMs: NOW, sourceDateEpoch: "" };
+      await build(options);
+      const random = prng(seed);
+      const done: string[] = [];
+      for (let n = 1; n <= EDITS; n++) {
+        done.push(await randomEdit(content, random, n));
+        const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
+        const before = await snapshot(path.dirname(out));
+        const updated = await attempt(() => build(options));
+        const fresh = path.join(root, `fresh-${n}`, "dist");
+        const full = await attempt(() => build({ ...options, out: fresh, force: true }));
+        if (updated instanceof ContentError || full instanceof ContentError) {
+          // Content the build refuses: both refuse it, and the output stays as it was.
+          expect(updated instanceof ContentError && full instanceof ContentError, where).toBe(true);
+          expect(await snapshot(path.dirname(out)), where).toEqual(before);
+          done.push("(refused)");
+          continue;
+        }
+        expect(updated.changes.mode, where).toBe("in place");
+        const got = await snapshot(path.dirname(out));
+        const want = await snapshot(path.dirname(fresh));
+        expect([...got.keys()].sort(), where).toEqual([...want.keys()].sort());
+        const differing = [...want].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file);
+        expect(differing, where).toEqual([]);
+        await rm(path.dirname(fresh), { recursive: true, force: true });
+        expect((await stat(out)).isDirectory()).toBe(true);
+      }
+    });
+  }
+});
