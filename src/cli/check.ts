@@ -6,13 +6,14 @@ import { compile, filesToWrite } from "../build.js";
 import { countNoun } from "../errors.js";
 import { flag, report, type Run } from "./common.js";
 import { resolveOptions, type Flags } from "./options.js";
-import { colorOut, diagnosticLines, humanMs, type Io } from "./output.js";
+import { colorErr, colorOut, diagnosticLines, humanMs, type Io } from "./output.js";
 
 export function checkCommand(io: Io, run: Run): Command {
   return new Command("check")
     .description("Validate the content and compute every response and host config, but write nothing (exit 1 on errors).")
     .addOption(flag.config())
     .addOption(flag.content())
+    .addOption(flag.out())
     .addOption(flag.baseUrl())
     .addOption(flag.strict())
     .addOption(flag.json())
@@ -40,6 +41,8 @@ export function checkCommand(io: Io, run: Run): Command {
       }
       if (flags.quiet) return;
       for (const line of diagnosticLines(io, result.diagnostics, flags.verbose === true)) io.err(line);
+      const { isIncomplete, incompleteLine } = await import("../layout/read-build.js");
+      if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       const config = options.config === null ? "no config file" : `config ${options.config}`;
       io.out(`${colorOut(io, "green", "Checked")} ${options.content}/ (${config}): no errors, ${countNoun(summary.counts.warnings, "warning")}; `
         + `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} `

@@ -7,7 +7,7 @@ import { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { flag, type Run } from "./common.js";
 import { resolveOptions, type Flags } from "./options.js";
-import { colorOut, type Io } from "./output.js";
+import { colorErr, colorOut, type Io } from "./output.js";
 import { logRequests } from "./watch.js";
 
 export function previewCommand(io: Io, run: Run): Command {
@@ -30,6 +30,8 @@ export function previewCommand(io: Io, run: Run): Command {
       });
       if (!flags.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (${semanticsLine(preview.semantics ?? "static")})`);
+      const { isIncomplete, incompleteLine } = await import("../layout/read-build.js");
+      if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));
     });
 }

@@ -250,3 +250,21 @@ export function isBuild(outDir: string): boolean {
 
 /** The version of the records of the build in `outDir` (see Build.version), without reading them. */
 export const buildVersion = (outDir: string): string => fileVersion(layoutOf(realpathSync(outDir)).stamp);
+
+/**
+ * Synchronously: whether `outDir` holds a build that was stopped midway (between its swaps, or during an in-place
+ * update: its journal is there). Its files are whole, but not all of one build. False when it is no build.
+ */
+export function isIncomplete(outDir: string): boolean {
+  try {
+    const layout = layoutOf(realpathSync(outDir));
+    if (parseStamp(readFileSync(layout.stamp, "utf8")) === null) return false;
+    return !describesSite(layout) || existsSync(layout.journal);
+  } catch {
+    return false;
+  }
+}
+
+/** What `check`, `preview`, `dev` and `verify` say of an incomplete build (isIncomplete). */
+export const incompleteLine = (dir: string): string =>
+  `${dir} is incomplete: a build was stopped midway, so it holds whole files of two builds. Run the build again: it finishes the update.`;

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
-import { readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
+import { incompleteLine, NotABuildError, readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
@@ -188,6 +188,8 @@ const rawQuery = (query: string): string => query.replace(/%/g, "%25").replace(/
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
   const build = await readBuild(options.dir);
+  // What the build says each URL answers is not one build's: nothing to check against until it is finished.
+  if (!build.complete) throw new NotABuildError(incompleteLine(options.dir));
   const [table, siteFiles, serve, handler, builtBase] = await Promise.all([
     build.table(), build.siteFiles(), build.serveConfig(), build.handler(), build.baseUrl(),
   ]);
