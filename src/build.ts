@@ -389,7 +389,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
     rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
-  const { planRecords, servedByEdge } = await import("./output/plan.js");
+  const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
   const { publish } = await import("./output/publish.js");
   const done = await publish(layout, {
     site,
@@ -401,7 +401,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
           // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
           for (const [j, f] of site.entries()) {
             const entry = written.entries.get(j);
-            if (servedByEdge(f) && entry !== undefined) files.push({ path: `${folder.plainFiles}/${f.path}`, linkTo: path.join(layout.out, f.path), entry });
+            if (servedByEdge(f) && entry !== undefined) files.push(new SiteLink(`${folder.plainFiles}/`, f, layout.out, written.entries, j));
           }
         }
         return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -109,10 +109,34 @@ export function planRecords(input: RecordsInput): OutputFile[] {
       if (host.docroot === "site" && isEdgeDataPath(f.path)) continue;
       const entry = site.entries.get(i);
       if (entry === undefined || own.has(`${docroot}${f.path}`)) continue;
-      files.push({ path: `${dir}/${docroot}${f.path}`, linkTo: path.join(site.dir, f.path), entry });
+      files.push(new SiteLink(`${dir}/${docroot}`, f, site.dir, site.entries, i));
     }
   }
   return files;
+}
+
+/**
+ * A hard link to the file of --out at `index` (a host's copy of the site). It holds references only, and makes its
+ * path, target and manifest entry when the writer asks: a ×100 site's records hold 690,000 links, and three strings
+ * apiece cost hundreds of megabytes.
+ */
+export class SiteLink {
+  constructor(
+    private readonly prefix: string, private readonly file: OutputFile, private readonly dir: string,
+    private readonly entries: ManifestEntries, private readonly index: number,
+  ) {}
+
+  get path(): string {
+    return this.prefix + this.file.path;
+  }
+
+  get linkTo(): string {
+    return path.join(this.dir, this.file.path);
+  }
+
+  get entry(): string {
+    return this.entries.get(this.index)!;
+  }
 }
 
 const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

@@ -97,41 +97,44 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const sameMtimes = options.previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
   const changed: number[] = [];
-  // What the folder holds: a file the manifest lists but that is gone is written again, and anything the build did
-  // not plan (a file left by hand, a temporary file) is removed, as a full build would.
-  const present = listFiles(dir);
+  // Each planned path once (the only per-file strings held: a ×100 folder has 640,000 files), then what the folder
+  // holds, one folder at a time: a file the manifest lists that is gone is written again, and anything the build
+  // did not plan (a file left by hand, a temporary file) is removed, as a full build would.
+  const planned = new Map<string, number>();
+  for (let i = 0; i < files.length; i++) planned.set(files[i]!.path, i);
+  const { present, strayFiles, strayDirs } = survey(dir, planned);
+  const previous = options.previous.entries;
   let bytes = 0;
-  const planned = new Set<string>();
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
-    planned.add(f.path);
-    const before = options.previous.entries.get(f.path);
+    const rel = f.path;
+    const before = previous.get(rel);
+    const there = present[i] === 1 && !options.dirty.has(rel);
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
-      entries.setEntry(i, f.entry);
-      bytes += Number(f.entry.slice(f.entry.indexOf(" ") + 1));
-      if (before !== f.entry || !present.files.delete(f.path) || options.dirty.has(f.path) || options.rewritten?.has(f.linkTo) === true) changed.push(i);
+      const entry = f.entry;
+      entries.setEntry(i, entry);
+      bytes += Number(entry.slice(entry.indexOf(" ") + 1));
+      if (before !== entry || !there || options.rewritten?.has(f.linkTo) === true) changed.push(i);
       continue;
     }
     const p = prepare(f, limit);
     entries.setEntry(i, p.entry);
     bytes += Number(p.entry.slice(p.entry.indexOf(" ") + 1));
-    let same = before === p.entry && present.files.delete(f.path) && !options.dirty.has(f.path);
+    let same = before === p.entry && there;
     if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined) {
-      const st = statSync(path.join(dir, f.path), { throwIfNoEntry: false });
+      const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
     }
     if (!same) changed.push(i);
   }
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
-  for (const rel of options.previous.entries.keys()) if (!planned.has(rel)) removed.push(rel);
-  for (const rel of options.dirty) if (!planned.has(rel) && !options.previous.entries.has(rel)) removed.push(rel);
-  present.files.delete(MANIFEST_FILE);
-  for (const rel of present.files) if (!planned.has(rel) && !options.previous.entries.has(rel)) removed.push(rel);
-  const kept = plannedDirs(files);
-  const strayDirs = [...present.dirs].filter((d) => !kept.has(d)); // removed whole (their files are among `removed`)
+  for (const rel of previous.keys()) if (!planned.has(rel)) removed.push(rel);
+  for (const rel of options.dirty) if (!planned.has(rel) && !previous.has(rel)) removed.push(rel);
+  for (const rel of strayFiles) if (rel !== MANIFEST_FILE && !previous.has(rel) && !options.dirty.has(rel)) removed.push(rel);
+  planned.clear();
 
   const manifestText = printManifest(files, entries, options.sourceDateEpoch);
   const manifestChanged = options.manifestInside && !sameText(options.previous.text, manifestText);
@@ -226,36 +229,47 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
   renameSync(tmp, dest);
 }
 
-/** Every file (and symbolic link) in `dir`, and every folder, by relative path ("a/b.json"). */
-function listFiles(dir: string): { files: Set<string>; dirs: Set<string> } {
-  const files = new Set<string>();
-  const dirs = new Set<string>();
-  const walk = (rel: string): void => {
+/**
+ * What `dir` holds against the planned paths (path → index): `present[i]` is 1 when the i-th planned file is there;
+ * the files and folders that no planned path needs are strays. Read one folder at a time (names only).
+ */
+function survey(dir: string, planned: ReadonlyMap<string, number>): { present: Uint8Array; strayFiles: string[]; strayDirs: string[] } {
+  const present = new Uint8Array(planned.size);
+  const strayFiles: string[] = [];
+  const strayDirs: string[] = [];
+  /** Whether the folder holds a planned file (else it is a stray, removed whole). */
+  const walk = (rel: string): boolean => {
     let entries;
     try {
       entries = readdirSync(rel === "" ? dir : path.join(dir, rel), { withFileTypes: true });
     } catch {
-      return;
+      return false;
     }
+    let needed = false;
     for (const e of entries) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        dirs.add(child);
-        walk(child);
-      } else files.add(child);
+        if (walk(child)) needed = true;
+        else strayDirs.push(child);
+        continue;
+      }
+      const index = planned.get(child);
+      if (index === undefined) strayFiles.push(child);
+      else {
+        present[index] = 1;
+        needed = true;
+      }
     }
+    return needed;
   };
   walk("");
-  return { files, dirs };
-}
-
-/** Every folder that holds a planned file (a stray folder is any other). */
-function plannedDirs(files: readonly OutputFile[]): Set<string> {
-  const dirs = new Set<string>();
-  for (const f of files) {
-    for (let d = path.posix.dirname(f.path); d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d);
-  }
-  return dirs;
+  // A stray folder's own strays go with it.
+  const inStray = (rel: string): boolean => strayDirs.some((d) => rel.startsWith(`${d}/`));
+  return {
+    present,
+    strayFiles: strayDirs.length === 0 ? strayFiles : strayFiles.filter((f) => !inStray(f)),
+    strayDirs: strayDirs.filter((d) => !inStray(d)),
+  };
 }
 
 /** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */
