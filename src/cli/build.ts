@@ -63,8 +63,15 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
   const { changes } = result;
   if (changes.mode === "in place") {
-    io.out(`${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${countNoun(changes.written, "file")} written, ${changes.removed} removed `
-      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")} in all) in ${humanMs(ms)}.`);
+    // What a client sees change: the answer files (or the handler's data files) among the site's files written.
+    const answers = changes.sitePaths.filter((p) => p.startsWith("api/")).length;
+    const data = changes.sitePaths.filter((p) => p.startsWith("_edge-data/")).length;
+    const what = [
+      ...(result.counts.answers > 0 ? [countNoun(answers, "answer")] : []), ...(data > 0 ? [countNoun(data, "data file")] : []),
+      `${countNoun(changes.written, "file")} written`, `${changes.removed} removed`,
+    ];
+    io.out(`${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${what.join(", ")} in ${humanMs(ms)} `
+      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")}).`);
     return;
   }
   io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
