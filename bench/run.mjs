@@ -179,10 +179,10 @@ async function manifest(dir) {
   return map;
 }
 
-/** The manifests of a build root's folders (dist/ and the host folders beside it): root-relative path → entry. */
+/** The manifests of a build root's folders (dist/, the host folders beside it and the records): root-relative path → entry. */
 async function manifests(root) {
   const all = new Map();
-  for (const folder of ["dist", ".netlify/v1", ".vercel/output"]) {
+  for (const folder of ["dist", ".netlify/v1", ".vercel/output", ".build-index-site/dist"]) {
     for (const [p, entry] of await manifest(path.join(root, folder))) all.set(`${folder}/${p}`, entry);
   }
   return all;
@@ -271,7 +271,8 @@ async function benchBuild(name, content) {
   const changedBytes = [...manifestAfter].filter(([p, h]) => manifestBefore.get(p) !== h).map(([p]) => p)
     .filter((p) => !/\.build-inputs$/.test(p));
   const extra = rewritten.filter((p) => !changedBytes.includes(p));
-  log(`  one-icon rebuild ${round(one.ms / 1000)} s: ${rewritten.length} files rewritten, ${changedBytes.length} changed bytes`);
+  log(`  one-icon rebuild ${round(one.ms / 1000)} s: ${rewritten.length} files rewritten, ${changedBytes.length} changed bytes`
+    + (extra.length > 0 ? `; rewritten with the same bytes: ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? ", …" : ""}` : ""));
 
   // One mapping edited (icons.json: one extension's icon), rebuilt from the command, `runs` times: the mapping
   // alternates between two icons, so each run is a change. Rewritten files are counted from the inodes, not the log.
