@@ -10,7 +10,9 @@ import { appendFileSync, closeSync, futimesSync, linkSync, mkdirSync, openSync, 
 import path from "node:path";
 import { fromOsError } from "../errors.js";
 import type { OutputFile } from "./plan.js";
-import { digest, ManifestEntries, MANIFEST_FILE, mtimesLine, parseManifest, printManifest, type ParsedManifest, type WriteStats } from "./write-output.js";
+import {
+  digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type ParsedManifest, type WriteStats,
+} from "./write-output.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
 /** A new file's bytes go here first, then it is renamed over its target. */
@@ -137,7 +139,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   planned.clear();
 
   const manifestText = printManifest(files, entries, options.sourceDateEpoch);
-  const manifestChanged = options.manifestInside && !sameText(options.previous.text, manifestText);
+  const manifestChanged = options.manifestInside && !sameChunks(options.previous.text, manifestText);
   const touched = [...changed.map((i) => files[i]!.path), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
@@ -283,15 +285,6 @@ function removeEmptyParents(dir: string, rel: string): void {
   }
 }
 
-function sameText(text: string, chunks: readonly string[]): boolean {
-  let at = 0;
-  for (const chunk of chunks) {
-    if (!text.startsWith(chunk, at)) return false;
-    at += chunk.length;
-  }
-  return at === text.length;
-}
-
 /** Starts a journal (an update begins), or keeps the one an interrupted update left (its paths stay dirty). */
 export function openJournal(journal: string): void {
   try {
@@ -304,4 +297,3 @@ export function openJournal(journal: string): void {
   writeFileSync(journal, `${JOURNAL_HEADER}\n`);
 }
 
-export { parseManifest };

@@ -395,7 +395,7 @@ export function printManifest(files: readonly OutputFile[], entries: ManifestEnt
 const flat = (s: string): string => (/[\uD800-\uDFFF]/.test(s) ? s : Buffer.from(s, "utf8").toString("utf8"));
 
 /** Whether the chunks spell exactly `text`. */
-function sameChunks(text: string, chunks: readonly string[]): boolean {
+export function sameChunks(text: string, chunks: readonly string[]): boolean {
   let at = 0;
   for (const chunk of chunks) {
     if (!text.startsWith(chunk, at)) return false;
