@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { readContent, type RawContent } from "./content/read-content.js";
+import { readContent, type ContentCache, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
@@ -66,6 +66,8 @@ export interface BuildOptions {
   catalogue?: boolean;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
+  /** What `dev` keeps in memory between builds: the content's bytes, read again only where the watcher saw a change. */
+  cache?: ContentCache;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -194,8 +196,9 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoc
   out?: string;
 };
 
-const readOptions = (options: Pick<BuildOptions, "exclude">): { exclude?: readonly string[] } =>
-  (options.exclude === undefined ? {} : { exclude: options.exclude });
+const readOptions = (options: Pick<BuildOptions, "exclude" | "cache">): ReadOptions => ({
+  ...(options.exclude === undefined ? {} : { exclude: options.exclude }), ...(options.cache === undefined ? {} : { cache: options.cache }),
+});
 
 export interface Compiled {
   model: SiteModel;

@@ -3,6 +3,7 @@
 
 import { Command } from "commander";
 import { build, buildIfChanged, type BuildOptions } from "../build.js";
+import type { ContentCache } from "../content/read-content.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
 import { resolveOptions, type Flags, type Options } from "./options.js";
@@ -10,6 +11,8 @@ import { colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io 
 
 export interface BuildRun {
   force?: boolean;
+  /** What dev keeps in memory between builds (the content's bytes). */
+  cache?: ContentCache;
   replaceOut?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -26,6 +29,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }

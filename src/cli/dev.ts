@@ -5,6 +5,8 @@
 // answers like the deploy the build describes (the handler when an edge host is built; --static for the static
 // rules), and says which. A content error is printed and the loop waits for the next change.
 
+import { realpathSync } from "node:fs";
+import path from "node:path";
 import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
 import { isBuild } from "../layout/read-build.js";
@@ -61,13 +63,17 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let servingSite = false;
   let controller = new AbortController();
 
+  // The content's bytes stay in memory between builds; the watcher says which file to read again.
+  const { ContentCache } = await import("../content/read-content.js");
+  const cache = new ContentCache();
+  const contentReal = realpathOr(opts.content);
   let stopped = false;
   const rebuild = async (): Promise<void> => {
     if (stopped) return;
     controller = new AbortController();
     let problems: Diagnostic[] | null = null;
     try {
-      await runBuild(io, { ...opts, quiet: false }, controller.signal, false);
+      await runBuild(io, { ...opts, quiet: false, cache }, controller.signal, false);
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
@@ -101,7 +107,10 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
 
   await rebuild();
   const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
-  const unwatch = watchTree(opts.content, loop.trigger, { poll: opts.poll === true });
+  const unwatch = watchTree(opts.content, (file) => {
+    cache.forget(file === undefined ? undefined : path.join(contentReal, file));
+    loop.trigger();
+  }, { poll: opts.poll === true });
   return new Promise<number>((resolve) => {
     const stop = (code: number, reason: unknown): void => {
       stopped = true;
@@ -121,4 +130,13 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     if (control.stop?.aborted) onStop();
     else control.stop?.addEventListener("abort", onStop);
   });
+}
+
+/** The real path of a folder (the content's files are keyed by it), or the path as given when it cannot be resolved. */
+function realpathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }

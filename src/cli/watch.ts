@@ -7,11 +7,12 @@ import type http from "node:http";
 import path from "node:path";
 
 /** Calls `onChange` when anything under `dir` changes: fs.watch (recursive), or polling where that is unavailable. */
-export function watchTree(dir: string, onChange: () => void, options: { poll?: boolean; intervalMs?: number } = {}): () => void {
+export function watchTree(dir: string, onChange: (file?: string) => void, options: { poll?: boolean; intervalMs?: number } = {}): () => void {
   if (options.poll !== true) {
     let watcher: FSWatcher | undefined;
     try {
-      watcher = watch(dir, { recursive: true }, () => onChange());
+      // The file's path relative to `dir` when the platform names it; nothing when polling.
+      watcher = watch(dir, { recursive: true }, (_event, file) => onChange(typeof file === "string" ? file : undefined));
     } catch {
       watcher = undefined; // ERR_FEATURE_UNAVAILABLE_ON_PLATFORM (or too many watches): poll instead
     }

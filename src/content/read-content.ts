@@ -297,9 +297,34 @@ const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b
  * icons, and a promise, a file handle and four trips through libuv's pool per icon cost more time and memory than the
  * reads themselves when the files are cached (and never more open files than one).
  */
-function readIconBytes(raw: RawContent): void {
+function readIconBytes(raw: RawContent, cache: ContentCache | undefined): void {
   for (const f of raw.iconDirFiles) {
-    if (f.data === undefined && IMAGE_NAME.test(f.path)) f.data = readFileSync(f.absPath);
+    if (f.data === undefined && IMAGE_NAME.test(f.path)) f.data = cache?.get(f) ?? readFileSync(f.absPath);
+    if (f.data !== undefined) cache?.set(f, f.data);
+  }
+}
+
+/**
+ * The bytes of the content's icons kept between builds in one process (`dev`): an icon is read again only when the
+ * watcher names it (`forget`), or when its size or modification time changed. A change the watcher cannot name (a
+ * polling watcher) forgets everything.
+ */
+export class ContentCache {
+  private readonly files = new Map<string, { size: number; mtimeMs: number; data: Uint8Array }>();
+
+  get(f: Pick<RawFile, "absPath" | "size" | "mtimeMs">): Uint8Array | undefined {
+    const hit = this.files.get(f.absPath);
+    return hit !== undefined && hit.size === f.size && hit.mtimeMs === f.mtimeMs ? hit.data : undefined;
+  }
+
+  set(f: Pick<RawFile, "absPath" | "size" | "mtimeMs">, data: Uint8Array): void {
+    this.files.set(f.absPath, { size: f.size, mtimeMs: f.mtimeMs, data });
+  }
+
+  /** A path the watcher saw change (absolute, through the content folder's real path), or everything. */
+  forget(absPath?: string): void {
+    if (absPath === undefined) this.files.clear();
+    else this.files.delete(absPath);
   }
 }
 
@@ -312,6 +337,8 @@ export const DEFAULT_EXCLUDE: readonly string[] = [".DS_Store", "Thumbs.db", "*~
 export interface ReadOptions {
   /** Glob patterns (fast-glob) of files in the published folders that the build skips; default DEFAULT_EXCLUDE. */
   exclude?: readonly string[];
+  /** Icons' bytes kept from the last build in this process (`dev`). */
+  cache?: ContentCache;
 }
 
 /**
@@ -363,6 +390,6 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   const published = [...topFiles, ...dirFiles].sort(byPath);
 
   const raw: RawContent = { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
-  readIconBytes(raw);
+  readIconBytes(raw, options.cache);
   return raw;
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { dev, type DevFlags } from "../../src/cli.js";
+import { squarePng } from "../../src/init/png.js";
 import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { captureIo } from "./run.js";
 
@@ -44,6 +45,9 @@ async function devLoop(flags: Partial<DevFlags>, prepare: (content: string, out:
 const iconFor = async (url: string, ext: string): Promise<string> =>
   ((await (await fetch(`${url}api.php?action=findIcon&extension=${ext}`)).json()) as { icon: { filename: string } }).icon.filename;
 
+const iconSize = async (url: string, name: string): Promise<number> =>
+  ((await (await fetch(`${url}api.php?action=icon&name=${name}`)).json()) as { icon: { size: number } }).icon.size;
+
 async function mapIcon(content: string, ext: string, icon: string): Promise<void> {
   const file = path.join(content, "icons.json");
   const icons = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
@@ -80,6 +84,12 @@ describe.each([["fs.watch", false], ["polling", true]])("dev (%s)", (_name, poll
       await until("the answer after the fix", async () => ((await configVersion(loop.url)) === "10.0" ? true : undefined));
       expect(await iconFor(loop.url, "zzz")).toBe("php.png");
       expect(loop.io.stdout.filter((l) => /^GET \/api\.php\?action=config 200 \d+\.\d ms$/.test(l)).length).toBeGreaterThanOrEqual(4);
+      // An icon's new bytes are read again (dev keeps the content's bytes in memory between builds), and each rebuild
+      // is an in-place update that says what changed.
+      const png = squarePng(33, [9, 9, 9, 255]);
+      await writeFile(path.join(loop.content, "icons/php.png"), png);
+      await until("the new icon's size", async () => ((await iconSize(loop.url, "php.png")) === png.length ? true : undefined));
+      expect(loop.io.stdout.some((l) => /^Updated .* in place: \d+ answers?, .*\d+ files? written, \d+ removed in /.test(l))).toBe(true);
     } finally {
       expect(await loop.stop()).toBe(0);
     }
