@@ -1,13 +1,19 @@
 // src/catalogue/browser.ts
-// The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It loads the
-// edge handler's site data and answers from it with the same code as the API (src/api through fromSiteData and
-// phpRespond): the search asks findIcon, the preview any query. The icon list is virtualised: only the rows on
-// screen are in the DOM, so 49,000 icons stay usable. Without it, the page is its static lists.
+// The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It draws the
+// list of every icon from the small per-icon list (catalogue/list.json) first, then reads the site data
+// (catalogue/site.json) and answers from it with the same code as the API (src/api through fromSiteData and
+// phpRespond): the search asks findIcon, the preview any query. The list does not wait for the site data: at ×100
+// (49,000 icons) the site data is several times the list's size. The icon list is virtualised: only the rows on
+// screen are in the DOM. Without the script, the page is its static lists.
+//
+// Marks for the bench (performance.getEntriesByName): "catalogue:list" when the frame that draws the list runs,
+// "catalogue:ready" when the search and the preview answer from the site data. The same moments set
+// html[data-list=true] and html[data-ready=true].
 
 import { phpRespond } from "../api/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
-import { ICON_DATA_FILE, SITE_DATA_FILE } from "./page.js";
+import { LIST_FILE, SITE_DATA_FILE, type CatalogueList } from "./page.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
 
@@ -19,11 +25,27 @@ const byId = <T extends HTMLElement>(id: string): T => {
   return el as T;
 };
 
-async function fetchJson<T>(file: string): Promise<T> {
-  const response = await fetch(file);
+async function bodyOf(file: string, request: Promise<Response>): Promise<Response> {
+  const response = await request;
   if (!response.ok) throw new Error(`${file}: ${response.status}`);
-  return (await response.json()) as T;
+  return response;
 }
+
+// The list is asked for as soon as the script runs; the site data once the list has arrived (on a slow link the list
+// does not share it), and parsed only once the list is on screen.
+const listResponse = bodyOf(LIST_FILE, fetch(LIST_FILE));
+const listText = listResponse.then((r) => r.text());
+const siteResponse = listText.catch(() => undefined).then(() => bodyOf(SITE_DATA_FILE, fetch(SITE_DATA_FILE)));
+siteResponse.catch(() => undefined); // its failure is reported where it is awaited
+
+/** Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint). */
+const afterPaint = (): Promise<void> => new Promise((resolve) => {
+  const timer = setTimeout(resolve, 100);
+  requestAnimationFrame(() => {
+    performance.mark("catalogue:list");
+    setTimeout(() => { clearTimeout(timer); resolve(); }, 0);
+  });
+});
 
 /** The answer of `GET /api.php?<query>` from the site's data: the API's own code. */
 export function answerOf(site: SiteModel, query: string): { status: number; body: string } {
@@ -93,23 +115,12 @@ class VirtualList {
 }
 
 async function main(): Promise<void> {
-  const [data, extra] = await Promise.all([
-    fetchJson<SiteData>(SITE_DATA_FILE),
-    fetchJson<{ icons: Array<[string, number | null, number | null]> }>(ICON_DATA_FILE),
-  ]);
-  const site = fromSiteData(data);
-  const keysByIcon = new Map<string, string[]>();
-  for (const [key, icon] of site.iconMap.entries) {
-    const list = keysByIcon.get(icon);
-    if (list === undefined) keysByIcon.set(icon, [key]);
-    else list.push(key);
-  }
-  const icons: IconEntry[] = extra.icons.map(([name, width, height]) => ({
-    name, width, height, size: site.iconDirFiles.get(name)?.size ?? 0, keys: keysByIcon.get(name) ?? [],
-  }));
-  // What the search matches: the icon's name and every key that maps to it, lower-cased once.
-  const haystacks = icons.map((i) => [i.name, ...i.keys].join("\n").toLowerCase());
+  const list = JSON.parse(await listText) as CatalogueList;
+  if (list.format !== 1) throw new Error(`${LIST_FILE}: unsupported format ${String(list.format)}`);
+  const icons: IconEntry[] = list.icons.map(([name, size, width, height, keys]) => ({ name, size, width, height, keys }));
   const byName = new Map(icons.map((icon, i) => [icon.name, i]));
+  // What the search matches: the icon's name and every key that maps to it, lower-cased once, on the first search.
+  let haystacks: string[] | null = null;
 
   // The static first page gives way to the virtualised list of every icon.
   const viewport = document.createElement("div");
@@ -119,10 +130,12 @@ async function main(): Promise<void> {
   viewport.setAttribute("role", "list");
   viewport.setAttribute("aria-label", "Icons (scroll for more)");
   byId("static-icons").replaceWith(viewport);
-  const list = new VirtualList(viewport);
+  const view = new VirtualList(viewport);
   const summary = byId("icon-summary");
   const total = summary.innerHTML;
 
+  /** Set once the site data is read: until then the search filters the list and says that findIcon's answer follows. */
+  let site: SiteModel | null = null;
   const input = byId<HTMLInputElement>("find-input");
   const answerBox = byId("find-answer");
   const find = (): void => {
@@ -130,35 +143,48 @@ async function main(): Promise<void> {
     if (text === "") {
       answerBox.replaceChildren();
       summary.innerHTML = total;
-      list.show(icons, null);
+      view.show(icons, null);
       return;
     }
-    const folder = text.endsWith("/");
-    const extension = folder ? "" : extensionFor(site, text);
-    const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
-    const answer = answerOf(site, query);
     let chosen: string | null = null;
-    if (answer.status === 200 && answer.body !== "") {
-      const body = JSON.parse(answer.body) as { icon: { filename: string } };
-      chosen = body.icon.filename;
-      const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
-      answerBox.innerHTML = `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> `
-        + `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> `
-        + `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+    if (site === null) {
+      answerBox.innerHTML = `<span>Reading the site data to answer as findIcon does…</span>`;
     } else {
-      answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      const folder = text.endsWith("/");
+      const extension = folder ? "" : extensionFor(site, text);
+      const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
+      const answer = answerOf(site, query);
+      if (answer.status === 200 && answer.body !== "") {
+        const body = JSON.parse(answer.body) as { icon: { filename: string } };
+        chosen = body.icon.filename;
+        const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
+        answerBox.innerHTML = `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> `
+          + `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> `
+          + `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      } else {
+        answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      }
     }
+    haystacks ??= icons.map((i) => [i.name, ...i.keys].join("\n").toLowerCase());
     const needle = text.toLowerCase();
     const matches: IconEntry[] = [];
     const first = chosen === null ? undefined : byName.get(chosen);
     if (first !== undefined) matches.push(icons[first]!);
     for (let i = 0; i < icons.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(icons[i]!);
     summary.textContent = `${matches.length} of ${icons.length} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
-    list.show(matches, chosen);
+    view.show(matches, chosen);
   };
   input.addEventListener("input", find);
   byId("find-form").addEventListener("submit", (event) => { event.preventDefault(); find(); });
 
+  byId("find").hidden = false;
+  view.show(icons, null);
+  document.documentElement.dataset.list = "true";
+  await afterPaint();
+
+  // Then the site data: findIcon's answers and the preview.
+  site = fromSiteData(await (await siteResponse).json() as SiteData);
+  const model = site;
   const previewInput = byId<HTMLInputElement>("preview-input");
   const status = byId("preview-status");
   const output = byId("preview-output");
@@ -166,19 +192,18 @@ async function main(): Promise<void> {
     // A whole URL, "/api.php?…", "?…" or the bare query: what follows the "?".
     const raw = previewInput.value.trim();
     const q = raw.includes("?") ? raw.slice(raw.indexOf("?") + 1) : raw;
-    const answer = answerOf(site, q.split("#")[0]!);
+    const answer = answerOf(model, q.split("#")[0]!);
     status.innerHTML = `Status ${answer.status}${answer.body === "" ? ", empty body" : ""}. `
       + `<a id="preview-live" href="${esc(`api.php${q === "" ? "" : `?${q}`}`)}">Open the live answer</a> `
-      + `(<a href="${esc(`${site.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(site.baseUrl)}</a>)`;
+      + `(<a href="${esc(`${model.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(model.baseUrl)}</a>)`;
     output.textContent = answer.body;
   };
   previewInput.addEventListener("input", preview);
   byId("preview-form").addEventListener("submit", (event) => { event.preventDefault(); preview(); });
-
-  byId("find").hidden = false;
   byId("preview").hidden = false;
-  list.show(icons, null);
   preview();
+  if (input.value.trim() !== "") find(); // typed while the site data was read: now with findIcon's answer
+  performance.mark("catalogue:ready");
   document.documentElement.dataset.ready = "true";
 }
 
@@ -186,6 +211,9 @@ main().catch((error: unknown) => {
   // The static lists stay; the reason is shown, not thrown at the console.
   const box = document.getElementById("find-answer");
   document.documentElement.dataset.ready = "failed";
+  // The root page's rows past the first screen are in <noscript> (page.ts): with no list drawn, they are shown.
+  const more = document.getElementById("more-icons");
+  if (more !== null) more.outerHTML = more.textContent ?? "";
   if (box !== null) {
     box.textContent = `The search could not load: ${error instanceof Error ? error.message : String(error)}.`;
     byId("find").hidden = false;

@@ -2,7 +2,7 @@
 // The catalogue in the build: written by default (index.html, catalogue/), left out by --no-catalogue, and replaced,
 // with a warning, by the content's own index.html. Expected values come from the content folder. Needs `npm run build`.
 
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,8 +27,20 @@ describe("the catalogue in the build", () => {
     const mappings = readFileSync(path.join(out, "catalogue/mappings-1.html"), "utf8");
     for (const key of Object.keys(iconMap)) expect(mappings).toContain(`>${key}</a>`);
     const files = await (await readBuild(out)).siteFiles();
-    for (const f of ["index.html", "catalogue/catalogue.js", "catalogue/catalogue.css", "catalogue/site.json", "catalogue/icons.json"]) {
-      expect(files.has(f), f).toBe(true);
+    // The catalogue's own files, every one in the site's manifest: the script, the style, the per-icon list the first
+    // screen is drawn from, and the site data the search and the preview answer from.
+    const own = ["catalogue/catalogue.css", "catalogue/catalogue.js", "catalogue/list.json", "catalogue/site.json"];
+    expect([...files.keys()].filter((f) => f.startsWith("catalogue/") && !/^catalogue\/(icons|mappings)-\d+\.html$/.test(f)).sort()).toEqual(own);
+    expect(readdirSync(path.join(out, "catalogue")).filter((f) => !f.endsWith(".html")).sort()).toEqual(own.map((f) => f.slice("catalogue/".length)));
+    expect(files.has("index.html")).toBe(true);
+    // The list: one row per image file of icons/, in byte order, with its size and every icons.json key naming it.
+    const list = JSON.parse(readFileSync(path.join(out, "catalogue/list.json"), "utf8")) as { format: number; icons: Array<[string, number, number | null, number | null, string[]]> };
+    expect(list.format).toBe(1);
+    const sorted = [...icons].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(list.icons.map((row) => row[0])).toEqual(sorted);
+    for (const [name, size, , , keys] of list.icons) {
+      expect(size, name).toBe(statSync(path.join(CONTENT, "icons", name)).size);
+      expect(keys, name).toEqual(Object.keys(iconMap).filter((k) => iconMap[k] === name));
     }
     expect(result.diagnostics.filter((d) => d.code === "CATALOGUE_REPLACED")).toEqual([]);
   });
