@@ -1,19 +1,20 @@
 // src/catalogue/browser.ts
 // The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It draws the
-// list of every icon from the small per-icon list (catalogue/list.json) first, then reads the site data
-// (catalogue/site.json) and answers from it with the same code as the API (src/api through fromSiteData and
-// phpRespond): the search asks findIcon, the preview any query. The list does not wait for the site data: at ×100
-// (49,000 icons) the site data is several times the list's size. The icon list is virtualised: only the rows on
-// screen are in the DOM. Without the script, the page is its static lists.
+// list of icons first, then reads the site data (catalogue/site.json) and answers from it with the same code as the
+// API (src/api through fromSiteData and phpRespond): the search asks findIcon, the preview any query. The list does
+// not wait for the site data: at ×100 (49,000 icons) the site data is 7.5 MB, three times the list. The icon list is
+// virtualised: only the rows on screen are in the DOM. Without the script, the page is its static lists.
 //
-// Marks for the bench (performance.getEntriesByName): "catalogue:list" when the frame that draws the list runs,
-// "catalogue:ready" when the search and the preview answer from the site data. The same moments set
-// html[data-list=true] and html[data-ready=true].
+// The first screen is drawn from the list's head, a data block in the root page (no request); every row once the
+// per-icon list (catalogue/list.json) is read; the search's findIcon answer and the preview once the site data is.
+// Marks for the bench (performance.getEntriesByName): "catalogue:list" when the frame that draws the first screen
+// runs, "catalogue:list-full" when every row can be drawn and filtered, "catalogue:ready" when the search and the
+// preview answer from the site data (html[data-list], [data-list-full] and [data-ready] are set then).
 
 import { phpRespond } from "../api/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
-import { LIST_FILE, SITE_DATA_FILE, type CatalogueList } from "./page.js";
+import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./page.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
 
@@ -31,18 +32,21 @@ async function bodyOf(file: string, request: Promise<Response>): Promise<Respons
   return response;
 }
 
-// The list is asked for as soon as the script runs; the site data once the list has arrived (on a slow link the list
-// does not share it), and parsed only once the list is on screen.
+// The list is asked for as soon as the script runs (the page's preload has asked already); the site data once the list
+// has arrived (on a slow link the list does not share it), and parsed only once the list is on screen.
 const listResponse = bodyOf(LIST_FILE, fetch(LIST_FILE));
 const listText = listResponse.then((r) => r.text());
 const siteResponse = listText.catch(() => undefined).then(() => bodyOf(SITE_DATA_FILE, fetch(SITE_DATA_FILE)));
 siteResponse.catch(() => undefined); // its failure is reported where it is awaited
 
-/** Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint). */
-const afterPaint = (): Promise<void> => new Promise((resolve) => {
+/**
+ * Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint).
+ * The first time, that frame is the first screen's: marked "catalogue:list".
+ */
+const afterPaint = (mark = true): Promise<void> => new Promise((resolve) => {
   const timer = setTimeout(resolve, 100);
   requestAnimationFrame(() => {
-    performance.mark("catalogue:list");
+    if (mark) performance.mark("catalogue:list");
     setTimeout(() => { clearTimeout(timer); resolve(); }, 0);
   });
 });
@@ -64,9 +68,23 @@ export function extensionFor(site: SiteModel, text: string): string {
   return dot === -1 ? text : text.slice(dot + 1);
 }
 
+/** What the virtualised list shows: how many rows, and each row's icon (undefined: not read yet, a placeholder). */
+interface Rows {
+  count: number;
+  at(index: number): IconEntry | undefined;
+}
+
+/** The icon of row `i` of a list (or of its head, past which it is undefined). */
+function entryAt(list: CatalogueList, i: number): IconEntry | undefined {
+  const name = list.names[i];
+  if (name === undefined) return undefined;
+  const keys = list.keys[i]!;
+  return { name, size: list.sizes[i]!, width: list.widths[i]!, height: list.heights[i]!, keys: keys === "" ? [] : keys.split("\n") };
+}
+
 /** The virtualised list: a scrolling viewport, a spacer as tall as every row, and the rows on screen. */
 class VirtualList {
-  private items: readonly IconEntry[] = [];
+  private rows: Rows = { count: 0, at: () => undefined };
   private chosen: string | null = null;
   private frame = 0;
   private readonly spacer: HTMLDivElement;
@@ -79,12 +97,13 @@ class VirtualList {
     window.addEventListener("resize", () => this.schedule());
   }
 
-  show(items: readonly IconEntry[], chosen: string | null): void {
-    this.items = items;
+  /** Shows these rows from the top; with `keepPlace`, where the reader is (the same rows, now read in full). */
+  show(rows: Rows, chosen: string | null, keepPlace = false): void {
+    this.rows = rows;
     this.chosen = chosen;
-    this.viewport.scrollTop = 0;
-    this.spacer.style.height = `${items.length * ROW_HEIGHT}px`;
-    this.viewport.setAttribute("aria-rowcount", String(items.length));
+    if (!keepPlace) this.viewport.scrollTop = 0;
+    this.spacer.style.height = `${rows.count * ROW_HEIGHT}px`;
+    this.viewport.setAttribute("aria-rowcount", String(rows.count));
     this.render();
   }
 
@@ -95,32 +114,43 @@ class VirtualList {
   render(): void {
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || window.innerHeight;
+    const { count } = this.rows;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(this.items.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const last = Math.min(count, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
     const rows: HTMLElement[] = [];
     for (let i = first; i < last; i++) {
-      const icon = this.items[i]!;
+      const icon = this.rows.at(i);
       const row = document.createElement("div");
-      row.className = icon.name === this.chosen ? "row chosen" : "row";
+      row.className = icon !== undefined && icon.name === this.chosen ? "row chosen" : "row";
       row.setAttribute("role", "listitem");
       row.setAttribute("aria-posinset", String(i + 1));
-      row.setAttribute("aria-setsize", String(this.items.length));
-      row.dataset.icon = icon.name;
+      row.setAttribute("aria-setsize", String(count));
       row.style.top = `${i * ROW_HEIGHT}px`;
-      row.innerHTML = iconRowHtml(icon, "");
+      if (icon === undefined) {
+        row.classList.add("pending");
+        row.textContent = "Reading the list…";
+      } else {
+        row.dataset.icon = icon.name;
+        row.innerHTML = iconRowHtml(icon, "");
+      }
       rows.push(row);
     }
     this.viewport.replaceChildren(this.spacer, ...rows);
   }
 }
 
+const readList = (text: string, where: string): CatalogueList => {
+  const list = JSON.parse(text) as CatalogueList;
+  if (list.format !== 1) throw new Error(`${where}: unsupported format ${String(list.format)}`);
+  return list;
+};
+
 async function main(): Promise<void> {
-  const list = JSON.parse(await listText) as CatalogueList;
-  if (list.format !== 1) throw new Error(`${LIST_FILE}: unsupported format ${String(list.format)}`);
-  const icons: IconEntry[] = list.icons.map(([name, size, width, height, keys]) => ({ name, size, width, height, keys }));
-  const byName = new Map(icons.map((icon, i) => [icon.name, i]));
-  // What the search matches: the icon's name and every key that maps to it, lower-cased once, on the first search.
-  let haystacks: string[] | null = null;
+  // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
+  // (catalogue/list.json, asked for by the page's preload) is read.
+  const head = readList(byId(LIST_HEAD_ID).textContent ?? "", `#${LIST_HEAD_ID}`);
+  let list: CatalogueList | null = null;
+  const all: Rows = { get count() { return head.count; }, at: (i) => entryAt(list ?? head, i) };
 
   // The static first page gives way to the virtualised list of every icon.
   const viewport = document.createElement("div");
@@ -134,6 +164,9 @@ async function main(): Promise<void> {
   const summary = byId("icon-summary");
   const total = summary.innerHTML;
 
+  // What the search matches: the icon's name and every key that maps to it, lower-cased once.
+  let haystacks: string[] | null = null;
+  let byName: Map<string, number> | null = null;
   /** Set once the site data is read: until then the search filters the list and says that findIcon's answer follows. */
   let site: SiteModel | null = null;
   const input = byId<HTMLInputElement>("find-input");
@@ -143,7 +176,7 @@ async function main(): Promise<void> {
     if (text === "") {
       answerBox.replaceChildren();
       summary.innerHTML = total;
-      view.show(icons, null);
+      view.show(all, null);
       return;
     }
     let chosen: string | null = null;
@@ -165,22 +198,38 @@ async function main(): Promise<void> {
         answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
       }
     }
-    haystacks ??= icons.map((i) => [i.name, ...i.keys].join("\n").toLowerCase());
+    if (list === null || haystacks === null || byName === null) {
+      summary.textContent = `Reading the list of ${head.count} icons to filter it…`;
+      return; // run again once the list is read
+    }
+    const from = list;
     const needle = text.toLowerCase();
-    const matches: IconEntry[] = [];
+    const matches: number[] = [];
     const first = chosen === null ? undefined : byName.get(chosen);
-    if (first !== undefined) matches.push(icons[first]!);
-    for (let i = 0; i < icons.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(icons[i]!);
-    summary.textContent = `${matches.length} of ${icons.length} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
-    view.show(matches, chosen);
+    if (first !== undefined) matches.push(first);
+    for (let i = 0; i < haystacks.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(i);
+    summary.textContent = `${matches.length} of ${from.count} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
+    view.show({ count: matches.length, at: (i) => entryAt(from, matches[i]!) }, chosen);
   };
   input.addEventListener("input", find);
   byId("find-form").addEventListener("submit", (event) => { event.preventDefault(); find(); });
 
   byId("find").hidden = false;
-  view.show(icons, null);
+  view.show(all, null);
   document.documentElement.dataset.list = "true";
   await afterPaint();
+
+  // Every icon's row: the rows on screen are drawn again where the reader is, and the search can filter.
+  const full = readList(await listText, LIST_FILE);
+  if (full.count !== head.count || full.names.length !== full.count) throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
+  list = full;
+  haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
+  byName = new Map(full.names.map((name, i) => [name, i]));
+  if (input.value.trim() === "") view.show(all, null, true);
+  else find();
+  document.documentElement.dataset.listFull = "true";
+  performance.mark("catalogue:list-full");
+  await afterPaint(false);
 
   // Then the site data: findIcon's answers and the preview.
   site = fromSiteData(await (await siteResponse).json() as SiteData);

@@ -13,7 +13,7 @@ import type { Diagnostic } from "../errors.js";
 import { formatTimestamp } from "../model/time.js";
 import { sortedIconNames, type SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
-import { cataloguePages, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueList, type CatalogueView } from "./page.js";
+import { catalogueList, cataloguePages, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView } from "./page.js";
 import type { IconEntry, MappingEntry } from "./rows.js";
 
 export { CATALOGUE_DIR } from "./page.js";
@@ -86,11 +86,6 @@ export function catalogueView(input: CatalogueInput): CatalogueView {
   };
 }
 
-/** The per-icon list the first screen is drawn from (page.ts, LIST_FILE). */
-export function catalogueList(view: Pick<CatalogueView, "icons">): CatalogueList {
-  return { format: 1, icons: view.icons.map((i) => [i.name, i.size, i.width, i.height, [...i.keys]]) };
-}
-
 /** The catalogue's files, or none and a warning when the content's own index.html takes the root. */
 export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   const own = input.raw.published.find((f) => f.path === "index.html");
@@ -110,7 +105,7 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
     { path: SITE_DATA_FILE, data: `${JSON.stringify(toSiteData(input.model))}\n` },
-    { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view))}\n` },
+    { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
   return { files };
 }
