@@ -108,7 +108,7 @@ export const notCompared = (diff: SiteDiff): ChangeKind[] => (diff.versions.list
 export function versionsNotComparedLines(diff: SiteDiff): string[] {
   if (diff.versions.listed) return [];
   return [
-    ...diff.versions.unknown.map((u) => u.reason),
+    ...new Set(diff.versions.unknown.map((u) => u.reason)),
     "Versions added and removed could not be compared; versionCheck answers are compared only for the versions the other side lists and both latest versions.",
   ];
 }
