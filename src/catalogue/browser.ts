@@ -145,6 +145,9 @@ const readList = (text: string, where: string): CatalogueList => {
   return list;
 };
 
+/** Until the whole list is read: puts the static first page back (when the list cannot be read). */
+let restoreStatic: (() => void) | null = null;
+
 async function main(): Promise<void> {
   // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
   // (catalogue/list.json, asked for by the page's preload) is read.
@@ -159,7 +162,9 @@ async function main(): Promise<void> {
   viewport.tabIndex = 0;
   viewport.setAttribute("role", "list");
   viewport.setAttribute("aria-label", "Icons (scroll for more)");
-  byId("static-icons").replaceWith(viewport);
+  const staticIcons = byId("static-icons");
+  staticIcons.replaceWith(viewport);
+  restoreStatic = () => viewport.replaceWith(staticIcons);
   const view = new VirtualList(viewport);
   const summary = byId("icon-summary");
   const total = summary.innerHTML;
@@ -223,6 +228,7 @@ async function main(): Promise<void> {
   const full = readList(await listText, LIST_FILE);
   if (full.count !== head.count || full.names.length !== full.count) throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
   list = full;
+  restoreStatic = null; // every row can be drawn: the virtualised list stays, whatever happens to the site data
   haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
   byName = new Map(full.names.map((name, i) => [name, i]));
   if (input.value.trim() === "") view.show(all, null, true);
@@ -260,7 +266,9 @@ main().catch((error: unknown) => {
   // The static lists stay; the reason is shown, not thrown at the console.
   const box = document.getElementById("find-answer");
   document.documentElement.dataset.ready = "failed";
-  // The root page's rows past the first screen are in <noscript> (page.ts): with no list drawn, they are shown.
+  // Without the whole list, the static first page comes back, with its rows past the first screen, which are in
+  // <noscript> (page.ts).
+  restoreStatic?.();
   const more = document.getElementById("more-icons");
   if (more !== null) more.outerHTML = more.textContent ?? "";
   if (box !== null) {

@@ -210,6 +210,23 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     await page.close();
   });
 
+  it("when the list cannot be read, the static first page comes back whole (×3 content)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems = watch(page);
+    await page.route(/\/catalogue\/list\.json$/, (route) => route.fulfill({ status: 404, body: "gone" }));
+    await page.goto(big.preview.url);
+    await page.waitForSelector("html[data-ready=failed]");
+    // The first 1,000 icons as the static page has them (those past the first screen were in <noscript>), and why.
+    const icons = [...contentIcons(bigContent)].sort(byBytes);
+    const shown = await page.locator(".rows.icons img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("alt")));
+    expect(shown).toEqual(icons.slice(0, 1000));
+    expect(await page.locator("#icon-view").count()).toBe(0);
+    expect(await page.textContent("#find-answer")).toContain("could not load");
+    // The 404 itself is the only problem (its status line, and the console's "Failed to load resource" for it).
+    expect(problems.filter((p) => !p.includes("/catalogue/list.json") && !p.includes("status of 404"))).toEqual([]);
+    await page.close();
+  });
+
   it("without JavaScript, lists every icon and every mapping across its static pages", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
