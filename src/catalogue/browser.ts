@@ -32,12 +32,14 @@ async function bodyOf(file: string, request: Promise<Response>): Promise<Respons
   return response;
 }
 
-// The list is asked for as soon as the script runs (the page's preload has asked already); the site data once the list
-// has arrived (on a slow link the list does not share it), and parsed only once the list is on screen.
+// Both are asked for as soon as the script runs (the page's preload has asked for the list already, so it is first in
+// line): the first screen needs neither, and each is parsed only once what comes before it is on screen.
 const listResponse = bodyOf(LIST_FILE, fetch(LIST_FILE));
 const listText = listResponse.then((r) => r.text());
-const siteResponse = listText.catch(() => undefined).then(() => bodyOf(SITE_DATA_FILE, fetch(SITE_DATA_FILE)));
-siteResponse.catch(() => undefined); // its failure is reported where it is awaited
+const siteResponse = bodyOf(SITE_DATA_FILE, fetch(SITE_DATA_FILE));
+// Their failures are reported where they are awaited (not as unhandled before then).
+listText.catch(() => undefined);
+siteResponse.catch(() => undefined);
 
 /**
  * Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint).
