@@ -1,13 +1,20 @@
 // src/catalogue/browser.ts
-// The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It loads the
-// edge handler's site data and answers from it with the same code as the API (src/api through fromSiteData and
-// phpRespond): the search asks findIcon, the preview any query. The icon list is virtualised: only the rows on
-// screen are in the DOM, so 49,000 icons stay usable. Without it, the page is its static lists.
+// The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It draws the
+// list of icons first, then reads the site data (catalogue/site.json) and answers from it with the same code as the
+// API (src/api through fromSiteData and phpRespond): the search asks findIcon, the preview any query. The list does
+// not wait for the site data: at ×100 (49,000 icons) the site data is 7.5 MB, three times the list. The icon list is
+// virtualised: only the rows on screen are in the DOM. Without the script, the page is its static lists.
+//
+// The first screen is drawn from the list's head, a data block in the root page (no request); every row once the
+// per-icon list (catalogue/list.json) is read; the search's findIcon answer and the preview once the site data is.
+// Marks for the bench (performance.getEntriesByName): "catalogue:list" when the frame that draws the first screen
+// runs, "catalogue:list-full" when every row can be drawn and filtered, "catalogue:ready" when the search and the
+// preview answer from the site data (html[data-list], [data-list-full] and [data-ready] are set then).
 
 import { phpRespond } from "../api/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
-import { ICON_DATA_FILE, SITE_DATA_FILE } from "./page.js";
+import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./page.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
 
@@ -19,11 +26,32 @@ const byId = <T extends HTMLElement>(id: string): T => {
   return el as T;
 };
 
-async function fetchJson<T>(file: string): Promise<T> {
-  const response = await fetch(file);
+async function bodyOf(file: string, request: Promise<Response>): Promise<Response> {
+  const response = await request;
   if (!response.ok) throw new Error(`${file}: ${response.status}`);
-  return (await response.json()) as T;
+  return response;
 }
+
+// Both are asked for as soon as the script runs (the page's preload has asked for the list already, so it is first in
+// line): the first screen needs neither, and each is parsed only once what comes before it is on screen.
+const listResponse = bodyOf(LIST_FILE, fetch(LIST_FILE));
+const listText = listResponse.then((r) => r.text());
+const siteResponse = bodyOf(SITE_DATA_FILE, fetch(SITE_DATA_FILE));
+// Their failures are reported where they are awaited (not as unhandled before then).
+listText.catch(() => undefined);
+siteResponse.catch(() => undefined);
+
+/**
+ * Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint).
+ * The first time, that frame is the first screen's: marked "catalogue:list".
+ */
+const afterPaint = (mark = true): Promise<void> => new Promise((resolve) => {
+  const timer = setTimeout(resolve, 100);
+  requestAnimationFrame(() => {
+    if (mark) performance.mark("catalogue:list");
+    setTimeout(() => { clearTimeout(timer); resolve(); }, 0);
+  });
+});
 
 /** The answer of `GET /api.php?<query>` from the site's data: the API's own code. */
 export function answerOf(site: SiteModel, query: string): { status: number; body: string } {
@@ -42,9 +70,23 @@ export function extensionFor(site: SiteModel, text: string): string {
   return dot === -1 ? text : text.slice(dot + 1);
 }
 
+/** What the virtualised list shows: how many rows, and each row's icon (undefined: not read yet, a placeholder). */
+interface Rows {
+  count: number;
+  at(index: number): IconEntry | undefined;
+}
+
+/** The icon of row `i` of a list (or of its head, past which it is undefined). */
+function entryAt(list: CatalogueList, i: number): IconEntry | undefined {
+  const name = list.names[i];
+  if (name === undefined) return undefined;
+  const keys = list.keys[i]!;
+  return { name, size: list.sizes[i]!, width: list.widths[i]!, height: list.heights[i]!, keys: keys === "" ? [] : keys.split("\n") };
+}
+
 /** The virtualised list: a scrolling viewport, a spacer as tall as every row, and the rows on screen. */
 class VirtualList {
-  private items: readonly IconEntry[] = [];
+  private rows: Rows = { count: 0, at: () => undefined };
   private chosen: string | null = null;
   private frame = 0;
   private readonly spacer: HTMLDivElement;
@@ -57,12 +99,13 @@ class VirtualList {
     window.addEventListener("resize", () => this.schedule());
   }
 
-  show(items: readonly IconEntry[], chosen: string | null): void {
-    this.items = items;
+  /** Shows these rows from the top; with `keepPlace`, where the reader is (the same rows, now read in full). */
+  show(rows: Rows, chosen: string | null, keepPlace = false): void {
+    this.rows = rows;
     this.chosen = chosen;
-    this.viewport.scrollTop = 0;
-    this.spacer.style.height = `${items.length * ROW_HEIGHT}px`;
-    this.viewport.setAttribute("aria-rowcount", String(items.length));
+    if (!keepPlace) this.viewport.scrollTop = 0;
+    this.spacer.style.height = `${rows.count * ROW_HEIGHT}px`;
+    this.viewport.setAttribute("aria-rowcount", String(rows.count));
     this.render();
   }
 
@@ -73,43 +116,46 @@ class VirtualList {
   render(): void {
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || window.innerHeight;
+    const { count } = this.rows;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(this.items.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const last = Math.min(count, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
     const rows: HTMLElement[] = [];
     for (let i = first; i < last; i++) {
-      const icon = this.items[i]!;
+      const icon = this.rows.at(i);
       const row = document.createElement("div");
-      row.className = icon.name === this.chosen ? "row chosen" : "row";
+      row.className = icon !== undefined && icon.name === this.chosen ? "row chosen" : "row";
       row.setAttribute("role", "listitem");
       row.setAttribute("aria-posinset", String(i + 1));
-      row.setAttribute("aria-setsize", String(this.items.length));
-      row.dataset.icon = icon.name;
+      row.setAttribute("aria-setsize", String(count));
       row.style.top = `${i * ROW_HEIGHT}px`;
-      row.innerHTML = iconRowHtml(icon, "");
+      if (icon === undefined) {
+        row.classList.add("pending");
+        row.textContent = "Reading the list…";
+      } else {
+        row.dataset.icon = icon.name;
+        row.innerHTML = iconRowHtml(icon, "");
+      }
       rows.push(row);
     }
     this.viewport.replaceChildren(this.spacer, ...rows);
   }
 }
 
+const readList = (text: string, where: string): CatalogueList => {
+  const list = JSON.parse(text) as CatalogueList;
+  if (list.format !== 1) throw new Error(`${where}: unsupported format ${String(list.format)}`);
+  return list;
+};
+
+/** Until the whole list is read: puts the static first page back (when the list cannot be read). */
+let restoreStatic: (() => void) | null = null;
+
 async function main(): Promise<void> {
-  const [data, extra] = await Promise.all([
-    fetchJson<SiteData>(SITE_DATA_FILE),
-    fetchJson<{ icons: Array<[string, number | null, number | null]> }>(ICON_DATA_FILE),
-  ]);
-  const site = fromSiteData(data);
-  const keysByIcon = new Map<string, string[]>();
-  for (const [key, icon] of site.iconMap.entries) {
-    const list = keysByIcon.get(icon);
-    if (list === undefined) keysByIcon.set(icon, [key]);
-    else list.push(key);
-  }
-  const icons: IconEntry[] = extra.icons.map(([name, width, height]) => ({
-    name, width, height, size: site.iconDirFiles.get(name)?.size ?? 0, keys: keysByIcon.get(name) ?? [],
-  }));
-  // What the search matches: the icon's name and every key that maps to it, lower-cased once.
-  const haystacks = icons.map((i) => [i.name, ...i.keys].join("\n").toLowerCase());
-  const byName = new Map(icons.map((icon, i) => [icon.name, i]));
+  // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
+  // (catalogue/list.json, asked for by the page's preload) is read.
+  const head = readList(byId(LIST_HEAD_ID).textContent ?? "", `#${LIST_HEAD_ID}`);
+  let list: CatalogueList | null = null;
+  const all: Rows = { get count() { return head.count; }, at: (i) => entryAt(list ?? head, i) };
 
   // The static first page gives way to the virtualised list of every icon.
   const viewport = document.createElement("div");
@@ -118,11 +164,18 @@ async function main(): Promise<void> {
   viewport.tabIndex = 0;
   viewport.setAttribute("role", "list");
   viewport.setAttribute("aria-label", "Icons (scroll for more)");
-  byId("static-icons").replaceWith(viewport);
-  const list = new VirtualList(viewport);
+  const staticIcons = byId("static-icons");
+  staticIcons.replaceWith(viewport);
+  restoreStatic = () => viewport.replaceWith(staticIcons);
+  const view = new VirtualList(viewport);
   const summary = byId("icon-summary");
   const total = summary.innerHTML;
 
+  // What the search matches: the icon's name and every key that maps to it, lower-cased once.
+  let haystacks: string[] | null = null;
+  let byName: Map<string, number> | null = null;
+  /** Set once the site data is read: until then the search filters the list and says that findIcon's answer follows. */
+  let site: SiteModel | null = null;
   const input = byId<HTMLInputElement>("find-input");
   const answerBox = byId("find-answer");
   const find = (): void => {
@@ -130,35 +183,65 @@ async function main(): Promise<void> {
     if (text === "") {
       answerBox.replaceChildren();
       summary.innerHTML = total;
-      list.show(icons, null);
+      view.show(all, null);
       return;
     }
-    const folder = text.endsWith("/");
-    const extension = folder ? "" : extensionFor(site, text);
-    const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
-    const answer = answerOf(site, query);
     let chosen: string | null = null;
-    if (answer.status === 200 && answer.body !== "") {
-      const body = JSON.parse(answer.body) as { icon: { filename: string } };
-      chosen = body.icon.filename;
-      const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
-      answerBox.innerHTML = `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> `
-        + `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> `
-        + `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+    if (site === null) {
+      answerBox.innerHTML = `<span>Reading the site data to answer as findIcon does…</span>`;
     } else {
-      answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      const folder = text.endsWith("/");
+      const extension = folder ? "" : extensionFor(site, text);
+      const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
+      const answer = answerOf(site, query);
+      if (answer.status === 200 && answer.body !== "") {
+        const body = JSON.parse(answer.body) as { icon: { filename: string } };
+        chosen = body.icon.filename;
+        const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
+        answerBox.innerHTML = `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> `
+          + `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> `
+          + `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      } else {
+        answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+      }
     }
+    if (list === null || haystacks === null || byName === null) {
+      summary.textContent = `Reading the list of ${head.count} icons to filter it…`;
+      return; // run again once the list is read
+    }
+    const from = list;
     const needle = text.toLowerCase();
-    const matches: IconEntry[] = [];
+    const matches: number[] = [];
     const first = chosen === null ? undefined : byName.get(chosen);
-    if (first !== undefined) matches.push(icons[first]!);
-    for (let i = 0; i < icons.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(icons[i]!);
-    summary.textContent = `${matches.length} of ${icons.length} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
-    list.show(matches, chosen);
+    if (first !== undefined) matches.push(first);
+    for (let i = 0; i < haystacks.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(i);
+    summary.textContent = `${matches.length} of ${from.count} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
+    view.show({ count: matches.length, at: (i) => entryAt(from, matches[i]!) }, chosen);
   };
   input.addEventListener("input", find);
   byId("find-form").addEventListener("submit", (event) => { event.preventDefault(); find(); });
 
+  byId("find").hidden = false;
+  view.show(all, null);
+  document.documentElement.dataset.list = "true";
+  await afterPaint();
+
+  // Every icon's row: the rows on screen are drawn again where the reader is, and the search can filter.
+  const full = readList(await listText, LIST_FILE);
+  if (full.count !== head.count || full.names.length !== full.count) throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
+  list = full;
+  restoreStatic = null; // every row can be drawn: the virtualised list stays, whatever happens to the site data
+  haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
+  byName = new Map(full.names.map((name, i) => [name, i]));
+  if (input.value.trim() === "") view.show(all, null, true);
+  else find();
+  document.documentElement.dataset.listFull = "true";
+  performance.mark("catalogue:list-full");
+  await afterPaint(false);
+
+  // Then the site data: findIcon's answers and the preview.
+  site = fromSiteData(await (await siteResponse).json() as SiteData);
+  const model = site;
   const previewInput = byId<HTMLInputElement>("preview-input");
   const status = byId("preview-status");
   const output = byId("preview-output");
@@ -166,19 +249,18 @@ async function main(): Promise<void> {
     // A whole URL, "/api.php?…", "?…" or the bare query: what follows the "?".
     const raw = previewInput.value.trim();
     const q = raw.includes("?") ? raw.slice(raw.indexOf("?") + 1) : raw;
-    const answer = answerOf(site, q.split("#")[0]!);
+    const answer = answerOf(model, q.split("#")[0]!);
     status.innerHTML = `Status ${answer.status}${answer.body === "" ? ", empty body" : ""}. `
       + `<a id="preview-live" href="${esc(`api.php${q === "" ? "" : `?${q}`}`)}">Open the live answer</a> `
-      + `(<a href="${esc(`${site.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(site.baseUrl)}</a>)`;
+      + `(<a href="${esc(`${model.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(model.baseUrl)}</a>)`;
     output.textContent = answer.body;
   };
   previewInput.addEventListener("input", preview);
   byId("preview-form").addEventListener("submit", (event) => { event.preventDefault(); preview(); });
-
-  byId("find").hidden = false;
   byId("preview").hidden = false;
-  list.show(icons, null);
   preview();
+  if (input.value.trim() !== "") find(); // typed while the site data was read: now with findIcon's answer
+  performance.mark("catalogue:ready");
   document.documentElement.dataset.ready = "true";
 }
 
@@ -186,6 +268,11 @@ main().catch((error: unknown) => {
   // The static lists stay; the reason is shown, not thrown at the console.
   const box = document.getElementById("find-answer");
   document.documentElement.dataset.ready = "failed";
+  // Without the whole list, the static first page comes back, with its rows past the first screen, which are in
+  // <noscript> (page.ts).
+  restoreStatic?.();
+  const more = document.getElementById("more-icons");
+  if (more !== null) more.outerHTML = more.textContent ?? "";
   if (box !== null) {
     box.textContent = `The search could not load: ${error instanceof Error ? error.message : String(error)}.`;
     byId("find").hidden = false;

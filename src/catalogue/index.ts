@@ -13,7 +13,7 @@ import type { Diagnostic } from "../errors.js";
 import { formatTimestamp } from "../model/time.js";
 import { sortedIconNames, type SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
-import { cataloguePages, ICON_DATA_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView } from "./page.js";
+import { catalogueList, cataloguePages, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView } from "./page.js";
 import type { IconEntry, MappingEntry } from "./rows.js";
 
 export { CATALOGUE_DIR } from "./page.js";
@@ -105,7 +105,7 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
     { path: SITE_DATA_FILE, data: `${JSON.stringify(toSiteData(input.model))}\n` },
-    { path: ICON_DATA_FILE, data: `${JSON.stringify({ format: 1, icons: view.icons.map((i) => [i.name, i.width, i.height]) })}\n` },
+    { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
   return { files };
 }

@@ -41,6 +41,7 @@ input[type=search], input[type=text] { width: 100%; max-width: 40rem; font: inhe
 .viewport .row { position: absolute; left: 0; right: 0; height: ${ROW_HEIGHT}px; }
 .viewport .row .body { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .row.chosen { background: var(--mark); }
+.row.pending { color: var(--muted); }
 #preview-output { white-space: pre-wrap; word-break: break-all; max-height: 30rem; overflow: auto; padding: .75rem; border: 1px solid var(--line); font: 13px/1.4 ui-monospace, monospace; }
 [hidden] { display: none !important; }
 `;

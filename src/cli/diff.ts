@@ -1,9 +1,10 @@
 // src/cli/diff.ts
 // `build-index-site diff <old> <new>`: what a client will see change between two sites, each a built site's folder,
-// a content folder or an http(s):// URL. Exit 0; 1 with --fail-on when such a change is present; 2 bad input.
+// a content folder or an http(s):// URL. Exit 0; 1 with --fail-on when such a change is present; 2 bad input, or a
+// --fail-on kind that could not be compared (versions, against a URL that does not list them) and no other matched.
 
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CHANGE_KINDS, diffSites, FORMATS, hasAny, readBoth, renderJson, renderMarkdown, renderText, type ChangeKind, type Format,
+import { CHANGE_KINDS, diffSites, FORMATS, hasAny, notCompared, readBoth, renderJson, renderMarkdown, renderText, type ChangeKind, type Format,
   type SiteDescription } from "../diff/index.js";
 import { UsageError } from "../errors.js";
 import { colorErr, colorOut, type Io } from "./output.js";
@@ -67,6 +68,17 @@ export function registerDiff(program: Command, io: Io, run: { wait: Promise<numb
         : format === "md" ? renderMarkdown(diff)
           : renderText(diff, (style, t) => colorOut(io, style, t));
       for (const line of text.replace(/\n$/, "").split("\n")) io.out(line);
-      run.wait = Promise.resolve(opts.failOn !== undefined && hasAny(diff, opts.failOn) ? 1 : 0);
+      if (opts.failOn !== undefined && hasAny(diff, opts.failOn)) {
+        run.wait = Promise.resolve(1);
+        return;
+      }
+      // A kind --fail-on names but the diff could not compare: it cannot say that the change is absent.
+      const unchecked = (opts.failOn ?? []).filter((k) => notCompared(diff).includes(k));
+      if (unchecked.length > 0) {
+        io.err(colorErr(io, "red", `--fail-on ${unchecked.join(",")}: ${diff.versions.unknown.map((u) => u.source).join(" and ")} does not list its client versions, so versions added and removed cannot be checked.`));
+        run.wait = Promise.resolve(2);
+        return;
+      }
+      run.wait = Promise.resolve(0);
     });
 }

@@ -73,8 +73,10 @@ export interface SiteDiff {
   };
   settings: { indexing: SettingChange[]; viewing: SettingChange[] };
   versions: {
-    /** False when either side cannot list its versions (a URL): added and removed are then empty. */
+    /** False when either side cannot list its versions (a URL without catalogue data): added and removed are then empty. */
     listed: boolean;
+    /** When not listed: why, for each side that cannot list them (with its source). */
+    unknown: Array<{ source: string; reason: string }>;
     added: string[];
     removed: string[];
     latest: { old: string; new: string };
@@ -185,8 +187,11 @@ function diffVersions(a: SiteDescription, b: SiteDescription): SiteDiff["version
     const y = b.versionAnswers?.get(version) ?? versionAnswer(version, b.latestVersion);
     if (x.updateNeeded !== y.updateNeeded || x.latest !== y.latest) checks.push({ version, old: x, new: y });
   }
+  const unknown = [a, b].filter((s) => s.versions === null)
+    .map((s) => ({ source: s.source, reason: s.versionsUnknown ?? `${s.source} does not list the client versions it serves.` }));
   return {
     listed,
+    unknown,
     added: listed ? [...news].filter((v) => !olds.has(v)) : [],
     removed: listed ? [...olds].filter((v) => !news.has(v)) : [],
     latest: { old: a.latestVersion, new: b.latestVersion },

@@ -2,6 +2,6 @@
 // `diff`: what a client will see change between two sites (content folders, builds or deployed URLs).
 
 export { CHANGE_KINDS, diffSites, hasAny, type ChangeKind, type SiteDiff } from "./compare.js";
-export { FORMATS, renderJson, renderMarkdown, renderText, type Format } from "./render.js";
+export { FORMATS, notCompared, renderJson, renderMarkdown, renderText, type Format } from "./render.js";
 export { readBoth, readSite } from "./read-site.js";
 export type { SiteDescription } from "./site.js";

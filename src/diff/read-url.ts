@@ -1,8 +1,15 @@
 // src/diff/read-url.ts
 // A deployed site (or the PHP service) → SiteDescription, read through its API as a client reads it: the actions
 // icons, iconMappings, extensionMappings and config, and every icon file the icons action lists (for its bytes and
-// dimensions). The API does not list the client versions: `versions` is null.
+// dimensions).
+//
+// The client versions: no answer of the API lists them (info, status, config and versionCheck name only the latest
+// version; versionCheck answers any version it is asked). A site built by build-index-site publishes them in its
+// catalogue's site data (catalogue/site.json, `versions`: manifest.json's list), which is read when it is there and
+// agrees with the API's config version. Otherwise (the PHP service, a build with --no-catalogue or with its own
+// index.html) `versions` is null and `versionsUnknown` says why.
 
+import { SITE_DATA_FILE } from "../catalogue/page.js";
 import { UsageError } from "../errors.js";
 import { createClient, TargetError, type Client } from "../verify/http.js";
 import { iconFile } from "./icon-file.js";
@@ -61,6 +68,9 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
       files.set(name, iconFile(got.body));
     });
     const mappings = isObject(extensionMappings.mappings) ? extensionMappings.mappings : {};
+    const latestVersion = typeof config.version === "string" ? config.version
+      : isObject(config.config) && typeof config.config.version === "string" ? config.config.version : "";
+    const versions = await publishedVersions(client, root, latestVersion, signal);
     return {
       source: raw,
       kind: "url",
@@ -70,13 +80,42 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
       indexing: strings(mappings.indexing),
       viewing: strings(mappings.viewing),
       config: config.config,
-      latestVersion: typeof config.version === "string" ? config.version
-        : isObject(config.config) && typeof config.config.version === "string" ? config.config.version : "",
-      versions: null,
+      latestVersion,
+      ...versions,
     };
   } finally {
     client.close();
   }
+}
+
+/**
+ * The client versions the site publishes in its catalogue's site data, or null and the reason. Only a site data file
+ * that is the catalogue's (format 1, a list of strings) and describes the site the API answers for (the same config
+ * version) counts.
+ */
+async function publishedVersions(client: Client, root: URL, latest: string, signal: AbortSignal):
+  Promise<{ versions: string[] } | { versions: null; versionsUnknown: string }> {
+  const url = new URL(SITE_DATA_FILE, root);
+  const unknown = (why: string): { versions: null; versionsUnknown: string } => ({
+    versions: null,
+    versionsUnknown: `${root.href} does not list the client versions it serves: the indexer API has no answer that lists them, and ${why}`,
+  });
+  const got = await ask(client, url, signal);
+  if (got.status !== 200) return unknown(`it publishes no catalogue data (${SITE_DATA_FILE} answered ${got.status}; a site built by build-index-site with its catalogue has it).`);
+  let data: unknown;
+  try {
+    data = JSON.parse(got.body.toString("utf8"));
+  } catch {
+    data = undefined;
+  }
+  if (!isObject(data) || data.format !== 1 || !Array.isArray(data.versions) || !data.versions.every((v) => typeof v === "string")) {
+    return unknown(`${SITE_DATA_FILE} is not the catalogue's site data of a build this version of build-index-site reads.`);
+  }
+  const dataVersion = isObject(data.config) && typeof data.config.version === "string" ? data.config.version : undefined;
+  if (dataVersion !== latest) {
+    return unknown(`its ${SITE_DATA_FILE} describes config version ${String(dataVersion)}, not ${latest || "(none)"}, which the API serves.`);
+  }
+  return { versions: data.versions as string[] };
 }
 
 /** Runs `work` on every item, at most `n` at once (one abort listener per request in flight, not per item). */

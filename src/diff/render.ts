@@ -11,8 +11,11 @@ export type Format = (typeof FORMATS)[number];
 /** Lists longer than this are folded in <details> (Markdown). */
 export const FOLD_AFTER = 10;
 
-/** The report's JSON (`--format json`): the diff with a format number tools can check. */
-export const renderJson = (diff: SiteDiff): string => JSON.stringify({ diffFormat: 1, ...diff }, null, 2);
+/**
+ * The report's JSON (`--format json`): the diff with a format number tools can check, and the kinds it could not
+ * compare (`notCompared`: their counts are 0 for want of data, not for want of change).
+ */
+export const renderJson = (diff: SiteDiff): string => JSON.stringify({ diffFormat: 1, ...diff, notCompared: notCompared(diff) }, null, 2);
 
 const LABELS: Record<ChangeKind, string> = {
   "added-icon": "Icons added",
@@ -98,19 +101,34 @@ function configLines(list: ConfigChange[]): string[] {
   return lines;
 }
 
+/** The kinds a diff could not compare (versions added and removed, when a side does not list its versions). */
+export const notCompared = (diff: SiteDiff): ChangeKind[] => (diff.versions.listed ? [] : ["added-version", "removed-version"]);
+
+/** Why versions were not compared, in sentences (empty when they were). */
+export function versionsNotComparedLines(diff: SiteDiff): string[] {
+  if (diff.versions.listed) return [];
+  return [
+    ...new Set(diff.versions.unknown.map((u) => u.reason)),
+    "Versions added and removed could not be compared; versionCheck answers are compared only for the versions the other side lists and both latest versions.",
+  ];
+}
+
 export function renderMarkdown(diff: SiteDiff): string {
   const out: string[] = [`## What clients will see change: ${mdCode(diff.old.source)} → ${mdCode(diff.new.source)}`, ""];
   const total = totalChanges(diff);
+  const unknown = versionsNotComparedLines(diff);
+  const unknownNote = unknown.length === 0 ? [] : [`**Versions could not be compared.** ${unknown.join(" ")}`, ""];
   if (total === 0) {
-    out.push("No change a client can see.", "");
-    return out.join("\n");
+    out.push("No change a client can see.", "", ...unknownNote);
+    while (out.at(-1) === "") out.pop();
+    return `${out.join("\n")}\n`;
   }
   out.push("| change | count |", "|---|--:|");
-  for (const [kind, label] of Object.entries(LABELS) as Array<[ChangeKind, string]>) out.push(`| ${label} | ${diff.counts[kind]} |`);
-  out.push("");
-  if (!diff.versions.listed) {
-    out.push("_A deployed site does not list its client versions: versions added and removed are not compared._", "");
+  const skipped = notCompared(diff);
+  for (const [kind, label] of Object.entries(LABELS) as Array<[ChangeKind, string]>) {
+    out.push(`| ${label} | ${skipped.includes(kind) ? "not compared" : diff.counts[kind]} |`);
   }
+  out.push("", ...unknownNote);
 
   const { icons, mappings, settings, versions } = diff;
   if (icons.added.length + icons.removed.length + icons.changed.length > 0) {
@@ -164,16 +182,20 @@ export type Paint = (style: "red" | "green" | "yellow" | "bold" | "dim", text: s
 
 export function renderText(diff: SiteDiff, paint: Paint = (_s, t) => t): string {
   const out: string[] = [`${diff.old.source} → ${diff.new.source}`];
+  const reasons = versionsNotComparedLines(diff);
+  const unknown = reasons.length === 0 ? [] : [paint("yellow", "  Versions could not be compared:"), ...reasons.map((l) => `    ${l}`)];
   if (totalChanges(diff) === 0) {
-    out.push("No change a client can see.");
+    out.push("No change a client can see.", ...unknown);
     return `${out.join("\n")}\n`;
   }
+  const skipped = notCompared(diff);
   const width = Math.max(...Object.values(diff.counts).map((n) => String(n).length));
   for (const [kind, label] of Object.entries(LABELS) as Array<[ChangeKind, string]>) {
     const n = diff.counts[kind];
-    out.push(`  ${String(n).padStart(width)}  ${n === 0 ? paint("dim", label) : label}`);
+    if (skipped.includes(kind)) out.push(`  ${"-".padStart(width)}  ${label}: not compared`);
+    else out.push(`  ${String(n).padStart(width)}  ${n === 0 ? paint("dim", label) : label}`);
   }
-  if (!diff.versions.listed) out.push(paint("dim", "  (a deployed site does not list its client versions: versions added and removed are not compared)"));
+  out.push(...unknown);
   const section = (title: string, lines: string[]): void => {
     if (lines.length === 0) return;
     out.push("", paint("bold", title), ...lines.map((l) => `  ${l}`));

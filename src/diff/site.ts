@@ -33,8 +33,13 @@ export interface SiteDescription {
   config: unknown;
   /** The version versionCheck answers as latest (config.json's "version"). */
   latestVersion: string;
-  /** The client versions the site lists (manifest.json), or null when the input cannot tell (a URL). */
+  /**
+   * The client versions the site lists (manifest.json), or null when the input cannot tell (a URL whose site does not
+   * publish its catalogue's site data: the API itself lists no versions).
+   */
   versions: readonly string[] | null;
+  /** Why `versions` is null, in a sentence. */
+  versionsUnknown?: string;
   /**
    * versionCheck's answers as the site gave them (a URL, asked for every version either side lists); when absent, or
    * for a version not in it, the answer is computed as the PHP service does (version_compare with latestVersion).

@@ -178,6 +178,54 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     await page.close();
   });
 
+  it("draws the first screen before its data files are read: the list's head is in the page (×3 content)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems = watch(page);
+    // Hold back the per-icon list and the site data until the first screen has been checked.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const asked: string[] = [];
+    await page.route(/\/catalogue\/(list|site)\.json$/, async (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      await held;
+      await route.continue();
+    });
+    await page.goto(big.preview.url);
+    await page.waitForSelector("html[data-list=true]");
+    const icons = [...contentIcons(bigContent)].sort(byBytes);
+    const shown = await page.locator("#icon-view .row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-icon")));
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown).toEqual(icons.slice(0, shown.length)); // real rows, not placeholders: the first icons in order
+    expect(await page.getAttribute("#icon-view", "aria-rowcount")).toBe(String(icons.length));
+    expect(await page.getAttribute("html", "data-ready")).toBeNull();
+    // A search typed now waits for the data, then answers as the API does.
+    await page.fill("#find-input", "php");
+    release();
+    await page.waitForSelector("html[data-ready=true]");
+    expect(await page.getAttribute("#find-icon", "data-icon")).toBe(expectedIcon(bigContent, "php"));
+    expect(asked.sort()).toEqual(["/catalogue/list.json", "/catalogue/site.json"]); // each once (the preload is used)
+    await page.unrouteAll();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("when the list cannot be read, the static first page comes back whole (×3 content)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems = watch(page);
+    await page.route(/\/catalogue\/list\.json$/, (route) => route.fulfill({ status: 404, body: "gone" }));
+    await page.goto(big.preview.url);
+    await page.waitForSelector("html[data-ready=failed]");
+    // The first 1,000 icons as the static page has them (those past the first screen were in <noscript>), and why.
+    const icons = [...contentIcons(bigContent)].sort(byBytes);
+    const shown = await page.locator(".rows.icons img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("alt")));
+    expect(shown).toEqual(icons.slice(0, 1000));
+    expect(await page.locator("#icon-view").count()).toBe(0);
+    expect(await page.textContent("#find-answer")).toContain("could not load");
+    // The 404 itself is the only problem (its status line, and the console's "Failed to load resource" for it).
+    expect(problems.filter((p) => !p.includes("/catalogue/list.json") && !p.includes("status of 404"))).toEqual([]);
+    await page.close();
+  });
+
   it("without JavaScript, lists every icon and every mapping across its static pages", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

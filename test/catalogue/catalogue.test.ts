@@ -2,7 +2,7 @@
 // The catalogue in the build: written by default (index.html, catalogue/), left out by --no-catalogue, and replaced,
 // with a warning, by the content's own index.html. Expected values come from the content folder. Needs `npm run build`.
 
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,9 +27,25 @@ describe("the catalogue in the build", () => {
     const mappings = readFileSync(path.join(out, "catalogue/mappings-1.html"), "utf8");
     for (const key of Object.keys(iconMap)) expect(mappings).toContain(`>${key}</a>`);
     const files = await (await readBuild(out)).siteFiles();
-    for (const f of ["index.html", "catalogue/catalogue.js", "catalogue/catalogue.css", "catalogue/site.json", "catalogue/icons.json"]) {
-      expect(files.has(f), f).toBe(true);
-    }
+    // The catalogue's own files, every one in the site's manifest: the script, the style, the per-icon list the first
+    // screen is drawn from, and the site data the search and the preview answer from.
+    const own = ["catalogue/catalogue.css", "catalogue/catalogue.js", "catalogue/list.json", "catalogue/site.json"];
+    expect([...files.keys()].filter((f) => f.startsWith("catalogue/") && !/^catalogue\/(icons|mappings)-\d+\.html$/.test(f)).sort()).toEqual(own);
+    expect(readdirSync(path.join(out, "catalogue")).filter((f) => !f.endsWith(".html")).sort()).toEqual(own.map((f) => f.slice("catalogue/".length)));
+    expect(files.has("index.html")).toBe(true);
+    // The list: one entry per image file of icons/, in byte order, with its size and every icons.json key naming it.
+    type List = { format: number; count: number; names: string[]; sizes: number[]; keys: string[] };
+    const list = JSON.parse(readFileSync(path.join(out, "catalogue/list.json"), "utf8")) as List;
+    const sorted = [...icons].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(list.format).toBe(1);
+    expect(list.count).toBe(icons.length);
+    expect(list.names).toEqual(sorted);
+    expect(list.sizes).toEqual(sorted.map((name) => statSync(path.join(CONTENT, "icons", name)).size));
+    expect(list.keys).toEqual(sorted.map((name) => Object.keys(iconMap).filter((k) => iconMap[k] === name).join("\n")));
+    // Its head is in the root page, a data block the script reads without a request (never run: type application/json).
+    const block = /<script type="application\/json" id="list-head">([^<]*)<\/script>/.exec(html);
+    expect(block).not.toBeNull();
+    expect(JSON.parse(block![1]!)).toEqual(list); // the demo content has fewer icons than the head holds
     expect(result.diagnostics.filter((d) => d.code === "CATALOGUE_REPLACED")).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { diffJson, diffSites, hasAny } from "../../src/diff/compare.js";
-import { FOLD_AFTER, mdCode, renderMarkdown, renderText } from "../../src/diff/render.js";
+import { FOLD_AFTER, mdCode, renderJson, renderMarkdown, renderText } from "../../src/diff/render.js";
 import type { IconFile, SiteDescription } from "../../src/diff/site.js";
 
 const icon = (size: number, sha1: string, px = 16): IconFile => ({ size, sha1, width: px, height: px });
@@ -96,7 +96,21 @@ describe("diffSites", () => {
     const diff = diffSites(site(), url);
     expect(diff.versions.listed).toBe(false);
     expect(diff.versions.checks.map((c) => c.version)).toEqual(["1.0", "1.1", "1.2"]);
-    expect(renderMarkdown(diff)).toContain("_A deployed site does not list its client versions");
+    // Not compared, said plainly in every output (not counted as 0).
+    const url2 = { ...url, source: "https://x.test/", versionsUnknown: "https://x.test/ does not list the client versions it serves: because." };
+    const plain = diffSites(site(), url2);
+    expect(plain.versions.unknown).toEqual([{ source: "https://x.test/", reason: url2.versionsUnknown }]);
+    const md = renderMarkdown(plain);
+    expect(md).toContain("| Versions added | not compared |");
+    expect(md).toContain("| Versions removed | not compared |");
+    expect(md).toContain(`**Versions could not be compared.** ${url2.versionsUnknown}`);
+    expect(renderText(plain)).toContain("Versions removed: not compared");
+    expect(renderText(plain)).toContain(`    ${url2.versionsUnknown}`);
+    expect(JSON.parse(renderJson(plain))).toMatchObject({ notCompared: ["added-version", "removed-version"], versions: { listed: false } });
+    // Even with no change at all, the report says that versions were not compared.
+    const { versionAnswers: _answers, ...bare } = url2;
+    const same = diffSites(bare, bare);
+    expect(renderMarkdown(same)).toBe(`## What clients will see change: \`https://x.test/\` → \`https://x.test/\`\n\nNo change a client can see.\n\n**Versions could not be compared.** ${url2.versionsUnknown} Versions added and removed could not be compared; versionCheck answers are compared only for the versions the other side lists and both latest versions.\n`);
   });
 
   test("config.json: a JSON diff by pointer (escaped), arrays whole", () => {

@@ -183,7 +183,7 @@ function expectFixtureChanges(report: Report, options: { listed: boolean } = { l
 
 describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", () => {
   let root: string;
-  let preview: Preview | undefined;
+  const previews: Preview[] = [];
   const oldBuild = (): string => path.join(root, "old", "dist");
   const newBuild = (): string => path.join(root, "new", "dist");
 
@@ -194,7 +194,7 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     await build({ content: NEW, out: newBuild(), hosts: ["netlify", "cloudflare"], sourceDateEpoch: TEST_EPOCH });
   }, 120_000);
   afterAll(async () => {
-    await preview?.close();
+    for (const p of previews) await p.close();
     await removeDir(root);
   });
 
@@ -218,11 +218,48 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     expectFixtureChanges(await diffJson(oldBuild(), NEW));
   });
 
-  test("a deployed site, read through its API (the preview of the new build)", async () => {
-    preview = await startPreview({ dir: newBuild(), port: 0, host: "127.0.0.1", edge: true });
-    const report = await diffJson(oldBuild(), preview.url);
+  test("deployed sites, read through their API (previews of both builds): versions from their catalogue data", async () => {
+    // The old fixture built for an edge host too: asked a version it was not built with, it answers as PHP does.
+    await build({ content: OLD, out: path.join(root, "old-edge", "dist"), hosts: ["cloudflare"], sourceDateEpoch: TEST_EPOCH });
+    const old = await startPreview({ dir: path.join(root, "old-edge", "dist"), port: 0, host: "127.0.0.1", edge: true });
+    previews.push(old);
+    const now = await startPreview({ dir: newBuild(), port: 0, host: "127.0.0.1", edge: true });
+    previews.push(now);
+    const report = await diffJson(old.url, now.url);
+    expect([report.old.kind, report.new.kind]).toEqual(["url", "url"]);
+    expect(report.versions.listed).toBe(true);
+    expectFixtureChanges(report);
+    expect(report.versions.added).toEqual(["1.1.18", "1.1.19", "1.1.19-r1", "1.2.0-r0", "1.2.0-r1", "1.2.0-r2"]);
+    // A build against a URL: the same.
+    expectFixtureChanges(await diffJson(oldBuild(), now.url));
+  });
+
+  test("a deployed site that publishes no catalogue data: versions not compared, and every output says so", async () => {
+    const bare = path.join(root, "new-bare", "dist");
+    await build({ content: NEW, out: bare, hosts: ["cloudflare"], sourceDateEpoch: TEST_EPOCH, catalogue: false });
+    const site = await startPreview({ dir: bare, port: 0, host: "127.0.0.1", edge: true });
+    previews.push(site);
+    const report = await diffJson(oldBuild(), site.url) as Report & { notCompared: string[]; versions: { unknown: Array<{ source: string; reason: string }> } };
     expect(report.new.kind).toBe("url");
     expectFixtureChanges(report, { listed: false });
+    expect(report.notCompared).toEqual(["added-version", "removed-version"]);
+    expect(report.versions.unknown.map((u) => u.source)).toEqual([site.url]);
+    expect(report.versions.unknown[0]!.reason).toContain("does not list the client versions it serves");
+
+    const md = await cli("diff", oldBuild(), site.url, "--format", "md");
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("| Versions added | not compared |\n| Versions removed | not compared |");
+    expect(md.stdout).toContain("**Versions could not be compared.**");
+    const text = await cli("diff", oldBuild(), site.url, "--format", "text");
+    expect(text.stdout).toContain("Versions added: not compared");
+    expect(text.stdout).toContain("Versions could not be compared:");
+
+    // --fail-on a kind it could not compare: exit 2 (cannot check), one line; unless another kind named is present.
+    const unchecked = await cli("diff", oldBuild(), site.url, "--fail-on", "removed-version", "--format", "md");
+    expect(unchecked.code).toBe(2);
+    expect(unchecked.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unchecked.stderr).toContain("cannot be checked");
+    expect((await cli("diff", oldBuild(), site.url, "--fail-on", "removed-icon,removed-version", "--format", "md")).code).toBe(1);
   });
 
   test("Markdown: counts first, long lists folded, the changes in words", async () => {
