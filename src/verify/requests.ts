@@ -174,6 +174,13 @@ export function requestSet(table: RouteTable, siteFiles: Iterable<string>): Veri
   return [...domainRequests(table), ...files, ...pages, ...missing, ...beyondRequests(table)];
 }
 
+/**
+ * The site's own pages (the root, index.html, the catalogue's pages): for browsers, not the API. Not asked of the PHP
+ * service; on a site, a redirect on the same host is followed for them (Cloudflare serves `/index.html` at `/`).
+ */
+export const isOwnPage = (r: VerifyRequest): boolean =>
+  r.kind === "page" || (r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/")));
+
 /** `--sample N --seed S`: a deterministic subset of N requests, in their order (mulberry32). */
 export function sample<T>(list: readonly T[], n: number, seed: number): T[] {
   if (n >= list.length) return [...list];

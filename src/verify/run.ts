@@ -9,7 +9,7 @@ import { readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFil
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
-import { requestSet, sample, urlOf, type Scope, type VerifyRequest } from "./requests.js";
+import { isOwnPage, requestSet, sample, urlOf, type Scope, type VerifyRequest } from "./requests.js";
 
 /** Without --sample, sites with more requests than this are checked on a sample of this size (seed 1). */
 export const DEFAULT_LIMIT = 100_000;
@@ -178,6 +178,18 @@ async function ask(client: Client, url: URL, method: string, maxBytes: number, s
   }
 }
 
+/** Redirects followed for a page of the site's own (on the same host only: the client refuses any other). */
+const PAGE_REDIRECTS = 3;
+
+/** A page of the site's own, as a browser gets it: a redirect on the same host (/index.html → /) is followed. */
+async function askPage(client: Client, url: URL, maxBytes: number, signal: AbortSignal): Promise<Received> {
+  let got = await ask(client, url, "GET", maxBytes, signal);
+  for (let hop = 0; hop < PAGE_REDIRECTS && got.status >= 300 && got.status < 400 && got.headers.location !== undefined; hop += 1) {
+    got = await ask(client, new URL(got.headers.location, url), "GET", maxBytes, signal);
+  }
+  return got;
+}
+
 const maxBytesFor = (size: number): number => 4 * size + 1024 * 1024;
 const rawQuery = (query: string): string => query.replace(/%/g, "%25").replace(/\+/g, "%2B");
 
@@ -210,7 +222,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const first = await ask(client, urlOf(options.target, { path: "/api.php", query: "action=status" } as VerifyRequest), "GET", 16 * 1024 * 1024, controller.signal);
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
     // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
-    if (reference) requests = requests.filter((r) => r.kind !== "page" && !(r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/"))));
+    if (reference) requests = requests.filter((r) => !isOwnPage(r));
     const expectations = new Expectations(build, handler, serve, siteFiles, reference);
 
     const groups: Record<string, GroupCount> = {};
@@ -233,7 +245,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         found = compareAnswer(sameBytes ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
       } else {
         const want = await expectations.of(request);
-        got = await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
+        got = isOwnPage(request) && request.method === "GET"
+          ? await askPage(client, url, maxBytesFor(want.size), controller.signal)
+          : await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
         found = compareAnswer(want, got, { baseUrl, mayOmit });
       }
       const c = count(request);
