@@ -9,7 +9,7 @@ import { readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFil
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
-import { isOwnPage, requestSet, sample, urlOf, type Scope, type VerifyRequest } from "./requests.js";
+import { isOwnPage, isPlainFile, requestsOf, sampleOf, urlOf, type Scope, type VerifyRequest } from "./requests.js";
 
 /** Without --sample, sites with more requests than this are checked on a sample of this size (seed 1). */
 export const DEFAULT_LIMIT = 100_000;
@@ -77,7 +77,8 @@ class Expectations {
   private readonly files = new Map<string, { sha256: string; size: number }>();
   constructor(
     private readonly build: Build, private readonly handler: EdgeHandler | null, serve: Record<string, unknown>,
-    private readonly siteFiles: ReadonlyMap<string, SiteFileRecord>, readonly reference: boolean,
+    private readonly answerFiles: ReadonlyMap<string, SiteFileRecord>, private readonly answers: ReadonlyMap<string, BuildAnswer>,
+    readonly reference: boolean,
   ) {
     // The Content-Type the build gives each file extension (serve.json's static rules: "**/*.png").
     for (const rule of (serve.headers ?? []) as Array<{ source: string; headers: Array<{ key: string; value: string }> }>) {
@@ -132,8 +133,8 @@ class Expectations {
    */
   async recorded(request: VerifyRequest): Promise<(Expected & { size: number; sha1: string; full: () => Promise<Expected> }) | null> {
     if (!this.build.answers) return null;
-    const answer = await this.build.answer(request.query);
-    const record = this.siteFiles.get(answer.target.slice(1));
+    const answer = this.answers.get(request.query) ?? await this.build.answer(request.query);
+    const record = this.answerFiles.get(answer.target.slice(1));
     if (record === undefined || request.method !== "GET") return null;
     return {
       status: answer.status, headers: lowerHeaders(answer.headers), body: { kind: "any" }, size: record.size, sha1: record.sha1,
@@ -200,16 +201,27 @@ const rawQuery = (query: string): string => query.replace(/%/g, "%25").replace(/
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
   const build = await readBuild(options.dir);
-  const [table, siteFiles, serve, handler, builtBase] = await Promise.all([
-    build.table(), build.siteFiles(), build.serveConfig(), build.handler(), build.baseUrl(),
+  const [table, plainFiles, serve, handler, builtBase] = await Promise.all([
+    build.table(), build.siteFiles(isPlainFile), build.serveConfig(), build.handler(), build.baseUrl(),
   ]);
   const baseUrl = options.baseUrl ?? builtBase;
-  const all = requestSet(table, siteFiles.keys());
   const beyondSkipped = handler === null ? "the build has no request-time handler (build with the cloudflare host) to say the exact answers" : undefined;
-  let requests = handler === null ? all.filter((r) => r.scope === "precomputed") : all;
-  const size = options.sample ?? (requests.length > DEFAULT_LIMIT ? DEFAULT_LIMIT : undefined);
+  // The requests are generated, and only those asked are kept (a ×100 site derives about 600,000).
+  const generate = function* (): Generator<VerifyRequest> {
+    for (const r of requestsOf(table, plainFiles.keys())) if (handler !== null || r.scope === "precomputed") yield r;
+  };
+  let total = 0;
+  for (const _ of generate()) total += 1;
+  const size = options.sample ?? (total > DEFAULT_LIMIT ? DEFAULT_LIMIT : undefined);
   const seed = options.seed ?? 1;
-  if (size !== undefined) requests = sample(requests, size, seed);
+  let requests = size === undefined ? [...generate()] : sampleOf(generate, size, seed);
+  // The answers of the precomputed requests asked, and the records of their files (of the manifest, only those).
+  const answers = new Map<string, BuildAnswer>();
+  if (build.answers) {
+    for (const r of requests) if (r.kind === "api" && r.scope === "precomputed" && r.method === "GET") answers.set(r.query, await build.answer(r.query));
+  }
+  const answerTargets = new Set([...answers.values()].map((a) => a.target.slice(1)));
+  const answerFiles = answerTargets.size === 0 ? new Map<string, SiteFileRecord>() : await build.siteFiles((p) => answerTargets.has(p));
 
   const controller = new AbortController();
   setMaxListeners((options.concurrency ?? 8) + 8, controller.signal); // one listener per request in flight
@@ -223,7 +235,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
     // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
     if (reference) requests = requests.filter((r) => !isOwnPage(r));
-    const expectations = new Expectations(build, handler, serve, siteFiles, reference);
+    const expectations = new Expectations(build, handler, serve, answerFiles, answers, reference);
 
     const groups: Record<string, GroupCount> = {};
     const differences: Difference[] = [];
