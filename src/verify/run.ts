@@ -2,10 +2,12 @@
 // `verify`: ask a live site (or the PHP service it replaces) every request the build derives, compare each answer
 // with what the build says, and classify every difference. The build is read only through src/layout/read-build.ts.
 
-import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
+import { DATA_FOLDER } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
@@ -77,8 +79,7 @@ class Expectations {
   private readonly files = new Map<string, { sha256: string; size: number }>();
   constructor(
     private readonly build: Build, private readonly handler: EdgeHandler | null, serve: Record<string, unknown>,
-    private readonly answerFiles: ReadonlyMap<string, SiteFileRecord>, private readonly answers: ReadonlyMap<string, BuildAnswer>,
-    readonly reference: boolean,
+    private readonly records: ReadonlyMap<string, SiteFileRecord>, readonly reference: boolean,
   ) {
     // The Content-Type the build gives each file extension (serve.json's static rules: "**/*.png").
     for (const rule of (serve.headers ?? []) as Array<{ source: string; headers: Array<{ key: string; value: string }> }>) {
@@ -128,17 +129,32 @@ class Expectations {
   }
 
   /**
-   * A precomputed answer without reading its file: status and headers, and the body's sha1 as the build recorded it. A
-   * body with those bytes is the answer; any other body is compared as JSON (`full`).
+   * A precomputed answer without parsing it: its rule's status and headers, and its file's bytes as the build recorded
+   * them (sha1 and size, when the records were read) or as they are. A body with those bytes is the answer; any other
+   * body is compared as JSON (`full`).
    */
-  async recorded(request: VerifyRequest): Promise<(Expected & { size: number; sha1: string; full: () => Promise<Expected> }) | null> {
-    if (!this.build.answers) return null;
-    const answer = this.answers.get(request.query) ?? await this.build.answer(request.query);
-    const record = this.answerFiles.get(answer.target.slice(1));
-    if (record === undefined || request.method !== "GET") return null;
+  async recorded(request: VerifyRequest): Promise<(Expected & { size: number; same: (body: Buffer) => boolean; full: () => Promise<Expected> }) | null> {
+    if (!this.build.answers || request.method !== "GET") return null;
+    const answer = await this.build.answer(request.query);
+    const expected = { status: answer.status, headers: lowerHeaders(answer.headers) };
+    const record = this.records.get(answer.target.slice(1));
+    if (record !== undefined) {
+      return {
+        ...expected, body: { kind: "any" }, size: record.size,
+        same: (body) => body.length === record.size && createHash("sha1").update(body).digest("base64url") === record.sha1,
+        full: () => this.fromTable(answer, request.method),
+      };
+    }
+    // A sample's answer: its file, read synchronously (one small file; an asynchronous read is four thread-pool trips).
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(answer.file);
+    } catch {
+      return null;
+    }
     return {
-      status: answer.status, headers: lowerHeaders(answer.headers), body: { kind: "any" }, size: record.size, sha1: record.sha1,
-      full: () => this.fromTable(answer, request.method),
+      ...expected, body: { kind: "any" }, size: bytes.length, same: (body) => body.equals(bytes),
+      full: async () => ({ ...expected, body: { kind: "json", value: JSON.parse(bytes.toString("utf8")) as unknown } }),
     };
   }
 
@@ -201,28 +217,24 @@ const rawQuery = (query: string): string => query.replace(/%/g, "%25").replace(/
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
   const build = await readBuild(options.dir);
-  const [table, plainFiles, serve, handler, builtBase] = await Promise.all([
-    build.table(), build.siteFiles(isPlainFile), build.serveConfig(), build.handler(), build.baseUrl(),
+  // The manifest's records of the plain files; of the answer files too when every request is asked (a sample's answers
+  // are read from their files instead: a ×100 site has 600,000 records).
+  const [table, records, serve, handler, builtBase] = await Promise.all([
+    build.table(), build.siteFiles(options.sample === undefined ? (p) => !p.startsWith(`${DATA_FOLDER}/`) : isPlainFile),
+    build.serveConfig(), build.handler(), build.baseUrl(),
   ]);
+  const plainFiles = [...records.keys()].filter(isPlainFile);
   const baseUrl = options.baseUrl ?? builtBase;
   const beyondSkipped = handler === null ? "the build has no request-time handler (build with the cloudflare host) to say the exact answers" : undefined;
   // The requests are generated, and only those asked are kept (a ×100 site derives about 600,000).
   const generate = function* (): Generator<VerifyRequest> {
-    for (const r of requestsOf(table, plainFiles.keys())) if (handler !== null || r.scope === "precomputed") yield r;
+    for (const r of requestsOf(table, plainFiles)) if (handler !== null || r.scope === "precomputed") yield r;
   };
   let total = 0;
   for (const _ of generate()) total += 1;
   const size = options.sample ?? (total > DEFAULT_LIMIT ? DEFAULT_LIMIT : undefined);
   const seed = options.seed ?? 1;
   let requests = size === undefined ? [...generate()] : sampleOf(generate, size, seed);
-  // The answers of the precomputed requests asked, and the records of their files (of the manifest, only those).
-  const answers = new Map<string, BuildAnswer>();
-  if (build.answers) {
-    for (const r of requests) if (r.kind === "api" && r.scope === "precomputed" && r.method === "GET") answers.set(r.query, await build.answer(r.query));
-  }
-  const answerTargets = new Set([...answers.values()].map((a) => a.target.slice(1)));
-  const answerFiles = answerTargets.size === 0 ? new Map<string, SiteFileRecord>() : await build.siteFiles((p) => answerTargets.has(p));
-
   const controller = new AbortController();
   setMaxListeners((options.concurrency ?? 8) + 8, controller.signal); // one listener per request in flight
   const stop = (): void => controller.abort();
@@ -235,7 +247,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
     // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
     if (reference) requests = requests.filter((r) => !isOwnPage(r));
-    const expectations = new Expectations(build, handler, serve, answerFiles, answers, reference);
+    const expectations = new Expectations(build, handler, serve, records, reference);
 
     const groups: Record<string, GroupCount> = {};
     const differences: Difference[] = [];
@@ -253,8 +265,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       const recorded = request.kind === "api" && request.scope === "precomputed" ? await expectations.recorded(request) : null;
       if (recorded !== null) {
         got = await ask(client, url, request.method, maxBytesFor(recorded.size), controller.signal);
-        const sameBytes = got.body.length === recorded.size && createHash("sha1").update(got.body).digest("base64url") === recorded.sha1;
-        found = compareAnswer(sameBytes ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
+        found = compareAnswer(recorded.same(got.body) ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
       } else {
         const want = await expectations.of(request);
         got = isOwnPage(request) && request.method === "GET"
