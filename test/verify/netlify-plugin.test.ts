@@ -33,12 +33,13 @@ beforeAll(async () => {
   await mkdir(path.join(project, "node_modules"));
   await symlink(REPO, path.join(project, "node_modules", "build-index-site"), "dir");
   await build({ content: DEMO_CONTENT, out: path.join(project, "dist"), sourceDateEpoch: TEST_EPOCH });
-  // Another deploy: the same content with one setting changed.
+  // Another deploy: the same content with one setting changed (built in a folder of its own: beside its --out go
+  // .netlify/, .vercel/ and its records).
   otherContent = await copyContent(DEMO_CONTENT);
   const config = JSON.parse(await readFile(path.join(otherContent, "config.json"), "utf8")) as { main: Record<string, unknown> };
   config.main.cache_type = "json";
   await writeFile(path.join(otherContent, "config.json"), JSON.stringify(config, null, 4));
-  await build({ content: otherContent, out: path.join(otherContent, "..", path.basename(otherContent) + "-dist"), sourceDateEpoch: TEST_EPOCH });
+  await build({ content: otherContent, out: path.join(project, "other", "dist"), sourceDateEpoch: TEST_EPOCH });
   ({ onSuccess } = (await import(pathToFileURL(path.join(PLUGIN, "index.js")).href)) as { onSuccess: OnSuccess });
 }, 60_000);
 
@@ -47,7 +48,6 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   await removeDir(project);
   await removeDir(otherContent);
-  await removeDir(`${otherContent}-dist`);
 });
 
 async function preview(dir: string): Promise<string> {
@@ -85,7 +85,7 @@ describe("docs/examples/netlify-verify-plugin (onSuccess, after the deploy)", ()
   }, 60_000);
 
   test("a deploy of other content: the plugin fails, saying the deploy differs", async () => {
-    const url = await preview(`${otherContent}-dist`);
+    const url = await preview(path.join(project, "other", "dist"));
     const utils = await runPlugin(url);
     expect(utils.build.failPlugin).toHaveBeenCalledTimes(1);
     expect(utils.build.failPlugin.mock.calls[0]![0]).toMatch(/differs from the build/);
