@@ -46,9 +46,9 @@ Options:
   --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
                      workerd req/s, handler vs static assets; bench/edge-hosts.mjs: deployed handler sizes;
-                     bench/edge-data.mjs: the lean-deploy targets), verify against nginx (bench/verify-nginx.mjs)
-                     and the catalogue page in chromium on the real fixture and, with ×100, at ×100
-                     (bench/catalogue.mjs: first paint, first screen, ready and search ms)
+                     bench/edge-data.mjs: the lean-deploy targets), verify against nginx (bench/verify-nginx.mjs;
+                     with ×100 also its peak RSS with --sample 20000) and the catalogue page in chromium on the real
+                     fixture and, with ×100, at ×100 (bench/catalogue.mjs: first paint, first screen, ready and search ms)
   -h, --help         print this help and exit
 `;
 const args = process.argv.slice(2);
@@ -607,9 +607,10 @@ function runEdgeBenches() {
     // The lean-deploy targets (upload files, handler size, import, first and warm request, edge-only build).
     ["edge-data.mjs", []],
     ...(SCALES.includes(100) ? [["edge-data.mjs", ["--scale", "100"]]] : []),
-    // verify against nginx over the real fixture's whole domain; the catalogue page in chromium (the real fixture,
-    // and ×100): first paint, first screen, ready, search.
+    // verify against nginx over the real fixture's whole domain, and its peak RSS with --sample 20000 at ×100; the
+    // catalogue page in chromium (the real fixture, and ×100): first paint, first screen, ready, search.
     ["verify-nginx.mjs", []],
+    ...(SCALES.includes(100) ? [["verify-nginx.mjs", ["--scale", "100", "--sample", "20000"]]] : []),
     ["catalogue.mjs", ["real"]],
     ...(SCALES.includes(100) ? [["catalogue.mjs", ["100"]]] : []),
   ];

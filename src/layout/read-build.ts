@@ -2,9 +2,10 @@
 // EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
 // it where things are and what the build recorded; none of them parses the output folders on its own.
 
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { corePath, DATA_DIR } from "../edge/data.js";
@@ -61,12 +62,15 @@ export interface Build {
   edge: boolean;
   /** Whether --out holds the answer files: a static host was built (only those route /api.php to them). */
   answers: boolean;
-  /** The route table (routes.json). */
+  /** The route table (routes.json), read once per reader (shared with answer(): do not change it). */
   table(): Promise<RouteTable>;
   /** The static rules the preview hands serve-handler (serve.json). */
   serveConfig(): Promise<Record<string, unknown>>;
-  /** Every file of --out: its site path ("icons/a.png") → hash and size. */
-  siteFiles(): Promise<Map<string, SiteFileRecord>>;
+  /**
+   * Every file of --out: its site path ("icons/a.png") → hash and size; only those `keep` accepts when given (a ×100
+   * site has over 600,000: a reader that needs a few keeps only those).
+   */
+  siteFiles(keep?: (sitePath: string) => boolean): Promise<Map<string, SiteFileRecord>>;
   /** The request-time handler the build emitted (a Cloudflare-shaped module in the records), or null when no edge host
    * was built. */
   handlerFile(): string | null;
@@ -128,7 +132,9 @@ export async function readBuild(outDir: string): Promise<Build> {
     older ? "Build again: the records now live beside it, in .build-index-site/." : "Run `build-index-site build` first, or name the output folder with --dir.");
   }
   let compiled: Promise<CompiledTable> | undefined;
-  const table = async (): Promise<RouteTable> => (await readJson(layout.routes)) as RouteTable;
+  // Read once per reader: answer() compiles the same table (a ×100 site's is about 50 MB in memory).
+  let tableRead: Promise<RouteTable> | undefined;
+  const table = (): Promise<RouteTable> => (tableRead ??= readJson(layout.routes) as Promise<RouteTable>);
   const edge = stamp.hosts.some(isEdgeHost);
   const answers = needsAnswers(stamp.hosts);
   const handlerFile = (): string | null =>
@@ -156,7 +162,9 @@ export async function readBuild(outDir: string): Promise<Build> {
     answers,
     table,
     serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
-    siteFiles: async () => parseSiteManifest(await readFile(layout.siteManifest, "utf8")),
+    siteFiles: async (keep) => (keep === undefined
+      ? parseSiteManifest(await readFile(layout.siteManifest, "utf8"))
+      : keptSiteFiles(layout.siteManifest, keep)),
     handlerFile,
     answer,
     handler: async () => {
@@ -215,14 +223,38 @@ function formatOf(text: string): number | undefined {
   }
 }
 
-/** The manifest's lines ("<sha1> <size> <path>") → path → record. */
-function parseSiteManifest(text: string): Map<string, SiteFileRecord> {
+/** The manifest's records that `keep` accepts, read line by line (the whole text of a ×100 site's is 46 MB). */
+async function keptSiteFiles(file: string, keep: (sitePath: string) => boolean): Promise<Map<string, SiteFileRecord>> {
   const files = new Map<string, SiteFileRecord>();
-  for (const line of text.split("\n").slice(1)) {
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 }), crlfDelay: Infinity });
+  let header = true;
+  for await (const line of lines) {
+    if (header) {
+      header = false;
+      continue;
+    }
     const first = line.indexOf(" ");
     const second = line.indexOf(" ", first + 1);
     if (first <= 0 || second <= first || line.startsWith("mtimes ")) continue;
-    files.set(line.slice(second + 1), { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
+    const sitePath = line.slice(second + 1);
+    if (keep(sitePath)) files.set(sitePath, { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
+  }
+  return files;
+}
+
+/** The manifest's lines ("<sha1> <size> <path>") → path → record, read in place (no array of lines). */
+function parseSiteManifest(text: string): Map<string, SiteFileRecord> {
+  const files = new Map<string, SiteFileRecord>();
+  let start = text.indexOf("\n") + 1; // the header line
+  while (start > 0 && start < text.length) {
+    const end = text.indexOf("\n", start);
+    const stop = end === -1 ? text.length : end;
+    const first = text.indexOf(" ", start);
+    const second = first === -1 || first >= stop ? -1 : text.indexOf(" ", first + 1);
+    if (first > start && second > first && second < stop && !text.startsWith("mtimes ", start)) {
+      files.set(text.slice(second + 1, stop), { sha1: text.slice(start, first), size: Number(text.slice(first + 1, second)) });
+    }
+    start = stop + 1;
   }
   return files;
 }

@@ -57,23 +57,42 @@ function unknownValue(members: readonly string[]): string {
   }
 }
 
-/** The precomputed domain of the API: for each rule that answers exactly, each value it knows. */
-function domainRequests(table: RouteTable): VerifyRequest[] {
-  const out: VerifyRequest[] = [];
-  const sets = new Map<string, string[]>();
-  for (const rule of table.rules) {
-    for (const [param, p] of Object.entries(rule.match)) if ("in" in p) sets.set(param, [...(sets.get(param) ?? []), ...p.in]);
-  }
+/** The precomputed domain of the API: for each rule that answers exactly, each value it knows (generated, not listed). */
+function* domainRequests(table: RouteTable): Generator<VerifyRequest> {
+  // For a rule that answers "any other value" exactly (an error that echoes nothing), one value no set holds.
+  const others = new Map<string, string>();
+  const otherValue = (param: string): string => {
+    let value = others.get(param);
+    if (value === undefined) {
+      const members: string[] = [];
+      for (const rule of table.rules) {
+        const p = rule.match[param];
+        if (p !== undefined && "in" in p) for (const m of p.in) members.push(m);
+      }
+      value = unknownValue(members);
+      others.set(param, value);
+    }
+    return value;
+  };
   for (const rule of table.rules) {
     if (isFallbackRule(rule)) continue;
-    let combos: Array<Array<readonly [string, string]>> = [[]];
-    for (const [param, p] of Object.entries(rule.match)) {
-      const values = "eq" in p ? [p.eq] : "in" in p ? p.in : [unknownValue(sets.get(param) ?? [])];
-      combos = combos.flatMap((c) => values.map((v) => [...c, [param, v] as const]));
+    const params = Object.entries(rule.match).map(([param, p]) => [param, "eq" in p ? [p.eq] : "in" in p ? p.in : [otherValue(param)]] as const);
+    const group = actionOf(rule);
+    // Every combination of the params' values, in order, one at a time.
+    const pairs: Array<readonly [string, string]> = [];
+    function* combos(i: number): Generator<VerifyRequest> {
+      if (i === params.length) {
+        yield { method: "GET", kind: "api", scope: "precomputed", group, path: API_ENTRY, query: queryOf(pairs) };
+        return;
+      }
+      const [param, values] = params[i]!;
+      for (const v of values) {
+        pairs[i] = [param, v];
+        yield* combos(i + 1);
+      }
     }
-    for (const pairs of combos) out.push({ method: "GET", kind: "api", scope: "precomputed", group: actionOf(rule), path: API_ENTRY, query: queryOf(pairs) });
+    yield* combos(0);
   }
-  return out;
 }
 
 const upper = (s: string): string => s.toUpperCase();
@@ -158,25 +177,66 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
   return out;
 }
 
-/** Every request for a build: its route table and the paths of its files (`Build.siteFiles()` keys). */
+/** The site's files that are asked as plain files: not the answers (asked through /api.php), not the handler's data. */
+export const isPlainFile = (file: string): boolean => !file.startsWith("api/") && !file.startsWith(`${DATA_FOLDER}/`);
+
+/**
+ * Every request for a build, one at a time, always in the same order: its route table and the paths of its plain
+ * files (`Build.siteFiles(isPlainFile)` keys). Generated, not listed: a ×100 site has about 600,000.
+ */
+export function* requestsOf(table: RouteTable, siteFiles: Iterable<string>): Generator<VerifyRequest> {
+  yield* domainRequests(table);
+  const plain = [...siteFiles].filter(isPlainFile).sort();
+  for (const file of plain) yield { method: "GET", kind: "file", scope: "precomputed", group: "files", path: sitePathOf(file), query: "" };
+  if (plain.includes("index.html")) yield { method: "GET", kind: "page", scope: "precomputed", group: "pages", path: "/", query: "" };
+  for (const f of INTERNAL_FILES) yield { method: "GET", kind: "missing", scope: "precomputed", group: "404s", path: sitePathOf(f), query: "" };
+  yield* beyondRequests(table);
+}
+
+/** Every request for a build, as a list (`requestsOf`). */
 export function requestSet(table: RouteTable, siteFiles: Iterable<string>): VerifyRequest[] {
-  const files: VerifyRequest[] = [];
-  const pages: VerifyRequest[] = [];
-  for (const file of [...siteFiles].sort()) {
-    if (file.startsWith("api/")) continue; // the answers: asked through /api.php
-    if (file.startsWith(`${DATA_FOLDER}/`)) continue; // the handler's data: read by the edge hosts' handler, no part of the API
-    files.push({ method: "GET", kind: "file", scope: "precomputed", group: "files", path: sitePathOf(file), query: "" });
-    if (file === "index.html") pages.push({ method: "GET", kind: "page", scope: "precomputed", group: "pages", path: "/", query: "" });
+  return [...requestsOf(table, siteFiles)];
+}
+
+/**
+ * The site's own pages (the root, index.html, the catalogue's pages): for browsers, not the API. Not asked of the PHP
+ * service; on a site, a redirect on the same host is followed for them (Cloudflare serves `/index.html` at `/`).
+ */
+export const isOwnPage = (r: VerifyRequest): boolean =>
+  r.kind === "page" || (r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/")));
+
+/**
+ * `--sample N --seed S` over a sequence that can be generated again: N of its items, in their order, without holding
+ * the others (the same N as `sample` of the whole list).
+ */
+export function sampleOf<T>(generate: () => Iterable<T>, n: number, seed: number): T[] {
+  let count = 0;
+  for (const _ of generate()) count += 1;
+  const chosen = chosenIndexes(count, n, seed);
+  const out: T[] = [];
+  let i = 0;
+  let next = 0;
+  for (const item of generate()) {
+    if (next === chosen.length) break;
+    if (i === chosen[next]) {
+      out.push(item);
+      next += 1;
+    }
+    i += 1;
   }
-  const missing = INTERNAL_FILES.map((f): VerifyRequest => ({
-    method: "GET", kind: "missing", scope: "precomputed", group: "404s", path: sitePathOf(f), query: "",
-  }));
-  return [...domainRequests(table), ...files, ...pages, ...missing, ...beyondRequests(table)];
+  return out;
 }
 
 /** `--sample N --seed S`: a deterministic subset of N requests, in their order (mulberry32). */
 export function sample<T>(list: readonly T[], n: number, seed: number): T[] {
   if (n >= list.length) return [...list];
+  return Array.from(chosenIndexes(list.length, n, seed), (i) => list[i]!);
+}
+
+/** Which n of `length` items a sample keeps, ascending (a partial Fisher–Yates shuffle driven by mulberry32). */
+function chosenIndexes(length: number, n: number, seed: number): Int32Array {
+  const index = Int32Array.from({ length }, (_, i) => i);
+  if (n >= length) return index;
   let state = seed >>> 0;
   const random = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -185,12 +245,13 @@ export function sample<T>(list: readonly T[], n: number, seed: number): T[] {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const index = Array.from(list.keys());
   for (let i = 0; i < n; i += 1) {
-    const j = i + Math.floor(random() * (list.length - i));
-    [index[i], index[j]] = [index[j]!, index[i]!];
+    const j = i + Math.floor(random() * (length - i));
+    const swap = index[i]!;
+    index[i] = index[j]!;
+    index[j] = swap;
   }
-  return index.slice(0, n).sort((a, b) => a - b).map((i) => list[i]!);
+  return index.slice(0, n).sort();
 }
 
 /** The full URL of a request on the target (the target may live under a path: https://host/indexer/). */

@@ -2,14 +2,16 @@
 // `verify`: ask a live site (or the PHP service it replaces) every request the build derives, compare each answer
 // with what the build says, and classify every difference. The build is read only through src/layout/read-build.ts.
 
-import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { incompleteLine, NotABuildError, readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
+import { DATA_FOLDER } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
-import { requestSet, sample, urlOf, type Scope, type VerifyRequest } from "./requests.js";
+import { isOwnPage, isPlainFile, requestsOf, sampleOf, urlOf, type Scope, type VerifyRequest } from "./requests.js";
 
 /** Without --sample, sites with more requests than this are checked on a sample of this size (seed 1). */
 export const DEFAULT_LIMIT = 100_000;
@@ -77,7 +79,7 @@ class Expectations {
   private readonly files = new Map<string, { sha256: string; size: number }>();
   constructor(
     private readonly build: Build, private readonly handler: EdgeHandler | null, serve: Record<string, unknown>,
-    private readonly siteFiles: ReadonlyMap<string, SiteFileRecord>, readonly reference: boolean,
+    private readonly records: ReadonlyMap<string, SiteFileRecord>, readonly reference: boolean,
   ) {
     // The Content-Type the build gives each file extension (serve.json's static rules: "**/*.png").
     for (const rule of (serve.headers ?? []) as Array<{ source: string; headers: Array<{ key: string; value: string }> }>) {
@@ -127,17 +129,32 @@ class Expectations {
   }
 
   /**
-   * A precomputed answer without reading its file: status and headers, and the body's sha1 as the build recorded it. A
-   * body with those bytes is the answer; any other body is compared as JSON (`full`).
+   * A precomputed answer without parsing it: its rule's status and headers, and its file's bytes as the build recorded
+   * them (sha1 and size, when the records were read) or as they are. A body with those bytes is the answer; any other
+   * body is compared as JSON (`full`).
    */
-  async recorded(request: VerifyRequest): Promise<(Expected & { size: number; sha1: string; full: () => Promise<Expected> }) | null> {
-    if (!this.build.answers) return null;
+  async recorded(request: VerifyRequest): Promise<(Expected & { size: number; same: (body: Buffer) => boolean; full: () => Promise<Expected> }) | null> {
+    if (!this.build.answers || request.method !== "GET") return null;
     const answer = await this.build.answer(request.query);
-    const record = this.siteFiles.get(answer.target.slice(1));
-    if (record === undefined || request.method !== "GET") return null;
+    const expected = { status: answer.status, headers: lowerHeaders(answer.headers) };
+    const record = this.records.get(answer.target.slice(1));
+    if (record !== undefined) {
+      return {
+        ...expected, body: { kind: "any" }, size: record.size,
+        same: (body) => body.length === record.size && createHash("sha1").update(body).digest("base64url") === record.sha1,
+        full: () => this.fromTable(answer, request.method),
+      };
+    }
+    // A sample's answer: its file, read synchronously (one small file; an asynchronous read is four thread-pool trips).
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(answer.file);
+    } catch {
+      return null;
+    }
     return {
-      status: answer.status, headers: lowerHeaders(answer.headers), body: { kind: "any" }, size: record.size, sha1: record.sha1,
-      full: () => this.fromTable(answer, request.method),
+      ...expected, body: { kind: "any" }, size: bytes.length, same: (body) => body.equals(bytes),
+      full: async () => ({ ...expected, body: { kind: "json", value: JSON.parse(bytes.toString("utf8")) as unknown } }),
     };
   }
 
@@ -178,6 +195,18 @@ async function ask(client: Client, url: URL, method: string, maxBytes: number, s
   }
 }
 
+/** Redirects followed for a page of the site's own (on the same host only: the client refuses any other). */
+const PAGE_REDIRECTS = 3;
+
+/** A page of the site's own, as a browser gets it: a redirect on the same host (/index.html → /) is followed. */
+async function askPage(client: Client, url: URL, maxBytes: number, signal: AbortSignal): Promise<Received> {
+  let got = await ask(client, url, "GET", maxBytes, signal);
+  for (let hop = 0; hop < PAGE_REDIRECTS && got.status >= 300 && got.status < 400 && got.headers.location !== undefined; hop += 1) {
+    got = await ask(client, new URL(got.headers.location, url), "GET", maxBytes, signal);
+  }
+  return got;
+}
+
 const maxBytesFor = (size: number): number => 4 * size + 1024 * 1024;
 const rawQuery = (query: string): string => query.replace(/%/g, "%25").replace(/\+/g, "%2B");
 
@@ -190,17 +219,24 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const build = await readBuild(options.dir);
   // What the build says each URL answers is not one build's: nothing to check against until it is finished.
   if (!build.complete) throw new NotABuildError(incompleteLine(options.dir));
-  const [table, siteFiles, serve, handler, builtBase] = await Promise.all([
-    build.table(), build.siteFiles(), build.serveConfig(), build.handler(), build.baseUrl(),
+  // The manifest's records of the plain files; of the answer files too when every request is asked (a sample's answers
+  // are read from their files instead: a ×100 site has 600,000 records).
+  const [table, records, serve, handler, builtBase] = await Promise.all([
+    build.table(), build.siteFiles(options.sample === undefined ? (p) => !p.startsWith(`${DATA_FOLDER}/`) : isPlainFile),
+    build.serveConfig(), build.handler(), build.baseUrl(),
   ]);
+  const plainFiles = [...records.keys()].filter(isPlainFile);
   const baseUrl = options.baseUrl ?? builtBase;
-  const all = requestSet(table, siteFiles.keys());
   const beyondSkipped = handler === null ? "the build has no request-time handler (build with the cloudflare host) to say the exact answers" : undefined;
-  let requests = handler === null ? all.filter((r) => r.scope === "precomputed") : all;
-  const size = options.sample ?? (requests.length > DEFAULT_LIMIT ? DEFAULT_LIMIT : undefined);
+  // The requests are generated, and only those asked are kept (a ×100 site derives about 600,000).
+  const generate = function* (): Generator<VerifyRequest> {
+    for (const r of requestsOf(table, plainFiles)) if (handler !== null || r.scope === "precomputed") yield r;
+  };
+  let total = 0;
+  for (const _ of generate()) total += 1;
+  const size = options.sample ?? (total > DEFAULT_LIMIT ? DEFAULT_LIMIT : undefined);
   const seed = options.seed ?? 1;
-  if (size !== undefined) requests = sample(requests, size, seed);
-
+  let requests = size === undefined ? [...generate()] : sampleOf(generate, size, seed);
   const controller = new AbortController();
   setMaxListeners((options.concurrency ?? 8) + 8, controller.signal); // one listener per request in flight
   const stop = (): void => controller.abort();
@@ -212,8 +248,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const first = await ask(client, urlOf(options.target, { path: "/api.php", query: "action=status" } as VerifyRequest), "GET", 16 * 1024 * 1024, controller.signal);
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
     // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
-    if (reference) requests = requests.filter((r) => r.kind !== "page" && !(r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/"))));
-    const expectations = new Expectations(build, handler, serve, siteFiles, reference);
+    if (reference) requests = requests.filter((r) => !isOwnPage(r));
+    const expectations = new Expectations(build, handler, serve, records, reference);
 
     const groups: Record<string, GroupCount> = {};
     const differences: Difference[] = [];
@@ -231,11 +267,12 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       const recorded = request.kind === "api" && request.scope === "precomputed" ? await expectations.recorded(request) : null;
       if (recorded !== null) {
         got = await ask(client, url, request.method, maxBytesFor(recorded.size), controller.signal);
-        const sameBytes = got.body.length === recorded.size && createHash("sha1").update(got.body).digest("base64url") === recorded.sha1;
-        found = compareAnswer(sameBytes ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
+        found = compareAnswer(recorded.same(got.body) ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
       } else {
         const want = await expectations.of(request);
-        got = await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
+        got = isOwnPage(request) && request.method === "GET"
+          ? await askPage(client, url, maxBytesFor(want.size), controller.signal)
+          : await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
         found = compareAnswer(want, got, { baseUrl, mayOmit });
       }
       const c = count(request);

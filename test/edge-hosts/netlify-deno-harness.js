@@ -3,7 +3,8 @@
 // Frameworks API. It reads `<base>/.netlify/v1/config.json`, imports each declared function from
 // `edge-functions/<name>/<name>.js` (or `index.js`), and serves HTTP on 127.0.0.1: a request whose path matches a
 // declaration (URLPattern, in declaration order) goes to its function with a minimal Context, whose `next()` serves
-// the file of the published folder; any other request is served from that folder directly (a small static server).
+// the file of the published folder; any other request is served from that folder directly (a small static server:
+// a type by extension, a folder's index.html).
 // Usage: deno run --allow-read=<base> --allow-net=127.0.0.1 --allow-env netlify-deno-harness.js <base> <publish>
 // Prints "listening <port>" once ready. With REQUIRE_AUTH set, every request without that Authorization header gets
 // 401 (a password-protected deploy preview). GET /__harness/calls lists the paths the edge functions were called
@@ -46,7 +47,7 @@ globalThis.Netlify = {
 
 const TYPES = { json: "application/json", png: "image/png", svg: "image/svg+xml", css: "text/css", html: "text/html", txt: "text/plain", js: "text/javascript", ico: "image/x-icon", gif: "image/gif", jpg: "image/jpeg", webp: "image/webp" };
 
-/** The published file for a request path, as Netlify's static serving answers it (no index pages needed here). */
+/** The published file for a request path, as Netlify's static serving answers it (a folder's path: its index.html). */
 async function serveFile(request) {
   const url = new URL(request.url);
   let path;
@@ -55,6 +56,7 @@ async function serveFile(request) {
   } catch {
     return new Response("Bad Request", { status: 400 });
   }
+  if (path.endsWith("/")) path += "index.html";
   if (path.split("/").includes("..")) return new Response("Not Found", { status: 404 });
   try {
     const data = await Deno.readFile(join(publish, path));

@@ -3,24 +3,13 @@
 // directory (.netlify/v1) and published folder; only reads of those two folders and 127.0.0.1 are allowed.
 
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
+import { denoBinary } from "../helpers/needs.js";
 import type { RunningServer } from "../hosts/servers.js";
 
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), "netlify-deno-harness.js");
-
-/** The Deno binary that npm's `deno` package installed (its bin script only finds and runs it). */
-export function denoBinary(): string | null {
-  try {
-    const require = createRequire(import.meta.url);
-    const pkg = `@deno/${process.platform}-${process.arch}${process.platform === "linux" ? "-glibc" : ""}`;
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), process.platform === "win32" ? "deno.exe" : "deno");
-  } catch {
-    return null;
-  }
-}
 
 export async function startNetlifyDeno(baseDir: string, publishDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer> {
   const deno = denoBinary();

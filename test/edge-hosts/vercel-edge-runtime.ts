@@ -44,6 +44,16 @@ addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.req
   return Object.assign(call, { close: async () => {} });
 }
 
+/**
+ * The Content-Type of a static file by its extension, as Vercel labels them (its MIME table; text types with
+ * charset=utf-8). Written out here, not taken from the build, so that verify's check of the types means something.
+ */
+const STATIC_TYPES: Readonly<Record<string, string>> = {
+  json: "application/json; charset=utf-8", png: "image/png", svg: "image/svg+xml", gif: "image/gif", jpg: "image/jpeg",
+  jpeg: "image/jpeg", webp: "image/webp", ico: "image/x-icon", css: "text/css; charset=utf-8",
+  html: "text/html; charset=utf-8", txt: "text/plain; charset=utf-8", js: "application/javascript; charset=utf-8",
+};
+
 /** What the Vercel harness saw: every request it served, by path, with the headers the data reads carried. */
 export interface VercelHarnessLog {
   requests: Array<{ path: string; authorization: string | null; cookie: string | null; handler: boolean }>;
@@ -51,7 +61,8 @@ export interface VercelHarnessLog {
 
 /**
  * A minimal Vercel edge over a Build Output API folder (`.vercel/output`), as its config.json routes: SVG headers,
- * then the filesystem (`static/`), then /api.php and /api.php/… to the edge function (run under edge-runtime).
+ * then the filesystem (`static/`: a type by extension, a folder's index.html), then /api.php and /api.php/… to the
+ * edge function (run under edge-runtime).
  * The function is called with the harness's own URL, so its data reads (a fetch from the request's origin) are
  * sub-requests to this server's static files. `requireAuth` answers 401 to any request without that Authorization
  * header, as a protected deploy preview does.
@@ -76,10 +87,10 @@ export async function startVercelOutput(outputDir: string, options: { requireAut
       } catch {
         sitePath = url.pathname;
       }
-      const file = path.join(staticDir, sitePath);
+      const file = path.join(staticDir, sitePath.endsWith("/") ? `${sitePath}index.html` : sitePath);
       const data = !handler && file.startsWith(staticDir + path.sep) ? await readFile(file).catch(() => null) : null;
       if (data !== null) {
-        res.writeHead(200, { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" });
+        res.writeHead(200, { "Content-Type": STATIC_TYPES[path.extname(file).slice(1).toLowerCase()] ?? "application/octet-stream" });
         res.end(req.method === "HEAD" ? undefined : data);
         return;
       }

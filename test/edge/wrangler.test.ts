@@ -6,24 +6,19 @@
 // files through its ASSETS binding. Plain files come from the assets; nothing else of the host's folder (the worker,
 // its config) and no build record is served. Demo content in full; a sample of each real fixture when ../shared is
 // present.
-// Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
+// Started by test/edge/wrangler.ts (offline: no Request.cf fetching, no update check).
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
-import { DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { freePort, mustRunServers } from "../hosts/servers.js";
+import { DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { mustRunServers } from "../hosts/servers.js";
 import { expectedAnswer } from "./expected.js";
 import { edgeRequests, type EdgeRequest } from "./requests.js";
-import { layoutOf } from "../../src/layout/paths.js";
-
-const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
-const haveWrangler = existsSync(WRANGLER);
-if (!haveWrangler && !mustRunServers) console.warn(`Cloudflare runtime tests skipped: ${WRANGLER} is not installed (npm ci).`);
+import { skipReason } from "../helpers/needs.js";
+import { startWrangler } from "./wrangler.js";
 
 interface Pages {
   url: string;
@@ -40,50 +35,15 @@ async function startPages(content: string): Promise<Pages> {
   const root = await tmpDir("bis-wrangler-");
   const out = path.join(root, "dist");
   const { model } = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: ["cloudflare"] });
-  const port = await freePort();
-  const inspector = await freePort();
-  let log = "";
-  const child: ChildProcess = spawn(WRANGLER, [
-    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
-    "--persist-to", path.join(root, "state"),
-  ], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false",
-      npm_config_registry: "http://127.0.0.1:9/", NO_COLOR: "1",
-    },
+  const wrangler = await startWrangler(root).catch(async (error: unknown) => {
+    await removeDir(root);
+    throw error;
   });
-  child.stdout!.on("data", (d: Buffer) => { log += d.toString(); });
-  child.stderr!.on("data", (d: Buffer) => { log += d.toString(); });
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.pid !== undefined) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        process.kill(-child.pid, "SIGTERM"); // the process group this test started (wrangler and its workerd)
-      } catch { /* already gone */ }
-      await exited;
-    }
+    await wrangler.stop();
     await removeDir(root);
   };
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
-    }
-    const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev did not answer within 60 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  if (!/Using redirected Wrangler configuration/.test(log)) throw new Error(`wrangler dev did not use the emitted config:\n${log}`);
-  const pages = { url, model, stop };
+  const pages = { url: wrangler.url, model, stop };
   running.push(pages);
   return pages;
 }
@@ -108,7 +68,7 @@ async function compare(pages: Pages, requests: readonly EdgeRequest[]): Promise<
 const sites: Array<[string, string, number]> = [["demo", DEMO_CONTENT, 1]];
 if (haveRealFixtures || mustRunServers) for (const f of REAL_FIXTURES) sites.push([f, realFixture(f), 8]);
 
-describe.skipIf(!haveWrangler && !mustRunServers)("Cloudflare Workers output under wrangler dev (workerd)", () => {
+describe.skipIf(skipReason("workerd") !== undefined)("Cloudflare Workers output under wrangler dev (workerd)", () => {
   for (const [name, content, every] of sites) {
     test(`${name}: the generated requests${every > 1 ? ` (every ${every}th)` : ""} are answered exactly; assets served, internal files 404`, async () => {
       const pages = await startPages(content);

@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { compareAnswer, jsonDifference, sameContentType, type Expected } from "../../src/verify/compare.js";
-import { sample } from "../../src/verify/requests.js";
+import { sample, sampleOf } from "../../src/verify/requests.js";
 
 const base = { baseUrl: "https://icons.example.org" };
 
@@ -88,6 +88,18 @@ test("--sample is deterministic, of the size asked, in order, and changes with t
   expect(new Set(a).size).toBe(50);
   expect([...a].sort((x, y) => x - y)).toEqual(a);
   expect(sample(list, 50, 8)).not.toEqual(a);
+});
+
+test("a sample of a generated sequence (verify's requests, never listed whole) picks the same items as of the list", () => {
+  const list = Array.from({ length: 1000 }, (_, i) => `r${i}`);
+  let generated = 0;
+  const generate = function* (): Generator<string> {
+    generated += 1;
+    yield* list;
+  };
+  expect(sampleOf(generate, 50, 7)).toEqual(sample(list, 50, 7));
+  expect(sampleOf(generate, 2000, 7)).toEqual(list);
+  expect(generated).toBe(4); // counted, then picked: twice per sample
 });
 
 test("the README renders the documented static fallbacks table as shipped", async () => {

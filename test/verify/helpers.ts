@@ -49,3 +49,20 @@ export function nginxFor(site: string, out: string, confs: { http?: string; serv
   const hostDir = layoutOf(out).host("nginx");
   return startNginx(site, confs.http ?? path.join(hostDir, "nginx-http.conf"), confs.server ?? path.join(hostDir, "nginx.conf"));
 }
+
+/** What the suites read of `verify --json`. */
+export interface JsonReport {
+  exitCode: number;
+  requests: number;
+  checked: number;
+  beyondSkipped?: string;
+  groups: Record<string, { precomputed: { pass: number; total: number }; beyond: { pass: number; fallback: number; total: number } }>;
+  differences: Array<{ scope: string; url: string; method: string; differences: string[] }>;
+  fallbacks: Array<{ url: string; fallback: string }>;
+}
+
+/** One line per group, "name  pass/total (precomputed)  pass/total (beyond)": the table a suite prints for the record. */
+export const groupTable = (report: JsonReport): string =>
+  Object.entries(report.groups).sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, g]) => `  ${name.padEnd(22)}${`${g.precomputed.pass}/${g.precomputed.total}`.padEnd(12)}${g.beyond.total === 0 ? "-" : `${g.beyond.pass}/${g.beyond.total}`}`)
+    .join("\n");

@@ -1,0 +1,66 @@
+// test/edge/wrangler.ts
+// Starts `wrangler dev` (workerd, from the wrangler devDependency) in the folder that holds a build's --out: it finds
+// the emitted wrangler.json through .wrangler/deploy/config.json, as `wrangler deploy` does. Used by the Cloudflare
+// runtime suite (test/edge/wrangler.test.ts) and verify's (test/verify/workerd.test.ts).
+// Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { REPO } from "../helpers/fixtures.js";
+import { freePort, type RunningServer } from "../hosts/servers.js";
+
+const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
+
+/**
+ * `wrangler dev` on 127.0.0.1 in `root` (the folder that holds the built --out), its state under `root/state`. Resolves
+ * once /api.php?action=status answers 200, and checks that the emitted (redirected) config was used. `stop` ends the
+ * process group it started (wrangler and its workerd); it does not remove `root`.
+ */
+export async function startWrangler(root: string): Promise<RunningServer> {
+  const port = await freePort();
+  const inspector = await freePort();
+  let log = "";
+  const child: ChildProcess = spawn(WRANGLER, [
+    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
+    "--persist-to", path.join(root, "state"),
+  ], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false",
+      npm_config_registry: "http://127.0.0.1:9/", NO_COLOR: "1",
+    },
+  });
+  child.stdout!.on("data", (d: Buffer) => { log += d.toString(); });
+  child.stderr!.on("data", (d: Buffer) => { log += d.toString(); });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        process.kill(-child.pid, "SIGTERM"); // the process group this helper started (wrangler and its workerd)
+      } catch { /* already gone */ }
+      await exited;
+    }
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
+    }
+    const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not answer within 60 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  if (!/Using redirected Wrangler configuration/.test(log)) {
+    await stop();
+    throw new Error(`wrangler dev did not use the emitted config:\n${log}`);
+  }
+  return { url, stop };
+}
