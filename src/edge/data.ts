@@ -6,6 +6,8 @@
 //                                   ETag (small bodies inline)
 //   /_edge-data/whole/<name>.json   a whole-site answer's body, byte for byte (icons, iconMappings, config, …)
 //   /_edge-data/shards/<i>.json     the per-key lookups whose key hashes to shard i
+//   /_edge-data/whole/<name>.base-at.json   with --base-url request: where the base URL stands in a whole answer's
+//                                   body (when the body is not inline), so that the handler puts the request's origin there
 
 /** The site path of the data folder. Never under /api.php: reading it never re-enters the handler's route. */
 export const DATA_DIR = "/_edge-data";
@@ -39,8 +41,25 @@ export interface CoreData {
   config: { version: string; lastModified: number };
   iconMapLastModified: number;
   extensionMapLastModified: number;
+  /**
+   * `--base-url request`: absolute URLs in answers take each request's origin (scheme and host) in place of
+   * `baseUrl`, precomputed answers included (at the offsets `baseAt` lists). Absent: every answer says `baseUrl`.
+   */
+  requestOrigin?: true;
   /** Each whole-site answer: status, ETag (200 answers), and the body when it is small (else in whole/<name>.json). */
-  whole: Record<WholeAnswer, { status: number; etag?: string; body?: string }>;
+  whole: Record<WholeAnswer, WholeMeta>;
+}
+
+export interface WholeMeta {
+  status: number;
+  etag?: string;
+  body?: string;
+  /**
+   * With `requestOrigin`: where the base URL (as JSON text) starts in the body, in UTF-16 units, ascending; inline
+   * when the body is, else in whole/<name>.base-at.json (`baseAtFile`). Absent when the body holds no base URL.
+   */
+  baseAt?: number[];
+  baseAtFile?: true;
 }
 
 export interface ShardData {
@@ -64,6 +83,25 @@ export function shardOf(kind: LookupKind, key: string, shards: number): number {
 export const corePath = (): string => `${DATA_DIR}/core.json`;
 export const wholePath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.json`;
 export const shardPath = (i: number): string => `${DATA_DIR}/shards/${i}.json`;
+export const baseAtPath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.base-at.json`;
+
+/** A string as it stands inside a JSON string literal (what the answers' serializer writes for it). */
+export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);
+
+/**
+ * `body` with the `length` units at each offset of `at` (ascending, not overlapping) replaced by `by`: the base URL
+ * of a precomputed answer replaced by the request's origin (both as JSON text).
+ */
+export function rebase(body: string, at: readonly number[], length: number, by: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const i of at) {
+    parts.push(body.slice(last, i), by);
+    last = i + length;
+  }
+  parts.push(body.slice(last));
+  return parts.join("");
+}
 
 /** Whether a site path would be answered by the handler itself (/api.php, /api.php/…): never a data path. */
 export const isHandlerPath = (pathname: string): boolean => /^\/+api\.php(?:\/|$)/i.test(pathname);

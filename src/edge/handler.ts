@@ -10,8 +10,8 @@ import * as A from "../api/answers.js";
 import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../api/php-request.js";
 import type { SiteModel } from "../model/types.js";
 import {
-  corePath, DATA_FORMAT, isHandlerPath, shardOf, shardPath, wholePath, type CoreData, type LookupKind, type ShardData,
-  type WholeAnswer,
+  baseAtPath, corePath, DATA_FORMAT, isHandlerPath, jsonText, rebase, shardOf, shardPath, wholePath, type CoreData,
+  type LookupKind, type ShardData, type WholeAnswer,
 } from "./data.js";
 import { bodyEtag } from "./etag.js";
 
@@ -48,6 +48,17 @@ interface Lookups {
 
 const EMPTY = new Map<string, never>();
 
+/** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
+const ORIGINS_KEPT = 8;
+
+/** What a handler keeps for one request origin (`--base-url request`): the site under it, and rebased whole bodies. */
+interface OriginState {
+  site: SiteModel;
+  /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
+  tag: string;
+  bodies: Map<WholeAnswer, Promise<string>>;
+}
+
 /** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
 export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
   const texts = new Map<string, Promise<string>>();
@@ -56,6 +67,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const misses = new Set<number>();
   let state: Promise<{ core: CoreData; site: SiteModel; answers: Answers }> | undefined;
   const whole = new WeakMap<A.Answer, WholeAnswer>();
+  const origins = new Map<string, OriginState>();
 
   const text = (path: string, read: DataReader): Promise<string> => {
     let p = texts.get(path);
@@ -123,6 +135,39 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     throw error;
   }));
 
+  /**
+   * The state for a request's origin when answers take it (`--base-url request`), else null: answers say the build's
+   * base URL. The origin is scheme and host (and port), as the URL parser writes it.
+   */
+  const originOf = (core: CoreData, site: SiteModel, url: string): OriginState | null => {
+    if (core.requestOrigin !== true) return null;
+    const origin = new URL(url).origin;
+    if (origin === core.baseUrl) return null;
+    let state = origins.get(origin);
+    if (state === undefined) {
+      if (origins.size >= ORIGINS_KEPT) origins.delete(origins.keys().next().value!);
+      state = { site: { ...site, baseUrl: origin }, tag: bodyEtag(origin).slice(1, -1), bodies: new Map() };
+      origins.set(origin, state);
+    }
+    return state;
+  };
+
+  /** A whole answer's body with the request's origin in place of the base URL (built once per origin). */
+  const rebased = (core: CoreData, name: WholeAnswer, state: OriginState, read: DataReader): Promise<string> => {
+    let p = state.bodies.get(name);
+    if (p === undefined) {
+      const meta = core.whole[name];
+      p = (async () => {
+        const body = meta.body ?? await text(wholePath(name), read);
+        const at = meta.baseAt ?? JSON.parse(await text(baseAtPath(name), read)) as number[];
+        return rebase(body, at, jsonText(core.baseUrl).length, jsonText(state.site.baseUrl));
+      })();
+      state.bodies.set(name, p);
+      p.catch(() => state.bodies.delete(name));
+    }
+    return p;
+  };
+
   const loadShard = async (i: number, read: DataReader): Promise<void> => {
     if (shards.has(i)) return;
     const data = JSON.parse(await text(shardPath(i), read)) as ShardData;
@@ -137,11 +182,12 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     const method = request.method;
     if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
     const { core, site, answers } = await load(read);
+    const origin = originOf(core, site, request.url);
     const query = parsePhpQuery(rawQuery(request.url));
     let answer: A.Answer | typeof TYPE_ERROR;
     for (let round = 0; ; round++) {
       misses.clear();
-      answer = phpAnswer(site, query, answers);
+      answer = phpAnswer(origin?.site ?? site, query, answers);
       if (misses.size === 0) break;
       if (round === 8) throw new Error("Internal: a request asked for shards without end.");
       const needed = [...misses];
@@ -157,8 +203,14 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
       const meta = core.whole[name];
       status = meta.status;
       headers = new Headers(A.answerHeaders(answer as A.Answer));
-      etag = meta.etag;
-      body = async () => meta.body ?? text(wholePath(name), read);
+      if (origin !== null && (meta.baseAt !== undefined || meta.baseAtFile === true)) {
+        // The base ETag names the build's bytes, the origin's tag the replacement: together, these bytes (strong).
+        etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${origin.tag}"`;
+        body = () => rebased(core, name, origin, read);
+      } else {
+        etag = meta.etag;
+        body = async () => meta.body ?? text(wholePath(name), read);
+      }
     } else {
       const got = respondTo(answer, "GET");
       status = got.status;
