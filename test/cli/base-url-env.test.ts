@@ -72,3 +72,40 @@ describe("--base-url from-env", () => {
     expect(baseUrlFromEnv({ NETLIFY: "true", CONTEXT: "branch-deploy", DEPLOY_PRIME_URL: "https://b--x.netlify.app/" }).url).toBe("https://b--x.netlify.app");
   });
 });
+
+describe("--base-url request", () => {
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args], { encoding: "utf8", env: cleanEnv(extra) });
+
+  it("is refused (exit 2) when only static hosts are built: their answer files cannot take the request's origin", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const r = cli(["build", "--content", DEMO_CONTENT, "--out", path.join(root, "dist"), "--hosts", "nginx,apache", "--base-url", "request"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--base-url request needs an edge host/);
+  });
+
+  it("with an edge host: the handler's data says so; a static host beside it gets a warning and the env's base URL", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const out = path.join(root, "dist");
+    const r = cli(["build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "cloudflare,nginx", "--base-url", "request"],
+      { NETLIFY: "true", CONTEXT: "deploy-preview", DEPLOY_PRIME_URL: "https://deploy-preview-7--x.netlify.app" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Base URL https://deploy-preview-7--x.netlify.app from DEPLOY_PRIME_URL (Netlify, deploy-preview).");
+    expect(r.stderr).toMatch(/warning: the static hosts \(nginx\) cannot answer with the request's origin/);
+    const core = JSON.parse(readFileSync(path.join(out, "_edge-data/core.json"), "utf8")) as { requestOrigin?: boolean };
+    expect(core.requestOrigin).toBe(true);
+    const answer = JSON.parse(readFileSync(path.join(out, "api/findIcon/file/php.json"), "utf8")) as { icon: { url: string } };
+    expect(answer.icon.url).toBe("https://deploy-preview-7--x.netlify.app/icons/php.png");
+  });
+
+  it("an explicit https:// base URL or from-env leaves the handler on the build's base URL", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const out = path.join(root, "dist");
+    expect(cli(["build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "cloudflare", "--base-url", "https://icons.example.com"]).status).toBe(0);
+    const core = JSON.parse(readFileSync(path.join(out, "_edge-data/core.json"), "utf8")) as { requestOrigin?: boolean; baseUrl: string };
+    expect([core.requestOrigin, core.baseUrl]).toEqual([undefined, "https://icons.example.com"]);
+  });
+});
