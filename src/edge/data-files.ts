@@ -5,7 +5,7 @@
 
 import * as A from "../api/answers.js";
 import type { SiteModel } from "../model/types.js";
-import { bodyEtag } from "./etag.js";
+import { createHash } from "node:crypto";
 import {
   DATA_FOLDER, DATA_FORMAT, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type LookupKind, type ShardData,
   type WholeAnswer, type WholeMeta,
@@ -14,6 +14,9 @@ import {
 /** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
 const SHARD_BYTES = 16 * 1024;
 export const MAX_SHARDS = 256;
+/** The strong ETag of a body (as the handler's, src/edge/etag.ts): the SHA-1 of its UTF-8 bytes, base64url. */
+const bodyEtag = (body: string): string => `"${createHash("sha1").update(body).digest("base64url")}"`;
+
 /** Whole answers up to this size are inline in core.json (one file less to fetch). */
 const INLINE_BYTES = 2048;
 
@@ -38,7 +41,7 @@ function wholeAnswer(model: SiteModel, name: WholeAnswer): A.Answer {
 const STAND_IN = "\u0000base-url\u0000";
 
 /**
- * Where the answer `name` writes the site's base URL in its body `body` (UTF-16 offsets of its JSON text): the
+ * Where the answer `name` writes the site's base URL in its body `body` (UTF-8 byte offsets of its JSON text): the
  * answer computed again with a stand-in base URL shows the places, so that a base URL the content itself holds (in
  * config.json, say) is never taken for one. Checked: the body rebuilt from the offsets is the stand-in's, byte for byte.
  */
@@ -47,11 +50,13 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
   if (!body.includes(base)) return [];
   const standIn = jsonText(STAND_IN);
   if (body.includes(standIn)) throw new Error(`Internal: the ${name} answer holds the base URL's stand-in.`);
-  const marked = A.answerText(wholeAnswer({ ...model, baseUrl: STAND_IN }, name));
+  const marked = Buffer.from(A.answerText(wholeAnswer({ ...model, baseUrl: STAND_IN }, name)));
+  const standInBytes = Buffer.from(standIn);
+  const baseBytes = Buffer.byteLength(base);
   const at: number[] = [];
-  const grow = standIn.length - base.length;
-  for (let i = marked.indexOf(standIn); i !== -1; i = marked.indexOf(standIn, i + standIn.length)) at.push(i - at.length * grow);
-  if (rebase(body, at, base.length, standIn) !== marked) {
+  const grow = standInBytes.length - baseBytes;
+  for (let i = marked.indexOf(standInBytes); i !== -1; i = marked.indexOf(standInBytes, i + standInBytes.length)) at.push(i - at.length * grow);
+  if (!Buffer.from(rebase(Buffer.from(body), at, baseBytes, standInBytes)).equals(marked)) {
     throw new Error(`Internal: the base URL's places in the ${name} answer do not rebuild it.`);
   }
   return at;

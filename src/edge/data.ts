@@ -55,7 +55,7 @@ export interface WholeMeta {
   etag?: string;
   body?: string;
   /**
-   * With `requestOrigin`: where the base URL (as JSON text) starts in the body, in UTF-16 units, ascending; inline
+   * With `requestOrigin`: where the base URL (as JSON text) starts in the body, in UTF-8 bytes, ascending; inline
    * when the body is, else in whole/<name>.base-at.json (`baseAtFile`). Absent when the body holds no base URL.
    */
   baseAt?: number[];
@@ -89,18 +89,22 @@ export const baseAtPath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${na
 export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 /**
- * `body` with the `length` units at each offset of `at` (ascending, not overlapping) replaced by `by`: the base URL
- * of a precomputed answer replaced by the request's origin (both as JSON text).
+ * `body` with the `length` bytes at each offset of `at` (ascending, not overlapping) replaced by `by`: the base URL
+ * of a precomputed answer replaced by the request's origin (both as the UTF-8 bytes of their JSON text).
  */
-export function rebase(body: string, at: readonly number[], length: number, by: string): string {
-  const parts: string[] = [];
-  let last = 0;
+export function rebase(body: Uint8Array, at: readonly number[], length: number, by: Uint8Array): Uint8Array {
+  const out = new Uint8Array(body.length + at.length * (by.length - length));
+  let from = 0;
+  let to = 0;
   for (const i of at) {
-    parts.push(body.slice(last, i), by);
-    last = i + length;
+    out.set(body.subarray(from, i), to);
+    to += i - from;
+    out.set(by, to);
+    to += by.length;
+    from = i + length;
   }
-  parts.push(body.slice(last));
-  return parts.join("");
+  out.set(body.subarray(from), to);
+  return out;
 }
 
 /** Whether a site path would be answered by the handler itself (/api.php, /api.php/…): never a data path. */

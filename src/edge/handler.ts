@@ -13,7 +13,7 @@ import {
   baseAtPath, corePath, DATA_FORMAT, isHandlerPath, jsonText, rebase, shardOf, shardPath, wholePath, type CoreData,
   type LookupKind, type ShardData, type WholeAnswer,
 } from "./data.js";
-import { bodyEtag } from "./etag.js";
+import { bodyEtag, sha1Base64url } from "./etag.js";
 
 /**
  * Reads one data file (a site path under /_edge-data) the host's way: Cloudflare's ASSETS binding, or a fetch from
@@ -39,14 +39,14 @@ function rawQuery(url: string): string {
 /** Whether a request path is the handler's: /api.php or /api.php/… (PHP's PATH_INFO). */
 export const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
 
-interface Lookups {
-  e: Map<string, string>;
-  x: Map<string, string>;
-  v: Map<string, string>;
-  f: Map<string, { size: number; lastModified: number }>;
+/** One loaded shard: its rows as parsed, and each kind's map, made when a request first looks that kind up. */
+interface Shard {
+  data: ShardData;
+  maps: Partial<Record<LookupKind, Map<string, unknown>>>;
 }
 
 const EMPTY = new Map<string, never>();
+const UTF8 = new TextEncoder();
 
 /** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
 const ORIGINS_KEPT = 8;
@@ -55,33 +55,46 @@ const ORIGINS_KEPT = 8;
 interface OriginState {
   site: SiteModel;
   /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
-  tag: string;
-  bodies: Map<WholeAnswer, Promise<string>>;
+  tag: Promise<string>;
+  bodies: Map<WholeAnswer, Promise<Uint8Array>>;
+}
+
+/** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
+function shardMap(data: ShardData, kind: LookupKind): Map<string, unknown> {
+  if (kind === "f") return new Map(data.f.map(([name, size, lastModified]) => [name, { size, lastModified }]));
+  return new Map(data[kind]);
 }
 
 /** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
 export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
+  /** Data files as read: text (core.json, shards, offsets) or bytes (whole answers, served as they are). */
   const texts = new Map<string, Promise<string>>();
-  const shards = new Map<number, Lookups>();
+  const blobs = new Map<string, Promise<Uint8Array>>();
+  const shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   const misses = new Set<number>();
   let state: Promise<{ core: CoreData; site: SiteModel; answers: Answers }> | undefined;
   const whole = new WeakMap<A.Answer, WholeAnswer>();
+  /** Inline whole bodies (core.json's), encoded once. */
+  const inline = new Map<WholeAnswer, Uint8Array>();
   const origins = new Map<string, OriginState>();
 
-  const text = (path: string, read: DataReader): Promise<string> => {
-    let p = texts.get(path);
+  const file = <T>(cache: Map<string, Promise<T>>, path: string, read: DataReader, take: (res: Response) => Promise<T>): Promise<T> => {
+    let p = cache.get(path);
     if (p === undefined) {
       if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
       p = read(path).then(async (res) => {
         if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
-        return res.text();
+        return take(res);
       });
-      texts.set(path, p);
-      p.catch(() => texts.delete(path));
+      cache.set(path, p);
+      p.catch(() => cache.delete(path));
     }
     return p;
   };
+  const text = (path: string, read: DataReader): Promise<string> => file(texts, path, read, (res) => res.text());
+  const bytes = (path: string, read: DataReader): Promise<Uint8Array> =>
+    file(blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
 
   /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
   const lookup = <V>(kind: LookupKind, n: number): ReadonlyMap<string, V> => {
@@ -92,7 +105,8 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
         misses.add(i);
         return undefined;
       }
-      return loaded[kind].get(key) as V | undefined;
+      const map = loaded.maps[kind] ??= shardMap(loaded.data, kind);
+      return map.get(key) as V | undefined;
     };
     const partial = { get, has: (key: string) => get(key) !== undefined };
     return partial as unknown as ReadonlyMap<string, V>;
@@ -100,6 +114,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
 
   const load = (read: DataReader) => (state ??= (async () => {
     const core = JSON.parse(await text(corePath(), read)) as CoreData;
+    texts.delete(corePath()); // kept parsed
     if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
     const site: SiteModel = {
       baseUrl: core.baseUrl, service: core.service, serviceVersion: core.serviceVersion, description: core.description,
@@ -135,6 +150,22 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     throw error;
   }));
 
+  const loadShard = async (i: number, read: DataReader): Promise<void> => {
+    if (shards.has(i)) return;
+    const data = JSON.parse(await text(shardPath(i), read)) as ShardData;
+    if (!shards.has(i)) shards.set(i, { data, maps: {} });
+    texts.delete(shardPath(i)); // kept parsed, not twice
+  };
+
+  /** A whole answer's body as the build wrote it: inline in core.json, or its file. */
+  const wholeBody = (core: CoreData, name: WholeAnswer, read: DataReader): Promise<Uint8Array> => {
+    const body = core.whole[name].body;
+    if (body === undefined) return bytes(wholePath(name), read);
+    let encoded = inline.get(name);
+    if (encoded === undefined) inline.set(name, encoded = UTF8.encode(body));
+    return Promise.resolve(encoded);
+  };
+
   /**
    * The state for a request's origin when answers take it (`--base-url request`), else null: answers say the build's
    * base URL. The origin is scheme and host (and port), as the URL parser writes it.
@@ -143,39 +174,29 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     if (core.requestOrigin !== true) return null;
     const origin = new URL(url).origin;
     if (origin === core.baseUrl) return null;
-    let state = origins.get(origin);
-    if (state === undefined) {
+    let kept = origins.get(origin);
+    if (kept === undefined) {
       if (origins.size >= ORIGINS_KEPT) origins.delete(origins.keys().next().value!);
-      state = { site: { ...site, baseUrl: origin }, tag: bodyEtag(origin).slice(1, -1), bodies: new Map() };
-      origins.set(origin, state);
+      kept = { site: { ...site, baseUrl: origin }, tag: sha1Base64url(UTF8.encode(origin)), bodies: new Map() };
+      origins.set(origin, kept);
     }
-    return state;
+    return kept;
   };
 
   /** A whole answer's body with the request's origin in place of the base URL (built once per origin). */
-  const rebased = (core: CoreData, name: WholeAnswer, state: OriginState, read: DataReader): Promise<string> => {
-    let p = state.bodies.get(name);
+  const rebased = (core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> => {
+    let p = origin.bodies.get(name);
     if (p === undefined) {
       const meta = core.whole[name];
       p = (async () => {
-        const body = meta.body ?? await text(wholePath(name), read);
+        const body = await wholeBody(core, name, read);
         const at = meta.baseAt ?? JSON.parse(await text(baseAtPath(name), read)) as number[];
-        return rebase(body, at, jsonText(core.baseUrl).length, jsonText(state.site.baseUrl));
+        return rebase(body, at, UTF8.encode(jsonText(core.baseUrl)).length, UTF8.encode(jsonText(origin.site.baseUrl)));
       })();
-      state.bodies.set(name, p);
-      p.catch(() => state.bodies.delete(name));
+      origin.bodies.set(name, p);
+      p.catch(() => origin.bodies.delete(name));
     }
     return p;
-  };
-
-  const loadShard = async (i: number, read: DataReader): Promise<void> => {
-    if (shards.has(i)) return;
-    const data = JSON.parse(await text(shardPath(i), read)) as ShardData;
-    shards.set(i, {
-      e: new Map(data.e), x: new Map(data.x), v: new Map(data.v),
-      f: new Map(data.f.map(([name, size, lastModified]) => [name, { size, lastModified }])),
-    });
-    texts.delete(shardPath(i)); // kept as maps, not twice
   };
 
   return async (request, read) => {
@@ -198,30 +219,29 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     let status: number;
     let headers: Headers;
     let etag: string | undefined;
-    let body: () => Promise<string>;
+    let body: Uint8Array | null;
     if (name !== undefined) {
       const meta = core.whole[name];
       status = meta.status;
       headers = new Headers(A.answerHeaders(answer as A.Answer));
       if (origin !== null && (meta.baseAt !== undefined || meta.baseAtFile === true)) {
         // The base ETag names the build's bytes, the origin's tag the replacement: together, these bytes (strong).
-        etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${origin.tag}"`;
-        body = () => rebased(core, name, origin, read);
+        etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${await origin.tag}"`;
+        body = method === "HEAD" ? null : await rebased(core, name, origin, read);
       } else {
         etag = meta.etag;
-        body = async () => meta.body ?? text(wholePath(name), read);
+        // Served as the bytes read (or core.json's, encoded once): never decoded, never encoded again.
+        body = method === "HEAD" && etag !== undefined ? null : await wholeBody(core, name, read);
       }
     } else {
       const got = respondTo(answer, "GET");
       status = got.status;
       headers = new Headers(got.headers);
-      etag = got.status === 200 && got.body !== "" ? bodyEtag(got.body) : undefined;
-      body = async () => got.body;
+      body = got.body === "" ? null : UTF8.encode(got.body);
+      etag = got.status === 200 && body !== null ? await bodyEtag(body) : undefined;
     }
-    if (etag === undefined) {
-      const text = await body();
-      return new Response(text === "" || method === "HEAD" ? null : text, { status, headers });
-    }
+    if (body !== null && body.length === 0) body = null;
+    if (etag === undefined) return new Response(method === "HEAD" ? null : body, { status, headers });
     headers.set("ETag", etag);
     // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2; `fresh` compares weakly).
     const conditional = { "if-none-match": request.headers.get("if-none-match") ?? undefined };
@@ -229,7 +249,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
       headers.delete("Content-Type");
       return new Response(null, { status: 304, headers });
     }
-    return new Response(method === "HEAD" ? null : await body(), { status: 200, headers });
+    return new Response(method === "HEAD" ? null : body, { status: 200, headers });
   };
 }
 

@@ -38,10 +38,14 @@ beforeAll(async () => {
 afterAll(async () => removeDir(content));
 
 describe("rebase", () => {
-  test("replaces the given places only, of the given length", () => {
-    expect(rebase("[AB, AB, xAB]", [1, 5], 2, "long")).toBe("[long, long, xAB]");
-    expect(rebase("AB", [0], 2, "")).toBe("");
-    expect(rebase("no places", [], 2, "zz")).toBe("no places");
+  const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+  const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+  test("replaces the given places only, of the given length in bytes", () => {
+    expect(text(rebase(bytes("[AB, AB, xAB]"), [1, 5], 2, bytes("long")))).toBe("[long, long, xAB]");
+    expect(text(rebase(bytes("AB"), [0], 2, bytes("")))).toBe("");
+    expect(text(rebase(bytes("no places"), [], 2, bytes("zz")))).toBe("no places");
+    // Offsets count bytes: "é" is two.
+    expect(text(rebase(bytes("é AB é"), [3], 2, bytes("ü")))).toBe("é ü é");
   });
 });
 
@@ -64,7 +68,8 @@ describe("the data files of --base-url request", () => {
     const icons = expectedAnswer(site, { method: "GET", query: "action=icons" }).body;
     const at = baseUrlOffsets(site, "icons", icons);
     expect(at.length).toBe(site.iconDirFiles.size);
-    for (const i of at) expect(icons.slice(i - 8, i + base.length)).toBe(`"url": "${base}`);
+    const iconBytes = Buffer.from(icons);
+    for (const i of at) expect(iconBytes.subarray(i - 8, i + base.length).toString()).toBe(`"url": "${base}`);
   });
 });
 
