@@ -55,7 +55,7 @@ const ORIGINS_KEPT = 8;
 interface OriginState {
   site: SiteModel;
   /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
-  tag: Promise<string>;
+  tag: string;
   bodies: Map<WholeAnswer, Promise<Uint8Array>>;
 }
 
@@ -67,7 +67,7 @@ function shardMap(data: ShardData, kind: LookupKind): Map<string, unknown> {
 
 /** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
 export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
-  /** Data files as read: text (core.json, shards, offsets) or bytes (whole answers, served as they are). */
+  /** Data files as read and kept: text (core.json, shards, offsets) or bytes (whole answers to rewrite per origin). */
   const texts = new Map<string, Promise<string>>();
   const blobs = new Map<string, Promise<Uint8Array>>();
   const shards = new Map<number, Shard>();
@@ -157,13 +157,25 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     texts.delete(shardPath(i)); // kept parsed, not twice
   };
 
-  /** A whole answer's body as the build wrote it: inline in core.json, or its file. */
-  const wholeBody = (core: CoreData, name: WholeAnswer, read: DataReader): Promise<Uint8Array> => {
-    const body = core.whole[name].body;
-    if (body === undefined) return bytes(wholePath(name), read);
+  /** A whole answer's inline body (core.json's), encoded once. */
+  const inlineBody = (name: WholeAnswer, body: string): Uint8Array => {
     let encoded = inline.get(name);
     if (encoded === undefined) inline.set(name, encoded = UTF8.encode(body));
-    return Promise.resolve(encoded);
+    return encoded;
+  };
+
+  /** A data file's body as the host serves it, not kept (a whole answer's file, sent as it is). */
+  const stream = async (path: string, read: DataReader): Promise<ReadableStream<Uint8Array> | null> => {
+    if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
+    const res = await read(path);
+    if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
+    return res.body;
+  };
+
+  /** A whole answer's body as the build wrote it, as bytes (to rewrite it): inline in core.json, or its file. */
+  const wholeBytes = (core: CoreData, name: WholeAnswer, read: DataReader): Promise<Uint8Array> => {
+    const body = core.whole[name].body;
+    return body === undefined ? bytes(wholePath(name), read) : Promise.resolve(inlineBody(name, body));
   };
 
   /**
@@ -189,7 +201,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     if (p === undefined) {
       const meta = core.whole[name];
       p = (async () => {
-        const body = await wholeBody(core, name, read);
+        const body = await wholeBytes(core, name, read);
         const at = meta.baseAt ?? JSON.parse(await text(baseAtPath(name), read)) as number[];
         return rebase(body, at, UTF8.encode(jsonText(core.baseUrl)).length, UTF8.encode(jsonText(origin.site.baseUrl)));
       })();
@@ -219,37 +231,41 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     let status: number;
     let headers: Headers;
     let etag: string | undefined;
-    let body: Uint8Array | null;
+    /** The body, read only when it is sent (not for HEAD, not for a 304). */
+    let body: () => Promise<Uint8Array | ReadableStream<Uint8Array> | null>;
     if (name !== undefined) {
       const meta = core.whole[name];
       status = meta.status;
       headers = new Headers(A.answerHeaders(answer as A.Answer));
       if (origin !== null && (meta.baseAt !== undefined || meta.baseAtFile === true)) {
         // The base ETag names the build's bytes, the origin's tag the replacement: together, these bytes (strong).
-        etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${await origin.tag}"`;
-        body = method === "HEAD" ? null : await rebased(core, name, origin, read);
+        etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${origin.tag}"`;
+        body = () => rebased(core, name, origin, read);
       } else {
         etag = meta.etag;
-        // Served as the bytes read (or core.json's, encoded once): never decoded, never encoded again.
-        body = method === "HEAD" && etag !== undefined ? null : await wholeBody(core, name, read);
+        const inlined = meta.body;
+        // core.json's small bodies, encoded once; a file's body is the host's response to the data read, streamed
+        // through: it never enters this isolate's heap, and is never decoded or encoded.
+        body = inlined !== undefined ? async () => inlineBody(name, inlined) : () => stream(wholePath(name), read);
       }
     } else {
       const got = respondTo(answer, "GET");
       status = got.status;
       headers = new Headers(got.headers);
-      body = got.body === "" ? null : UTF8.encode(got.body);
-      etag = got.status === 200 && body !== null ? await bodyEtag(body) : undefined;
+      const encoded = got.body === "" ? null : UTF8.encode(got.body);
+      etag = got.status === 200 && encoded !== null ? bodyEtag(encoded) : undefined;
+      body = async () => encoded;
     }
-    if (body !== null && body.length === 0) body = null;
-    if (etag === undefined) return new Response(method === "HEAD" ? null : body, { status, headers });
-    headers.set("ETag", etag);
-    // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2; `fresh` compares weakly).
-    const conditional = { "if-none-match": request.headers.get("if-none-match") ?? undefined };
-    if ((method === "GET" || method === "HEAD") && fresh(conditional, { etag })) {
-      headers.delete("Content-Type");
-      return new Response(null, { status: 304, headers });
+    if (etag !== undefined) {
+      headers.set("ETag", etag);
+      // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2; `fresh` compares weakly).
+      const conditional = { "if-none-match": request.headers.get("if-none-match") ?? undefined };
+      if ((method === "GET" || method === "HEAD") && fresh(conditional, { etag })) {
+        headers.delete("Content-Type");
+        return new Response(null, { status: 304, headers });
+      }
     }
-    return new Response(method === "HEAD" ? null : body, { status: 200, headers });
+    return new Response(method === "HEAD" ? null : await body(), { status, headers });
   };
 }
 
