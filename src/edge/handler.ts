@@ -5,7 +5,6 @@
 // life. The module holds no site data: its size and start-up do not grow with the site. Web APIs only: esbuild
 // bundles it into each host's entry (src/edge/entries/*.ts).
 
-import fresh from "fresh";
 import * as A from "../api/answers.js";
 import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../api/php-request.js";
 import type { SiteModel } from "../model/types.js";
@@ -34,6 +33,29 @@ function rawQuery(url: string): string {
   if (q === -1) return "";
   const hash = url.indexOf("#", q);
   return url.slice(q + 1, hash === -1 ? undefined : hash);
+}
+
+/**
+ * Whether an If-None-Match header holds `etag`, compared weakly (RFC 9110 §13.1.2), exactly as the `fresh` package
+ * (which the preview uses) decides it for a request with If-None-Match alone: `*`, or one of the comma-separated
+ * entity tags equal to it with or without `W/`. Written out here so that the handler bundles no CommonJS module.
+ */
+export function ifNoneMatchHolds(header: string | null, etag: string): boolean {
+  if (header === null || header === "") return false;
+  if (header === "*") return true;
+  let start = 0;
+  let end = 0;
+  const holds = (tag: string): boolean => tag === etag || tag === `W/${etag}` || `W/${tag}` === etag;
+  for (let i = 0; i < header.length; i++) {
+    const c = header.charCodeAt(i);
+    if (c === 0x20) {
+      if (start === end) start = end = i + 1;
+    } else if (c === 0x2c) {
+      if (holds(header.substring(start, end))) return true;
+      start = end = i + 1;
+    } else end = i + 1;
+  }
+  return holds(header.substring(start, end));
 }
 
 /** Whether a request path is the handler's: /api.php or /api.php/… (PHP's PATH_INFO). */
@@ -258,9 +280,8 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     }
     if (etag !== undefined) {
       headers.set("ETag", etag);
-      // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2; `fresh` compares weakly).
-      const conditional = { "if-none-match": request.headers.get("if-none-match") ?? undefined };
-      if ((method === "GET" || method === "HEAD") && fresh(conditional, { etag })) {
+      // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2, weak comparison).
+      if ((method === "GET" || method === "HEAD") && ifNoneMatchHolds(request.headers.get("if-none-match"), etag)) {
         headers.delete("Content-Type");
         return new Response(null, { status: 304, headers });
       }

@@ -21,3 +21,18 @@ describe("the handler's SHA-1", () => {
     expect(bodyEtag(new Uint8Array())).toBe(`"${createHash("sha1").update("").digest("base64url")}"`);
   });
 });
+
+describe("If-None-Match in the handler", () => {
+  test("holds exactly when the fresh package (the preview's) says the answer is fresh", async () => {
+    const { default: fresh } = await import("fresh");
+    const { ifNoneMatchHolds } = await import("../../src/edge/handler.js");
+    const etag = '"abc"';
+    const headers = ["", "*", '"abc"', 'W/"abc"', '"abd"', '"x", "abc"', '"x","abc"', '  "abc"  ', '"x" , W/"abc"', '"abc",', ',"abc"',
+      "abc", '"ab c"', '"x",,"y"', " ", '"abc" "x"', '*, "x"', 'w/"abc"'];
+    for (const h of headers) {
+      expect(ifNoneMatchHolds(h, etag), JSON.stringify(h)).toBe(fresh({ "if-none-match": h }, { etag }));
+      expect(ifNoneMatchHolds(h, `W/${etag}`), `W/ ${JSON.stringify(h)}`).toBe(fresh({ "if-none-match": h }, { etag: `W/${etag}` }));
+    }
+    expect(ifNoneMatchHolds(null, etag)).toBe(false);
+  });
+});
