@@ -120,31 +120,37 @@ try {
     index.push([p, offset, data.length]);
     offset += data.length;
   }
-  const firsts = [];
-  const firstsCpu = [];
-  const isolateImports = [];
   const sample = [...whole, ...queries.filter((_, i) => i % 10 === 0)];
-  for (const q of sample) {
-    const got = await new Promise((resolve, reject) => {
-      const w = new Worker(path.join(REPO, "bench/first-request-worker.mjs"), {
-        workerData: { bundle: pathToFileURL(worker).href, query: q, index, buffer: shared },
+  const freshIsolates = async (bundleFile) => {
+    const rows = [];
+    for (const q of sample) {
+      const got = await new Promise((resolve, reject) => {
+        const w = new Worker(path.join(REPO, "bench/first-request-worker.mjs"), {
+          workerData: { bundle: pathToFileURL(bundleFile).href, query: q, index, buffer: shared },
+        });
+        w.once("message", resolve);
+        w.once("error", reject);
+        w.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`worker exit ${code}`))));
       });
-      w.once("message", resolve);
-      w.once("error", reject);
-      w.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`worker exit ${code}`))));
-    });
-    if (got.status >= 500) throw new Error(`?${q}: ${got.status}`);
-    firsts.push(got.wall);
-    firstsCpu.push(got.cpu);
-    isolateImports.push(got.import);
-  }
-  const slowest = sample.map((q, i) => ({ q, wall: firsts[i], cpu: firstsCpu[i] })).sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+      if (got.status >= 500) throw new Error(`?${q}: ${got.status}`);
+      rows.push(got);
+    }
+    return rows;
+  };
+  const isolates = await freshIsolates(worker);
+  const firsts = isolates.map((x) => x.wall);
+  const firstsCpu = isolates.map((x) => x.cpu);
+  const isolateImports = isolates.map((x) => x.import);
+  // The same harness with a stand-in that does the least a first request needs (bench/floor-handler.mjs).
+  const floor = await freshIsolates(path.join(REPO, "bench/floor-handler.mjs"));
+  const slowest = sample.map((q, i) => ({ q, wall: firsts[i], cpu: firstsCpu[i], floor: floor[i].cpu })).sort((a, b) => b.cpu - a.cpu).slice(0, 3);
   // Warm: one instance, every query once to load, then timed.
   const warmMod = await import(pathToFileURL(worker).href);
   const all = [...whole, ...queries];
   for (const q of all) await (await warmMod.default.fetch(new Request(`https://bench.example/api.php?${q}`), { ASSETS: binding })).arrayBuffer();
   const warm = [];
   const warmCpu = [];
+  const warmQueries = [];
   for (let round = 0; round < 5; round++) {
     for (const q of all) {
       const c = process.cpuUsage();
@@ -153,8 +159,11 @@ try {
       await res.arrayBuffer();
       warm.push(performance.now() - t);
       warmCpu.push(cpuMs(process.cpuUsage(c)));
+      warmQueries.push(q);
     }
   }
+  // The costliest warm requests (a whole answer, or a GC pause).
+  const warmSlowest = warmQueries.map((q, i) => ({ q, cpu: warmCpu[i] })).sort((a, b) => b.cpu - a.cpu).slice(0, 3);
 
   const figures = {
     content: path.basename(content), icons: model.iconDirFiles.size, extensions: ext.length, bundle: path.relative(root, worker).startsWith("..") ? worker : "emitted",
@@ -163,6 +172,11 @@ try {
     startup: Object.fromEntries(["read", "compile", "evaluate", "import"].map((p) => [p, { wall: startup(p, "wall"), cpu: startup(p, "cpu") }])),
     isolateImport: { wall: median(isolateImports.map((x) => x.wall)), cpu: median(isolateImports.map((x) => x.cpu)) },
     first: { requests: firsts.length, wallP50: pct(firsts, 50), wallP99: pct(firsts, 99), cpuP50: pct(firstsCpu, 50), cpuP99: pct(firstsCpu, 99) },
+    floor: {
+      importWall: median(floor.map((x) => x.import.wall)), importCpu: median(floor.map((x) => x.import.cpu)),
+      wallP50: pct(floor.map((x) => x.wall), 50), wallP99: pct(floor.map((x) => x.wall), 99),
+      cpuP50: pct(floor.map((x) => x.cpu), 50), cpuP99: pct(floor.map((x) => x.cpu), 99),
+    },
     warm: { requests: warm.length, wallP50: pct(warm, 50), wallP99: pct(warm, 99), cpuP50: pct(warmCpu, 50), cpuP99: pct(warmCpu, 99) },
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
@@ -182,9 +196,12 @@ try {
     ["import() of the file (fresh worker isolate), median wall / CPU", `${ms(figures.isolateImport.wall)} / ${ms(figures.isolateImport.cpu)}`],
     ["first request on a fresh isolate, wall p50 / p99", `${ms(figures.first.wallP50)} / ${ms(figures.first.wallP99)} (${firsts.length} requests)`],
     ["first request on a fresh isolate, CPU p50 / p99", `${ms(figures.first.cpuP50)} / ${ms(figures.first.cpuP99)}`],
-    ["  the slowest (CPU)", slowest.map((x) => `?${x.q} ${ms(x.cpu)}`).join(", ")],
+    ["  the harness alone (bench/floor-handler.mjs), wall / CPU p50 / p99", `${ms(figures.floor.wallP50)} / ${ms(figures.floor.wallP99)}; ${ms(figures.floor.cpuP50)} / ${ms(figures.floor.cpuP99)}`],
+    ["  its import() in a fresh worker isolate, median wall / CPU", `${ms(figures.floor.importWall)} / ${ms(figures.floor.importCpu)}`],
+    ["  the slowest (CPU; the harness alone for the same request)", slowest.map((x) => `?${x.q} ${ms(x.cpu)} (${ms(x.floor)})`).join(", ")],
     ["warm request, wall p50 / p99", `${ms(figures.warm.wallP50)} / ${ms(figures.warm.wallP99)} (${warm.length} requests)`],
     ["warm request, CPU p50 / p99", `${ms(figures.warm.cpuP50)} / ${ms(figures.warm.cpuP99)}`],
+    ["  the slowest (CPU)", warmSlowest.map((x) => `?${x.q} ${ms(x.cpu)}`).join(", ")],
     ["load average (1, 5, 15 min)", figures.loadAverage.join(", ")],
   ];
   for (const [k, v] of rows) console.log(`${k.padEnd(58)} ${v}`);

@@ -7,8 +7,8 @@ import * as A from "../api/answers.js";
 import type { SiteModel } from "../model/types.js";
 import { createHash } from "node:crypto";
 import {
-  DATA_FOLDER, DATA_FORMAT, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type LookupKind, type ShardData,
-  type WholeAnswer, type WholeMeta,
+  DATA_FOLDER, DATA_FORMAT, FALLBACK_FILES, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type FileRow,
+  type LookupKind, type ShardData, type WholeAnswer, type WholeMeta,
 } from "./data.js";
 
 /** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
@@ -89,7 +89,11 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
   }
 
   const lookups: Array<[LookupKind, string, unknown[]]> = [];
-  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, v]]);
+  const fileRow = (name: string): FileRow => {
+    const f = model.iconDirFiles.get(name);
+    return f === undefined ? [name] : [name, f.size, f.lastModified];
+  };
+  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, ...fileRow(v)]]);
   for (const [k, v] of model.extensionMap.indexing) lookups.push(["x", k, [k, v]]);
   for (const [k, v] of model.extensionMap.viewing) lookups.push(["v", k, [k, v]]);
   for (const [k, f] of model.iconDirFiles) lookups.push(["f", k, [k, f.size, f.lastModified]]);
@@ -112,6 +116,7 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     iconMapLastModified: model.iconMap.lastModified,
     extensionMapLastModified: model.extensionMap.lastModified,
     ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
+    files: FALLBACK_FILES.map(fileRow),
     whole,
   };
   files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });

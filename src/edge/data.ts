@@ -13,7 +13,7 @@
 export const DATA_DIR = "/_edge-data";
 /** The same, as a folder of the output ("_edge-data"). */
 export const DATA_FOLDER = DATA_DIR.slice(1);
-export const DATA_FORMAT = 1;
+export const DATA_FORMAT = 2;
 
 /** The answers that take no per-key parameter: precomputed, one file (or inline body) each. */
 export const WHOLE_ANSWERS = [
@@ -28,6 +28,9 @@ export type WholeAnswer = (typeof WHOLE_ANSWERS)[number];
  * modification time).
  */
 export type LookupKind = "e" | "x" | "v" | "f";
+
+/** The icon files findIcon answers with when the extension's own is missing (src/api/answers.ts). */
+export const FALLBACK_FILES = ["text.png", "folder.png"] as const;
 
 export interface CoreData {
   format: typeof DATA_FORMAT;
@@ -46,6 +49,8 @@ export interface CoreData {
    * `baseUrl`, precomputed answers included (at the offsets `baseAt` lists). Absent: every answer says `baseUrl`.
    */
   requestOrigin?: true;
+  /** The rows of the icon files findIcon falls back to (FALLBACK_FILES), present or not. */
+  files: FileRow[];
   /** Each whole-site answer: status, ETag (200 answers), and the body when it is small (else in whole/<name>.json). */
   whole: Record<WholeAnswer, WholeMeta>;
 }
@@ -62,17 +67,28 @@ export interface WholeMeta {
   baseAtFile?: true;
 }
 
+/**
+ * An icon file's row: name, size, modification time; or the name alone when icons/ has no such file. `e` rows carry
+ * their target's row (so that findIcon needs one shard, not two), and core.json those of findIcon's fallbacks.
+ */
+export type FileRow = [string, number, number] | [string];
+
 export interface ShardData {
-  e: Array<[string, string]>;
+  /** extension → icon file, with that file's row after it (`[ext, ...FileRow]`). */
+  e: Array<[string, ...FileRow]>;
   x: Array<[string, string]>;
   v: Array<[string, string]>;
   f: Array<[string, number, number]>;
 }
 
-/** FNV-1a (32 bits) over the UTF-16 units of `kind:key`, reduced to a shard. The same in Node and on every host. */
+/**
+ * FNV-1a (32 bits) over the UTF-16 units of `x:key` for the extension-keyed kinds (e, x, v: an extension's rows share
+ * a shard, so that a request about one extension reads one shard; getExtensionSetting looks up both of its maps) and
+ * `f:key` for the icon files, reduced to a shard. The same in Node and on every host.
+ */
 export function shardOf(kind: LookupKind, key: string, shards: number): number {
   let h = 0x811c9dc5;
-  const s = `${kind}:${key}`;
+  const s = `${kind === "f" ? "f" : "x"}:${key}`;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;

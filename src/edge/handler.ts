@@ -10,7 +10,7 @@ import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Ans
 import type { SiteModel } from "../model/types.js";
 import {
   baseAtPath, corePath, DATA_FORMAT, isHandlerPath, jsonText, rebase, shardOf, shardPath, wholePath, type CoreData,
-  type LookupKind, type ShardData, type WholeAnswer,
+  type FileRow, type LookupKind, type ShardData, type WholeAnswer,
 } from "./data.js";
 import { bodyEtag, sha1Base64url } from "./etag.js";
 
@@ -84,8 +84,13 @@ interface OriginState {
 /** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
 function shardMap(data: ShardData, kind: LookupKind): Map<string, unknown> {
   if (kind === "f") return new Map(data.f.map(([name, size, lastModified]) => [name, { size, lastModified }]));
+  if (kind === "e") return new Map(data.e.map((row) => [row[0], row[1]]));
   return new Map(data[kind]);
 }
+
+type IconFile = { size: number; lastModified: number };
+/** An icon file's row as the `f` lookup answers it: its size and time, or null when icons/ has no such file. */
+const fileOf = (row: FileRow): IconFile | null => (row.length === 3 ? { size: row[1], lastModified: row[2] } : null);
 
 /** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
 export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
@@ -118,9 +123,16 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const bytes = (path: string, read: DataReader): Promise<Uint8Array> =>
     file(blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
 
+  /**
+   * Icon files known without their own shard: findIcon's fallbacks (core.json) and the targets of the `e` rows of the
+   * shards loaded, so that findIcon reads one shard. The same rows as the `f` shards hold (data-files.ts writes both).
+   */
+  const knownFiles = new Map<string, IconFile | null>();
+
   /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
   const lookup = <V>(kind: LookupKind, n: number): ReadonlyMap<string, V> => {
     const get = (key: string): V | undefined => {
+      if (kind === "f" && knownFiles.has(key)) return (knownFiles.get(key) ?? undefined) as V | undefined;
       const i = shardOf(kind, key, n);
       const loaded = shards.get(i);
       if (loaded === undefined) {
@@ -138,6 +150,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     const core = JSON.parse(await text(corePath(), read)) as CoreData;
     texts.delete(corePath()); // kept parsed
     if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
+    for (const row of core.files) knownFiles.set(row[0], fileOf(row));
     const site: SiteModel = {
       baseUrl: core.baseUrl, service: core.service, serviceVersion: core.serviceVersion, description: core.description,
       versions: [], buildTime: core.buildTime,
@@ -175,7 +188,9 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const loadShard = async (i: number, read: DataReader): Promise<void> => {
     if (shards.has(i)) return;
     const data = JSON.parse(await text(shardPath(i), read)) as ShardData;
-    if (!shards.has(i)) shards.set(i, { data, maps: {} });
+    if (shards.has(i)) return;
+    shards.set(i, { data, maps: {} });
+    for (const [, ...file] of data.e) if (!knownFiles.has(file[0])) knownFiles.set(file[0], fileOf(file as FileRow));
     texts.delete(shardPath(i)); // kept parsed, not twice
   };
 
