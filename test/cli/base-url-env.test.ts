@@ -7,7 +7,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeFile } from "node:fs/promises";
 import { baseUrlFromEnv } from "../../src/content/base-url-env.js";
+import { resolveOptions } from "../../src/cli/options.js";
+import { UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];
@@ -107,5 +110,25 @@ describe("--base-url request", () => {
     expect(cli(["build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "cloudflare", "--base-url", "https://icons.example.com"]).status).toBe(0);
     const core = JSON.parse(readFileSync(path.join(out, "_edge-data/core.json"), "utf8")) as { requestOrigin?: boolean; baseUrl: string };
     expect([core.requestOrigin, core.baseUrl]).toEqual([undefined, "https://icons.example.com"]);
+  });
+});
+
+describe("\"baseUrl\": \"request\" in the config file", () => {
+  it("is valid, and the flag takes precedence over it", async () => {
+    const dir = await tmpDir("bis-base-request-config-");
+    temps.push(dir);
+    await writeFile(path.join(dir, "build-index-site.config.json"), JSON.stringify({ baseUrl: "request" }));
+    const env = cleanEnv({ NETLIFY: "true", CONTEXT: "deploy-preview", DEPLOY_PRIME_URL: "https://deploy-preview-7--x.netlify.app" });
+    const fromConfig = resolveOptions({}, dir, env);
+    expect([fromConfig.requestOrigin, fromConfig.baseUrl]).toEqual([true, "https://deploy-preview-7--x.netlify.app"]);
+    const flag = resolveOptions({ baseUrl: "https://icons.example.com" }, dir, env);
+    expect([flag.requestOrigin, flag.baseUrl]).toEqual([false, "https://icons.example.com"]);
+  });
+
+  it("with static hosts only, is a usage error", async () => {
+    const dir = await tmpDir("bis-base-request-config-");
+    temps.push(dir);
+    await writeFile(path.join(dir, "build-index-site.config.json"), JSON.stringify({ baseUrl: "request", hosts: ["apache"] }));
+    expect(() => resolveOptions({}, dir, cleanEnv({}))).toThrow(UsageError);
   });
 });
