@@ -46,7 +46,8 @@ Options:
   --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
                      workerd req/s, handler vs static assets; bench/edge-hosts.mjs: deployed handler sizes;
-                     bench/edge-data.mjs: the lean-deploy targets), verify against nginx (bench/verify-nginx.mjs;
+                     bench/edge-data.mjs: the lean-deploy targets; bench/edge-parity.mjs: the handler against
+                     the precomputed answers at the largest scale), verify against nginx (bench/verify-nginx.mjs;
                      with ×100 also its peak RSS with --sample 20000) and the catalogue page in chromium on the real
                      fixture and, with ×100, at ×100 (bench/catalogue.mjs: first paint, first screen, ready and search ms)
   -h, --help         print this help and exit
@@ -607,6 +608,8 @@ function runEdgeBenches() {
     // The lean-deploy targets (upload files, handler size, import, first and warm request, edge-only build).
     ["edge-data.mjs", []],
     ...(SCALES.includes(100) ? [["edge-data.mjs", ["--scale", "100"]]] : []),
+    // The edge parity suite at ×100: the emitted handler against the precomputed answers, a deterministic sample.
+    ...(SCALES.includes(100) ? [["edge-parity.mjs", ["--scale", "100"]]] : [["edge-parity.mjs", ["--scale", String(Math.max(...SCALES)), "--all"]]]),
     // verify against nginx over the real fixture's whole domain, and its peak RSS with --sample 20000 at ×100; the
     // catalogue page in chromium (the real fixture, and ×100): first paint, first screen, ready, search.
     ["verify-nginx.mjs", []],

@@ -50,6 +50,8 @@ export interface BuildOptions {
   out: string;
   /** Overrides manifest.base_url. */
   baseUrl?: string;
+  /** `--base-url request`: the edge hosts' handler answers with each request's origin (src/edge/data-files.ts). */
+  requestOrigin?: boolean;
   /** SOURCE_DATE_EPOCH (seconds) for reproducible builds; defaults to the environment's. */
   sourceDateEpoch?: string;
   /** Clock for the build time when SOURCE_DATE_EPOCH is not set (tests). */
@@ -191,7 +193,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue"> & {
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue"> & {
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -265,7 +267,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   }
   mark("hosts");
   const answers = needsAnswers(selected);
-  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model) : [];
+  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, { requestOrigin: options.requestOrigin === true }) : [];
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
   const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
@@ -340,6 +342,7 @@ async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, l
 function keySettings(options: BuildOptions): KeySettings {
   return {
     baseUrl: options.baseUrl,
+    ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
     sourceDateEpoch: sourceDateEpoch(options),
     strict: options.strict === true,
     hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),

@@ -6,8 +6,8 @@ import { build, buildIfChanged, type BuildOptions } from "../build.js";
 import type { ContentCache } from "../content/read-content.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
-import { resolveOptions, type Flags, type Options } from "./options.js";
-import { colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";
+import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
+import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";
 
 export interface BuildRun {
   force?: boolean;
@@ -26,6 +26,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(signal ? { write: { signal } } : {}),
     ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.requestOrigin === true ? { requestOrigin: true } : {}),
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
@@ -65,6 +66,14 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   if (options.quiet) return;
   for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
   if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
+  if (options.requestOrigin === true) {
+    io.out("The edge hosts' handler answers with each request's origin (--base-url request).");
+    const fixed = staticHostsWithRequestOrigin(options.hosts);
+    if (fixed.length > 0) {
+      io.err(`--base-url request: ${colorErr(io, "yellow", "warning")}: the static hosts (${fixed.join(", ")}) cannot answer with the `
+        + `request's origin: their answer files say ${result.model.baseUrl}. Leave them out of --hosts to deploy only what follows the request.`);
+    }
+  }
   const { changes } = result;
   if (changes.mode === "in place") {
     // What a client sees change: the answer files (or the handler's data files) among the site's files written.

@@ -6,11 +6,11 @@
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
 import { BASE_URL_PATTERN } from "../content/base-url.js";
-import { baseUrlFromEnv, FROM_ENV } from "../content/base-url-env.js";
+import { baseUrlFromEnv, FROM_ENV, REQUEST_ORIGIN } from "../content/base-url-env.js";
 import { DEFAULT_EXCLUDE } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
 import type { Plan } from "../hosts/limits.js";
-import { HOST_NAMES, parseHosts, type HostName } from "../hosts/names.js";
+import { DEFAULT_HOSTS, HOST_NAMES, isEdgeHost, parseHosts, type HostName } from "../hosts/names.js";
 import { loadConfig, type ConfigFile } from "./config.js";
 import { didYouMean } from "./suggest.js";
 
@@ -36,8 +36,10 @@ export interface Options {
   content: string;
   out: string;
   baseUrl: string | undefined;
-  /** With `--base-url from-env`: which variable gave the base URL (or that none did), for the build's output. */
+  /** With `--base-url from-env` or `request`: which variable gave the base URL (or that none did), for the build's output. */
   baseUrlSource: string | null;
+  /** `--base-url request`: the edge hosts' handler answers with each request's origin. */
+  requestOrigin: boolean;
   /** undefined: the default hosts. */
   hosts: HostName[] | undefined;
   strict: boolean;
@@ -73,23 +75,46 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
   return parseHosts(list);
 }
 
-/** `--base-url`: an https:// URL without a trailing slash, query or fragment, or `from-env` (a usage error otherwise). */
+/**
+ * `--base-url`: an https:// URL without a trailing slash, query or fragment, `from-env` or `request` (a usage error
+ * otherwise).
+ */
 export function baseUrlFlag(url: string | undefined): string | undefined {
-  if (url === undefined || url === FROM_ENV || BASE_URL_PATTERN.test(url)) return url;
+  if (url === undefined || url === FROM_ENV || url === REQUEST_ORIGIN || BASE_URL_PATTERN.test(url)) return url;
   throw new UsageError(`--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
-    `Pass the site's public address, e.g. --base-url https://icons.example.org, or ${FROM_ENV} for the deploy's own URL.`);
+    `Pass the site's public address, e.g. --base-url https://icons.example.org, ${FROM_ENV} for the deploy's own URL, `
+    + `or ${REQUEST_ORIGIN} for each request's origin (edge hosts).`);
 }
 
-/** The base URL to build with: `from-env` becomes the deploy's URL (manifest.json's when the environment has none). */
-function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): { baseUrl: string | undefined; baseUrlSource: string | null } {
-  if (value !== FROM_ENV) return { baseUrl: value, baseUrlSource: null };
+type ResolvedBaseUrl = Pick<Options, "baseUrl" | "baseUrlSource" | "requestOrigin">;
+
+/**
+ * The base URL to build with: `from-env` becomes the deploy's URL (manifest.json's when the environment has none);
+ * `request` does the same for what is fixed at build time, and the edge handler answers with each request's origin.
+ */
+function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): ResolvedBaseUrl {
+  if (value !== FROM_ENV && value !== REQUEST_ORIGIN) return { baseUrl: value, baseUrlSource: null, requestOrigin: false };
   const found = baseUrlFromEnv(env);
   if (found.url !== null && !BASE_URL_PATTERN.test(found.url)) {
-    throw new UsageError(`--base-url ${FROM_ENV}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`);
+    throw new UsageError(`--base-url ${value}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`);
   }
   return found.url === null
-    ? { baseUrl: undefined, baseUrlSource: `${found.source}: manifest.json base_url` }
-    : { baseUrl: found.url, baseUrlSource: found.source };
+    ? { baseUrl: undefined, baseUrlSource: `${found.source}: manifest.json base_url`, requestOrigin: value === REQUEST_ORIGIN }
+    : { baseUrl: found.url, baseUrlSource: found.source, requestOrigin: value === REQUEST_ORIGIN };
+}
+
+/**
+ * `--base-url request` needs an edge host: a static host serves answer files written at build time, which cannot
+ * know the request's origin. Refused when no edge host is built; the static hosts of a mixed build are named.
+ */
+export function staticHostsWithRequestOrigin(hosts: readonly HostName[] | undefined): HostName[] {
+  const selected = hosts ?? DEFAULT_HOSTS;
+  if (!selected.some(isEdgeHost)) {
+    throw new UsageError(`--base-url ${REQUEST_ORIGIN} needs an edge host (netlify, vercel or cloudflare); --hosts ${selected.join(",")} builds only static hosts, `
+      + "whose answer files are written at build time and cannot take the request's origin.",
+      `Add an edge host to --hosts, or pass a fixed base URL (an https:// URL, or ${FROM_ENV}).`);
+  }
+  return selected.filter((h) => !isEdgeHost(h));
 }
 
 /** A path from the config file, as the commands show and use it: relative to the current folder. */
@@ -105,11 +130,13 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: N
   const place = (value: string | undefined): string | undefined =>
     value === undefined || loaded === null ? value : fromConfig(loaded.dir, cwd, value);
   const hosts = flags.hosts !== undefined ? hostsFlag(flags.hosts) : config.hosts === undefined ? undefined : parseHosts(config.hosts.join(","));
+  const base = resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env);
+  if (base.requestOrigin) staticHostsWithRequestOrigin(hosts);
   return {
     config: loaded === null ? null : path.relative(cwd, loaded.file) || loaded.file,
     content: flags.content ?? place(config.content) ?? DEFAULTS.content,
     out: flags.dir ?? flags.out ?? place(config.out) ?? DEFAULTS.out,
-    ...resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env),
+    ...base,
     hosts,
     strict: flags.strict === true || config.strict === true,
     plan: flags.plan ?? config.plan ?? "free",

@@ -4,6 +4,11 @@
 
 /** The value of --base-url (or the config file's baseUrl) that asks for the deploy's own URL. */
 export const FROM_ENV = "from-env";
+/**
+ * The value of --base-url (or the config file's baseUrl) that makes the edge handler answer with each request's
+ * origin, precomputed answers included; what is fixed at build time takes the base URL as `from-env` does.
+ */
+export const REQUEST_ORIGIN = "request";
 
 export interface EnvBaseUrl {
   /** The URL, https:// and no trailing slash; null when the environment names none (a local build). */

@@ -5,14 +5,18 @@
 
 import * as A from "../api/answers.js";
 import type { SiteModel } from "../model/types.js";
-import { bodyEtag } from "./etag.js";
+import { createHash } from "node:crypto";
 import {
-  DATA_FOLDER, DATA_FORMAT, shardOf, WHOLE_ANSWERS, type CoreData, type LookupKind, type ShardData, type WholeAnswer,
+  DATA_FOLDER, DATA_FORMAT, FALLBACK_FILES, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type FileRow,
+  type LookupKind, type ShardData, type WholeAnswer, type WholeMeta,
 } from "./data.js";
 
 /** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
 const SHARD_BYTES = 16 * 1024;
 export const MAX_SHARDS = 256;
+/** The strong ETag of a body (as the handler's, src/edge/etag.ts): the SHA-1 of its UTF-8 bytes, base64url. */
+const bodyEtag = (body: string): string => `"${createHash("sha1").update(body).digest("base64url")}"`;
+
 /** Whole answers up to this size are inline in core.json (one file less to fetch). */
 const INLINE_BYTES = 2048;
 
@@ -30,22 +34,66 @@ function wholeAnswer(model: SiteModel, name: WholeAnswer): A.Answer {
   }
 }
 
+/**
+ * Stands in for the base URL to find where an answer writes it: no content holds it (checked), and no answer's
+ * layout depends on the base URL's text, only its place.
+ */
+const STAND_IN = "\u0000base-url\u0000";
+
+/**
+ * Where the answer `name` writes the site's base URL in its body `body` (UTF-8 byte offsets of its JSON text): the
+ * answer computed again with a stand-in base URL shows the places, so that a base URL the content itself holds (in
+ * config.json, say) is never taken for one. Checked: the body rebuilt from the offsets is the stand-in's, byte for byte.
+ */
+export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string): number[] {
+  const base = jsonText(model.baseUrl);
+  if (!body.includes(base)) return [];
+  const standIn = jsonText(STAND_IN);
+  if (body.includes(standIn)) throw new Error(`Internal: the ${name} answer holds the base URL's stand-in.`);
+  const marked = Buffer.from(A.answerText(wholeAnswer({ ...model, baseUrl: STAND_IN }, name)));
+  const standInBytes = Buffer.from(standIn);
+  const baseBytes = Buffer.byteLength(base);
+  const at: number[] = [];
+  const grow = standInBytes.length - baseBytes;
+  for (let i = marked.indexOf(standInBytes); i !== -1; i = marked.indexOf(standInBytes, i + standInBytes.length)) at.push(i - at.length * grow);
+  if (!Buffer.from(rebase(Buffer.from(body), at, baseBytes, standInBytes)).equals(marked)) {
+    throw new Error(`Internal: the base URL's places in the ${name} answer do not rebuild it.`);
+  }
+  return at;
+}
+
+export interface EdgeDataOptions {
+  /** `--base-url request`: the handler answers with each request's origin (core.json says so, with the offsets). */
+  requestOrigin?: boolean;
+}
+
 /** The data files, as paths relative to the output folder ("_edge-data/core.json") and their text. */
-export function edgeDataFiles(model: SiteModel): Array<{ path: string; data: string }> {
+export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): Array<{ path: string; data: string }> {
   const files: Array<{ path: string; data: string }> = [];
   const whole = {} as CoreData["whole"];
   for (const name of WHOLE_ANSWERS) {
     const answer = wholeAnswer(model, name);
     const body = A.answerText(answer);
-    const meta: CoreData["whole"][WholeAnswer] = { status: answer.status };
+    const meta: WholeMeta = { status: answer.status };
     if (answer.status === 200 && body !== "") meta.etag = bodyEtag(body);
-    if (body.length <= INLINE_BYTES) meta.body = body;
+    const inline = body.length <= INLINE_BYTES;
+    if (inline) meta.body = body;
     else files.push({ path: `${DATA_FOLDER}/whole/${name}.json`, data: body });
+    const at = options.requestOrigin === true ? baseUrlOffsets(model, name, body) : [];
+    if (at.length > 0 && inline) meta.baseAt = at;
+    else if (at.length > 0) {
+      meta.baseAtFile = true;
+      files.push({ path: `${DATA_FOLDER}/whole/${name}.base-at.json`, data: JSON.stringify(at) });
+    }
     whole[name] = meta;
   }
 
   const lookups: Array<[LookupKind, string, unknown[]]> = [];
-  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, v]]);
+  const fileRow = (name: string): FileRow => {
+    const f = model.iconDirFiles.get(name);
+    return f === undefined ? [name] : [name, f.size, f.lastModified];
+  };
+  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, ...fileRow(v)]]);
   for (const [k, v] of model.extensionMap.indexing) lookups.push(["x", k, [k, v]]);
   for (const [k, v] of model.extensionMap.viewing) lookups.push(["v", k, [k, v]]);
   for (const [k, f] of model.iconDirFiles) lookups.push(["f", k, [k, f.size, f.lastModified]]);
@@ -67,6 +115,8 @@ export function edgeDataFiles(model: SiteModel): Array<{ path: string; data: str
     config: { version: model.config.version, lastModified: model.config.lastModified },
     iconMapLastModified: model.iconMap.lastModified,
     extensionMapLastModified: model.extensionMap.lastModified,
+    ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
+    files: FALLBACK_FILES.map(fileRow),
     whole,
   };
   files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });

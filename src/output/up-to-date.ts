@@ -22,6 +22,8 @@ const HEADER = "build-index-site inputs 1";
 
 export interface KeySettings {
   baseUrl: string | undefined;
+  /** true with --base-url request (absent otherwise, so that other builds keep their key). */
+  requestOrigin?: true;
   sourceDateEpoch: string | undefined;
   strict: boolean;
   hosts: readonly string[];

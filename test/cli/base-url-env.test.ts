@@ -7,7 +7,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeFile } from "node:fs/promises";
 import { baseUrlFromEnv } from "../../src/content/base-url-env.js";
+import { resolveOptions } from "../../src/cli/options.js";
+import { UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];
@@ -70,5 +73,62 @@ describe("--base-url from-env", () => {
   it("a value without a scheme gets https://, and a trailing slash is dropped", () => {
     expect(baseUrlFromEnv({ VERCEL: "1", VERCEL_URL: "a.vercel.app/" }).url).toBe("https://a.vercel.app");
     expect(baseUrlFromEnv({ NETLIFY: "true", CONTEXT: "branch-deploy", DEPLOY_PRIME_URL: "https://b--x.netlify.app/" }).url).toBe("https://b--x.netlify.app");
+  });
+});
+
+describe("--base-url request", () => {
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args], { encoding: "utf8", env: cleanEnv(extra) });
+
+  it("is refused (exit 2) when only static hosts are built: their answer files cannot take the request's origin", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const r = cli(["build", "--content", DEMO_CONTENT, "--out", path.join(root, "dist"), "--hosts", "nginx,apache", "--base-url", "request"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--base-url request needs an edge host/);
+  });
+
+  it("with an edge host: the handler's data says so; a static host beside it gets a warning and the env's base URL", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const out = path.join(root, "dist");
+    const r = cli(["build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "cloudflare,nginx", "--base-url", "request"],
+      { NETLIFY: "true", CONTEXT: "deploy-preview", DEPLOY_PRIME_URL: "https://deploy-preview-7--x.netlify.app" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Base URL https://deploy-preview-7--x.netlify.app from DEPLOY_PRIME_URL (Netlify, deploy-preview).");
+    expect(r.stderr).toMatch(/warning: the static hosts \(nginx\) cannot answer with the request's origin/);
+    const core = JSON.parse(readFileSync(path.join(out, "_edge-data/core.json"), "utf8")) as { requestOrigin?: boolean };
+    expect(core.requestOrigin).toBe(true);
+    const answer = JSON.parse(readFileSync(path.join(out, "api/findIcon/file/php.json"), "utf8")) as { icon: { url: string } };
+    expect(answer.icon.url).toBe("https://deploy-preview-7--x.netlify.app/icons/php.png");
+  });
+
+  it("an explicit https:// base URL or from-env leaves the handler on the build's base URL", async () => {
+    const root = await tmpDir("bis-base-request-");
+    temps.push(root);
+    const out = path.join(root, "dist");
+    expect(cli(["build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "cloudflare", "--base-url", "https://icons.example.com"]).status).toBe(0);
+    const core = JSON.parse(readFileSync(path.join(out, "_edge-data/core.json"), "utf8")) as { requestOrigin?: boolean; baseUrl: string };
+    expect([core.requestOrigin, core.baseUrl]).toEqual([undefined, "https://icons.example.com"]);
+  });
+});
+
+describe("\"baseUrl\": \"request\" in the config file", () => {
+  it("is valid, and the flag takes precedence over it", async () => {
+    const dir = await tmpDir("bis-base-request-config-");
+    temps.push(dir);
+    await writeFile(path.join(dir, "build-index-site.config.json"), JSON.stringify({ baseUrl: "request" }));
+    const env = cleanEnv({ NETLIFY: "true", CONTEXT: "deploy-preview", DEPLOY_PRIME_URL: "https://deploy-preview-7--x.netlify.app" });
+    const fromConfig = resolveOptions({}, dir, env);
+    expect([fromConfig.requestOrigin, fromConfig.baseUrl]).toEqual([true, "https://deploy-preview-7--x.netlify.app"]);
+    const flag = resolveOptions({ baseUrl: "https://icons.example.com" }, dir, env);
+    expect([flag.requestOrigin, flag.baseUrl]).toEqual([false, "https://icons.example.com"]);
+  });
+
+  it("with static hosts only, is a usage error", async () => {
+    const dir = await tmpDir("bis-base-request-config-");
+    temps.push(dir);
+    await writeFile(path.join(dir, "build-index-site.config.json"), JSON.stringify({ baseUrl: "request", hosts: ["apache"] }));
+    expect(() => resolveOptions({}, dir, cleanEnv({}))).toThrow(UsageError);
   });
 });

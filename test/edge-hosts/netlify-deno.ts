@@ -1,6 +1,6 @@
 // test/edge-hosts/netlify-deno.ts
 // Starts the Netlify harness (netlify-deno-harness.js) under Deno from npm's `deno` package, over a build's base
-// directory (.netlify/v1) and published folder; only reads of those two folders and 127.0.0.1 are allowed.
+// directory (.netlify/v1) and published folder; only reads of those two folders and 127.0.0.1 (as itself or as localhost: two origins) are allowed.
 
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -17,7 +17,7 @@ export async function startNetlifyDeno(baseDir: string, publishDir: string, opti
   const denoDir = await tmpDir("bis-deno-");
   const child = spawn(deno, [
     "run", "--quiet", "--no-prompt", "--no-config", "--no-lock", "--no-remote", "--no-npm",
-    `--allow-read=${baseDir},${publishDir}`, "--allow-net=127.0.0.1", "--allow-env",
+    `--allow-read=${baseDir},${publishDir}`, "--allow-net=127.0.0.1,localhost", "--allow-env",
     HARNESS, baseDir, publishDir,
   ], { env: {
     ...process.env, DENO_DIR: denoDir, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1",

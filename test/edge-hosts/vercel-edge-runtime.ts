@@ -63,8 +63,9 @@ export interface VercelHarnessLog {
  * A minimal Vercel edge over a Build Output API folder (`.vercel/output`), as its config.json routes: SVG headers,
  * then the filesystem (`static/`: a type by extension, a folder's index.html), then /api.php and /api.php/… to the
  * edge function (run under edge-runtime).
- * The function is called with the harness's own URL, so its data reads (a fetch from the request's origin) are
- * sub-requests to this server's static files. `requireAuth` answers 401 to any request without that Authorization
+ * The function is called with the request's Host on this harness (as Vercel calls it with the deployment's host), so
+ * its data reads (a fetch from the request's origin) are sub-requests to this server's static files. `requireAuth`
+ * answers 401 to any request without that Authorization
  * header, as a protected deploy preview does.
  */
 export async function startVercelOutput(outputDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer & { log: VercelHarnessLog }> {
@@ -101,7 +102,8 @@ export async function startVercelOutput(outputDir: string, options: { requireAut
       }
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      const response = await fn(new Request(`http://127.0.0.1:${(server.address() as AddressInfo).port}${req.url ?? "/"}`, {
+      const host = req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const response = await fn(new Request(`http://${host}${req.url ?? "/"}`, {
         method: req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET"), headers,
       }));
       res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -3,11 +3,11 @@
 // module (the host harnesses serve them through the host's own path instead: test/edge-hosts). Counts the reads.
 
 import type { DataReader } from "../../src/edge/handler.js";
-import { edgeDataFiles } from "../../src/edge/data-files.js";
+import { edgeDataFiles, type EdgeDataOptions } from "../../src/edge/data-files.js";
 import type { SiteModel } from "../../src/model/types.js";
 
-export function memoryReader(model: SiteModel): DataReader & { reads: string[] } {
-  const files = new Map(edgeDataFiles(model).map((f) => [`/${f.path}`, f.data]));
+export function memoryReader(model: SiteModel, options: EdgeDataOptions = {}): DataReader & { reads: string[] } {
+  const files = new Map(edgeDataFiles(model, options).map((f) => [`/${f.path}`, f.data]));
   const reads: string[] = [];
   const read = async (path: string): Promise<Response> => {
     reads.push(path);

@@ -1,0 +1,37 @@
+// test/edge/data-reads.test.ts
+// What a first request reads on a fresh isolate: core.json, then at most one shard for a per-key lookup (findIcon's
+// icon file comes with its extension's row, and its fallbacks with core.json), and nothing for versionCheck.
+// The real fixture has several shards, so two lookups in two shards would show as a third read.
+
+import { describe, expect, test } from "vitest";
+import { createApiHandler } from "../../src/edge/handler.js";
+import type { SiteModel } from "../../src/model/types.js";
+import { compileContent, haveRealFixtures, realFixture } from "../helpers/fixtures.js";
+import { memoryReader } from "./data-reader.js";
+import { expectedAnswer } from "./expected.js";
+
+describe.skipIf(!haveRealFixtures && !process.env.CI)("a fresh handler's data reads (indexer-1.2.0-r2)", () => {
+  test("findIcon, getExtensionSetting and icon read core.json and one shard; the answers are the oracle's", async () => {
+    const site: SiteModel = (await compileContent(realFixture("indexer-1.2.0-r2"))).model;
+    const extensions = [...site.iconMap.entries.keys()].filter((_, i) => i % 7 === 0).slice(0, 40);
+    const queries = [
+      ...extensions.map((e) => `action=findIcon&extension=${encodeURIComponent(e)}`),
+      ...extensions.map((e) => `action=getExtensionSetting&extension=${encodeURIComponent(e)}&type=viewing`),
+      "action=findIcon&extension=no-such-extension", "action=findIcon&type=folder", "action=icon&name=php.png",
+    ];
+    let shardsSeen = new Set<string>();
+    for (const query of queries) {
+      const read = memoryReader(site);
+      const answer = createApiHandler();
+      const res = await answer(new Request(`https://site.example/api.php?${query}`), read);
+      expect(await res.text(), query).toBe(expectedAnswer(site, { method: "GET", query }).body);
+      expect(read.reads[0], query).toBe("/_edge-data/core.json");
+      expect(read.reads.length, `${query}: ${read.reads.join(", ")}`).toBeLessThanOrEqual(2);
+      shardsSeen = new Set([...shardsSeen, ...read.reads.slice(1)]);
+    }
+    expect(shardsSeen.size, "the fixture's lookups span several shards").toBeGreaterThan(1);
+    const read = memoryReader(site);
+    await createApiHandler()(new Request("https://site.example/api.php?action=versionCheck&current_version=1.0"), read);
+    expect(read.reads).toEqual(["/_edge-data/core.json"]);
+  });
+});
