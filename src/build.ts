@@ -83,8 +83,8 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Answer files (JSON responses), rules in the route table, files and bytes written in all. */
   counts: { answers: number; rules: number; files: number; bytes: number };
-  /** How the build was written: in place (files written or removed across every folder; --out's paths among them), or
-   * in full. */
+  /** How the build was written: in place (files written or removed across every folder, and --out's paths among
+   * them), or in full (every file written; no paths listed). */
   changes: { mode: "full" | "in place"; written: number; removed: number; sitePaths: string[] };
 }
 

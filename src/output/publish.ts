@@ -52,7 +52,7 @@ export interface Published {
   /** Files written (new or changed) and removed, across every folder; a full build counts every file written. */
   written: number;
   removed: number;
-  /** Site paths of --out written or removed (in place; every path for a full build). */
+  /** Site paths of --out written or removed in place (none listed for a full build: it writes every one). */
   sitePaths: string[];
 }
 
@@ -100,7 +100,7 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
   const records = await writeOutput(layout.records, plan.records(written), { ...write, ...reuse, ...dated });
   removeJournal(layout.journal);
   return {
-    mode: "full", files: site.files, bytes: site.bytes + records.bytes, written: site.files, removed: 0, sitePaths: plan.site.map((f) => f.path),
+    mode: "full", files: site.files, bytes: site.bytes + records.bytes, written: site.files, removed: 0, sitePaths: [],
   };
 }
 
