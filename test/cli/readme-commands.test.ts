@@ -52,7 +52,8 @@ describe("the README's commands for one's own project", () => {
       const line = command.replace(GIT_SPEC, path.join(work, packed!.filename));
       if (line === "npx build-index-site dev") {
         // The dev loop runs until stopped: it must serve the API, then stop on SIGTERM.
-        const child = spawn("sh", ["-c", `exec ${line} --port 0`], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+        // A process group of its own: the signal reaches the tool itself, not only npx (which may not pass it on).
+        const child = spawn("sh", ["-c", `exec ${line} --port 0`], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
         let output = "";
         child.stdout.on("data", (d: Buffer) => { output += d.toString(); });
         child.stderr.on("data", (d: Buffer) => { output += d.toString(); });
@@ -65,9 +66,20 @@ describe("the README's commands for one's own project", () => {
         });
         const info = await fetch(`${url}api.php?action=info`);
         expect(info.status).toBe(200);
-        child.kill("SIGTERM");
-        // npx passes the signal on: the tool exits 143, or npx itself reports the signal.
-        expect([143, "SIGTERM"]).toContain(await new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal))));
+        const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
+        process.kill(-child.pid!, "SIGTERM");
+        // The tool exits 143, or npx itself reports the signal; nothing of the group is left running.
+        expect([143, "SIGTERM"]).toContain(await exited);
+        const alive = (): boolean => {
+          try {
+            process.kill(-child.pid!, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(alive(), "a process of the dev group is still running").toBe(false);
         continue;
       }
       execFileSync("sh", ["-c", line], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });

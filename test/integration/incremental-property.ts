@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { cp, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build, type BuildResult } from "../../src/build.js";
@@ -68,31 +68,57 @@ const readJson = async (file: string): Promise<Json> => JSON.parse(await readFil
 const writeJson = (file: string, value: unknown): Promise<void> => writeFile(file, `${JSON.stringify(value, null, 4)}\n`);
 
 /** One random edit of the content; returns what it did, for the failure message. */
-async function randomEdit(content: string, random: () => number, n: number): Promise<string> {
+/** The files an edit touches, as they were (bytes and time, or absent): `undo` puts them back. */
+class Undo {
+  private readonly kept = new Map<string, { bytes: Buffer; mtime: Date } | null>();
+
+  keep(file: string): void {
+    if (this.kept.has(file)) return;
+    this.kept.set(file, existsSync(file) ? { bytes: readFileSync(file), mtime: statSync(file).mtime } : null);
+  }
+
+  async undo(): Promise<void> {
+    for (const [file, was] of this.kept) {
+      if (was === null) await rm(file, { force: true });
+      else {
+        await writeFile(file, was.bytes);
+        await utimes(file, was.mtime, was.mtime);
+      }
+    }
+  }
+}
+
+async function randomEdit(content: string, random: () => number, n: number, undo: Undo): Promise<string> {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const icons = (await readdir(path.join(content, "icons"))).filter((f) => f.endsWith(".png")).sort();
   const iconsJson = path.join(content, "icons.json");
   const extJson = path.join(content, "extensionMap.json");
+  for (const name of ["icons.json", "extensionMap.json", "config.json", "manifest.json"]) undo.keep(path.join(content, name));
   const kind = pick(["add-icon", "change-icon", "rename-icon", "delete-icon", "edit-mapping", "add-mapping", "remove-mapping",
     "edit-extension", "change-config", "change-manifest"] as const);
   switch (kind) {
     case "add-icon": {
       const name = `added-${n}.png`;
+      undo.keep(path.join(content, "icons", name));
       await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [Math.floor(random() * 255), 90, 40, 255]));
       return `${kind} ${name}`;
     }
     case "change-icon": {
       const name = pick(icons);
+      undo.keep(path.join(content, "icons", name));
       await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [20, Math.floor(random() * 255), 200, 255]));
       return `${kind} ${name}`;
     }
     case "rename-icon": {
       const name = pick(icons);
+      undo.keep(path.join(content, "icons", name));
+      undo.keep(path.join(content, "icons", `renamed-${n}.png`));
       await rename(path.join(content, "icons", name), path.join(content, "icons", `renamed-${n}.png`));
       return `${kind} ${name} → renamed-${n}.png`;
     }
     case "delete-icon": {
       const name = pick(icons);
+      undo.keep(path.join(content, "icons", name));
       await unlink(path.join(content, "icons", name));
       return `${kind} ${name}`;
     }
@@ -179,10 +205,8 @@ function propertySequences(from: number, count: number): void {
       const done: string[] = [];
       let inPlace = 0;
       for (let n = 1; n <= EDITS; n++) {
-        const backup = path.join(root, "backup");
-        await rm(backup, { recursive: true, force: true });
-        await cp(content, backup, { recursive: true, preserveTimestamps: true });
-        done.push(await randomEdit(content, random, n));
+        const undo = new Undo();
+        done.push(await randomEdit(content, random, n, undo));
         const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
         const fresh = path.join(root, `fresh-${n}`, "dist");
         const full = await attempt(() => build({ ...options, out: fresh, force: true }));
@@ -192,8 +216,7 @@ function propertySequences(from: number, count: number): void {
           expect(await attempt(() => build(options)), where).toBeInstanceOf(ContentError);
           expect(await snapshot(path.dirname(out)), where).toEqual(before);
           done.push("(refused, undone)");
-          await rm(content, { recursive: true, force: true });
-          await rename(backup, content);
+          await undo.undo();
           continue;
         }
         const updated = await build(options);
