@@ -109,13 +109,32 @@ describe("folders beside --out", () => {
     const options = await setup();
     await build(options);
     const controller = new AbortController();
+    // A full build (--force): the handler's file beside --out is written after --out is swapped in. (An in-place
+    // update would not write it again: the handler is the same for every site; the case below covers that path.)
     const result = await build({
-      ...options, baseUrl: "https://other.example.org",
+      ...options, baseUrl: "https://other.example.org", force: true,
       write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/build-index-site-api.js")) controller.abort(); } },
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.outDir).toBe(path.resolve(options.out));
     // Each folder's stamp is the build's own (the records', written last).
+    for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
+    }
+    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain("other.example.org");
+    expect(await readFile(path.join(options.out, "_edge-data/core.json"), "utf8")).toContain("other.example.org");
+  });
+
+  it("Ctrl-C during an in-place update does not stop it: every folder ends up with the new build", async () => {
+    const options = await setup();
+    await build(options);
+    const controller = new AbortController();
+    const result = await build({
+      ...options, baseUrl: "https://other.example.org",
+      write: { signal: controller.signal, onFile: () => controller.abort() }, // at the first file written
+    });
+    expect(controller.signal.aborted).toBe(true);
+    expect(result.changes.mode).toBe("in place");
     for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
       expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
     }

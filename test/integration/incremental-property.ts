@@ -27,7 +27,8 @@ const FIRST_SEED = Number(process.env.BIS_INCREMENTAL_SEED ?? 1);
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 
 const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
+// Each sequence removes its own folder when it passes; what a failed one leaves is removed here.
+afterAll(async () => Promise.all(temps.map(removeDir)), 600_000);
 
 /**
  * Every file of every folder the build writes beside `base`, with a hash of its bytes; site.id (an inode) aside.
@@ -230,6 +231,7 @@ function propertySequences(from: number, count: number): void {
         expect((await stat(out)).isDirectory()).toBe(true);
       }
       expect(inPlace, `seed ${seed}: ${done.join("; ")}`).toBeGreaterThanOrEqual(2);
+      await removeDir(root);
     });
   }
 }
