@@ -209,7 +209,9 @@ function propertySequences(from: number, count: number): void {
         const undo = new Undo();
         done.push(await randomEdit(content, random, n, undo));
         const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
-        const fresh = path.join(root, `fresh-${n}`, "dist");
+        // A full build (--force: every folder written whole and swapped in; unchanged files hard-linked from the last
+        // full build in this folder, which is itself one), in a base folder of its own.
+        const fresh = path.join(root, "fresh", "dist");
         const full = await attempt(() => build({ ...options, out: fresh, force: true }));
         if (full instanceof ContentError) {
           // Content the build refuses: the update refuses it too, and the output stays as it was.
