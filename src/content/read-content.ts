@@ -299,8 +299,10 @@ const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b
  */
 function readIconBytes(raw: RawContent, cache: ContentCache | undefined): void {
   for (const f of raw.iconDirFiles) {
-    if (f.data === undefined && IMAGE_NAME.test(f.path)) f.data = cache?.get(f) ?? readFileSync(f.absPath);
-    if (f.data !== undefined) cache?.set(f, f.data);
+    if (f.data !== undefined || !IMAGE_NAME.test(f.path)) continue;
+    const kept = cache?.get(f);
+    f.data = kept ?? readFileSync(f.absPath);
+    if (kept === undefined) cache?.set(f, f.data);
   }
 }
 

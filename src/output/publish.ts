@@ -61,19 +61,12 @@ const IN_PLACE_SHARE = 0.6;
 
 /** Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders. */
 function canUpdate(layout: Layout, plan: PublishPlan, epoch: number | undefined): boolean {
-  const text = (file: string): string => {
-    try {
-      return readFileSync(file, "utf8");
-    } catch {
-      return "";
-    }
-  };
-  if (!text(path.join(layout.records, MANIFEST_FILE)).startsWith(`${MARKER_HEADER}\n`)) return false;
-  const stamp = parseStamp(text(layout.stamp));
+  if (!recordsAreOurs(layout)) return false;
+  const stamp = parseStamp(readText(layout.stamp) ?? "");
   if (stamp === null || stamp.out !== path.basename(layout.out) || !describesSite(layout)) return false;
   const beside = plan.beside.map((b) => b.dir);
   if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
-  return parseManifest(text(layout.siteManifest)).mtimes === mtimesLine(epoch);
+  return parseManifest(readText(layout.siteManifest) ?? "").mtimes === mtimesLine(epoch);
 }
 
 export async function publish(layout: Layout, plan: PublishPlan, options: PublishOptions): Promise<Published> {

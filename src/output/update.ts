@@ -11,7 +11,7 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import type { OutputFile } from "./plan.js";
 import {
-  digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type ParsedManifest, type WriteStats,
+  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type ParsedManifest, type WriteStats,
 } from "./write-output.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
@@ -177,7 +177,7 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
   if ("source" in f) {
     const data = f.bytes ?? read(f.source);
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
-    return { entry: entryOf(data), mtimeMs: own === undefined || limit === undefined ? own : Math.min(own, limit), copy: true };
+    return { entry: entryOf(data), mtimeMs: clampedTime(own, limit), copy: true };
   }
   return { entry: entryOf("data" in f ? f.data : f.produce()), mtimeMs: limit, copy: false };
 }
@@ -216,7 +216,7 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
     const source = "linkTo" in f ? f.linkTo : f.source;
     data = ("bytes" in f ? f.bytes : undefined) ?? read(source);
     const own = "source" in f ? (f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs)) : Math.floor(statSync(source).mtimeMs);
-    mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
+    mtimeMs = clampedTime(own, limit);
   } else {
     data = "data" in f ? f.data : f.produce();
     mtimeMs = limit ?? (epochSeconds === undefined ? undefined : epochSeconds * 1000);

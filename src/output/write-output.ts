@@ -203,6 +203,10 @@ export function parseManifest(text: string): ParsedManifest {
   return { text, entries, mtimes };
 }
 
+/** A copy's modification time: its source's (whole milliseconds), clamped to SOURCE_DATE_EPOCH when that is set. */
+export const clampedTime = (own: number | undefined, limit: number | undefined): number | undefined =>
+  (own === undefined || limit === undefined ? own : Math.min(own, limit));
+
 /** The manifest's line for the modification-time policy: files whose times the writer sets are clamped to this. */
 export const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch ?? "-"}`;
 
@@ -338,7 +342,7 @@ async function writeAll(
         }
         const sourceTime = "source" in f ? f.mtimeMs : (await ops.stat(source))?.mtimeMs;
         const own = sourceTime === undefined ? limit : Math.floor(sourceTime);
-        mtimeMs = own === undefined || limit === undefined ? own : Math.min(own, limit);
+        mtimeMs = clampedTime(own, limit);
       } else {
         // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
         // Text is hashed and written as it is: no Buffer per file.
