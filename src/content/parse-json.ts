@@ -80,7 +80,6 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
   const lineStarts = computeLineStarts(text);
   const at = (offset: number): Position => lineColumn(lineStarts, offset);
   const diagnostics: Diagnostic[] = [];
-  const offsets = new Map<string, number>();
 
   if (text.charCodeAt(0) === 0xfeff) {
     diagnostics.push({
@@ -125,8 +124,8 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
     });
   }
 
-  const convert = (node: Node, pointer: string): Json => {
-    offsets.set(pointer, node.offset);
+  // Pointers are made only for a diagnostic (a ×100 icons.json has 50,000 keys): `pointer` makes the parent's.
+  const convert = (node: Node, pointer: () => string): Json => {
     switch (node.type) {
       case "object": {
         const object: JsonObject = new Map();
@@ -135,13 +134,13 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
           const [keyNode, valueNode] = property.children ?? [];
           if (keyNode === undefined || valueNode === undefined) continue;
           const key = keyNode.value as string;
-          const childPointer = `${pointer}/${pointerToken(key)}`;
-          if (LONE_SURROGATE.test(key)) loneSurrogate(childPointer, keyNode.offset, "key");
+          const childPointer = (): string => `${pointer()}/${pointerToken(key)}`;
+          if (LONE_SURROGATE.test(key)) loneSurrogate(childPointer(), keyNode.offset, "key");
           const earlier = firstSeen.get(key);
           if (earlier !== undefined) {
             const first = at(earlier);
             diagnostics.push({
-              severity: "error", code: "JSON_DUPLICATE_KEY", file, pointer: childPointer, ...at(keyNode.offset),
+              severity: "error", code: "JSON_DUPLICATE_KEY", file, pointer: childPointer(), ...at(keyNode.offset),
               message: `Duplicate key "${key}": it is also defined at line ${first.line}:${first.column}, and only the last value would be used.`,
               hint: "Remove one of the two entries.",
             });
@@ -153,15 +152,15 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
         return object;
       }
       case "array":
-        return (node.children ?? []).map((child, i) => convert(child, `${pointer}/${i}`));
+        return (node.children ?? []).map((child, i) => convert(child, () => `${pointer()}/${i}`));
       case "string":
-        if (LONE_SURROGATE.test(node.value as string)) loneSurrogate(pointer, node.offset, "string");
+        if (LONE_SURROGATE.test(node.value as string)) loneSurrogate(pointer(), node.offset, "string");
         return node.value as Json;
       case "number": {
         const literal = text.slice(node.offset, node.offset + node.length);
         if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(node.value as number)) {
           diagnostics.push({
-            severity: "error", code: "JSON_NUMBER_RANGE", file, pointer, ...at(node.offset),
+            severity: "error", code: "JSON_NUMBER_RANGE", file, pointer: pointer(), ...at(node.offset),
             message: `${literal} is a whole number beyond 2^53: PHP keeps it exactly (up to 2^63) but this build would round it to ${String(node.value)}, so the answers would differ from PHP's.`,
             hint: "Write it as a string, or use a number between -9007199254740991 and 9007199254740991.",
           });
@@ -180,17 +179,33 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
     });
   };
 
-  const value = convert(root, "");
-  const positionOf = (pointer: string): Position | undefined => {
-    let p = pointer;
-    for (;;) {
-      const offset = offsets.get(p);
-      if (offset !== undefined) return at(offset);
-      if (p === "") return undefined;
-      p = p.slice(0, p.lastIndexOf("/"));
-    }
-  };
+  const value = convert(root, () => "");
+  const positionOf = (pointer: string): Position | undefined => at(nodeAt(root, pointer).offset);
   return { file, value, positionOf, diagnostics };
+}
+
+/**
+ * The node at a JSON Pointer, or its nearest existing parent. Of repeated keys the last counts, as in the value (and
+ * in PHP's json_decode).
+ */
+function nodeAt(root: Node, pointer: string): Node {
+  let node = root;
+  if (pointer === "") return node;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    let next: Node | undefined;
+    if (node.type === "object") {
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (keyNode?.value === token && valueNode !== undefined) next = valueNode;
+      }
+    } else if (node.type === "array" && /^(0|[1-9]\d*)$/.test(token)) {
+      next = node.children?.[Number(token)];
+    }
+    if (next === undefined) return node;
+    node = next;
+  }
+  return node;
 }
 
 /** Where and what a syntax error is, pointing at its cause (the stray comma, the single quote) when it is known. */

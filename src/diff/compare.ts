@@ -3,7 +3,7 @@
 // is fixed (byte order of names, manifest order of versions), so the same two sites always give the same report.
 
 import { versionCompare } from "../model/version-compare.js";
-import { asciiLower, compareBytes, isIconName } from "../model/types.js";
+import { asciiLower, isIconName, sortBytes } from "../model/types.js";
 import { fileIcon, folderIcon, type IconFile, type ResolvedIcon, type SiteDescription, type SourceKind,
   type VersionAnswer } from "./site.js";
 
@@ -114,7 +114,7 @@ export function diffSites(a: SiteDescription, b: SiteDescription): SiteDiff {
 /** Whether the diff has a change of any of these kinds. */
 export const hasAny = (diff: SiteDiff, kinds: readonly ChangeKind[]): boolean => kinds.some((k) => diff.counts[k] > 0);
 
-const sortedNames = (names: Iterable<string>): string[] => [...new Set(names)].sort(compareBytes);
+const sortedNames = (names: Iterable<string>): string[] => sortBytes([...new Set(names)]);
 
 function diffIcons(a: SiteDescription, b: SiteDescription): SiteDiff["icons"] {
   const out: SiteDiff["icons"] = { added: [], removed: [], changed: [] };

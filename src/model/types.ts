@@ -67,7 +67,7 @@ export const isEmptyParam = (value: string | undefined): boolean => value === un
 
 /** Icon names of the site, sorted in byte order (UTF-8), as the icons action lists them. */
 export function sortedIconNames(site: SiteModel): string[] {
-  return [...site.iconDirFiles.keys()].filter(isIconName).sort(compareBytes);
+  return sortBytes([...site.iconDirFiles.keys()].filter(isIconName));
 }
 
 /** Any UTF-16 unit from a surrogate up: only there does UTF-16 order differ from UTF-8 byte order. */
@@ -86,3 +86,12 @@ export function compareBytes(a: string, b: string): number {
 }
 
 const UTF8 = new TextEncoder();
+
+/**
+ * Sorts `values` in place by their UTF-8 bytes, like `.sort(compareBytes)`; when no value holds a unit from a
+ * surrogate up (the usual case), by the engine's own string order, which is the same there and some times faster
+ * (a ×100 site sorts 590,000 members).
+ */
+export function sortBytes(values: string[]): string[] {
+  return values.some((v) => HIGH_UNITS.test(v)) ? values.sort(compareBytes) : values.sort();
+}

@@ -4,7 +4,7 @@
 
 import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
-import { asciiLower, asciiUpper, compareBytes, isEmptyParam, isIconName, sortedIconNames, type SiteModel } from "../model/types.js";
+import { asciiLower, asciiUpper, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
 import {
   API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
@@ -59,7 +59,7 @@ class RouteBuilder {
     answerFor: (member: string) => Answer, ignoreCase = false,
   ): void {
     const safe: string[] = [];
-    for (const member of [...new Set(members)].sort(compareBytes)) {
+    for (const member of sortBytes([...new Set(members)])) {
       if (!SAFE_VALUE.test(member)) {
         const target = `${dir}/${escapedStem(member)}.json`;
         this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answerFor(member));

@@ -180,4 +180,12 @@ describe("compareBytes", () => {
     expect(["\u{1F600}", "\uFF5E"].sort(compareBytes)).toEqual(["\uFF5E", "\u{1F600}"]);
     expect(["\u{1F600}", "\uFF5E"].sort()).toEqual(["\u{1F600}", "\uFF5E"]);
   });
+
+  it("sortBytes gives compareBytes' order, with and without units from a surrogate up", async () => {
+    const { compareBytes, sortBytes } = await import("../../src/model/types.js");
+    const ascii = ["ada.png", "ada-body.png", "Z.png", "a.png", "~63", "0"];
+    expect(sortBytes([...ascii])).toEqual([...ascii].sort(compareBytes));
+    const high = [...ascii, "\u{1F600}", "\uFF5E", "\u00E9", "\uE000"];
+    expect(sortBytes([...high])).toEqual(["0", "Z.png", "a.png", "ada-body.png", "ada.png", "~63", "\u00E9", "\uE000", "\uFF5E", "\u{1F600}"]);
+  });
 });
