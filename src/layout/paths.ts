@@ -43,6 +43,9 @@ export interface Layout {
   /** The journal of an in-place update under way (`.build-index-site/<name>.update`): while it exists, the output is
    * incomplete (src/output/update.ts). */
   journal: string;
+  /** The inode and change time of every folder the last build wrote (`.build-index-site/<name>.dirs`): an in-place
+   * update reads only the folders that changed since (src/output/dir-stamps.ts). */
+  folders: string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -68,6 +71,7 @@ export function layoutOf(outDir: string): Layout {
     serve: path.join(records, SERVE_FILE),
     handler: path.join(records, HANDLER_FILE),
     journal: `${records}.update`,
+    folders: `${records}.dirs`,
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

@@ -13,9 +13,10 @@ import { describesSite } from "../layout/read-build.js";
 import { parseStamp } from "../layout/stamp.js";
 import { MARKER_HEADER } from "./out-folder.js";
 import type { OutputFile } from "./plan.js";
+import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
 import {
-  MANIFEST_FILE, mtimesLine, parseManifest, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
+  MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
 } from "./write-output.js";
 
 /** --out as written: what the folders beside it and the records link to and record. */
@@ -66,7 +67,8 @@ function canUpdate(layout: Layout, plan: PublishPlan, epoch: number | undefined)
   if (stamp === null || stamp.out !== path.basename(layout.out) || !describesSite(layout)) return false;
   const beside = plan.beside.map((b) => b.dir);
   if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
-  return parseManifest(readText(layout.siteManifest) ?? "").mtimes === mtimesLine(epoch);
+  // The manifest's second line (the whole of a ×100 site's is 40 MB).
+  return (readText(layout.siteManifest) ?? "").split("\n", 2)[1] === mtimesLine(epoch);
 }
 
 export async function publish(layout: Layout, plan: PublishPlan, options: PublishOptions): Promise<Published> {
@@ -83,15 +85,22 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
   const reuse = dirty.size === 0 ? {} : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
   const previous = dirty.size === 0 && describesSite(layout) && recordsAreOurs(layout) ? readText(layout.siteManifest) : null;
+  forgetFolders(layout.folders);
   const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
+  const folders = [{ dir: layout.out, folders: foldersOf(plan.site.map((f) => f.path)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
   for (const folder of plan.beside) {
-    await writeOutput(folder.dir, folder.files(written), { ...write, ...reuse, ...dated });
+    const files = folder.files(written);
+    await writeOutput(folder.dir, files, { ...write, ...reuse, ...dated });
+    folders.push({ dir: folder.dir, folders: foldersOf(files.map((f) => f.path)) });
   }
-  const records = await writeOutput(layout.records, plan.records(written), { ...write, ...reuse, ...dated });
+  const recordFiles = plan.records(written);
+  const records = await writeOutput(layout.records, recordFiles, { ...write, ...reuse, ...dated });
+  folders.push({ dir: layout.records, folders: foldersOf(recordFiles.map((f) => f.path)) });
   removeJournal(layout.journal);
+  recordFolders(layout.folders, folders);
   return {
     mode: "full", files: site.files, bytes: site.bytes + records.bytes, written: site.files, removed: 0, sitePaths: [],
   };
@@ -101,10 +110,12 @@ function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<strin
   const none = new Set<string>();
   const common = { journal: layout.journal, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) };
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
-  const previous = parseManifest(readText(layout.siteManifest) ?? "");
+  const previous = readText(layout.siteManifest) ?? "";
+  const trusted = trustedFolders(layout.folders);
+  forgetFolders(layout.folders); // before any change: an update stopped midway leaves nothing trusted
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
-    ...common, previous, dirty: dirty.get(layout.out) ?? none, manifestInside: false,
+    ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
     ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
@@ -119,16 +130,19 @@ function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<strin
   let changed = site.written.length;
   let removed = site.removed.length;
   const folders = [...plan.beside.map((b) => ({ dir: b.dir, files: () => b.files(written) })), { dir: layout.records, files: () => plan.records(written) }];
+  const updated = [{ dir: layout.out, folders: site.folders }];
   for (const folder of folders) {
     const stats = updateInPlace(folder.dir, folder.files(), {
-      ...common, previous: parseManifest(readText(path.join(folder.dir, MANIFEST_FILE)) ?? ""), dirty: dirty.get(folder.dir) ?? none,
+      ...common, previous: readText(path.join(folder.dir, MANIFEST_FILE)) ?? "", trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
       manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
     })!;
     if (folder.dir === layout.records) bytes += stats.bytes;
     changed += stats.written.length;
     removed += stats.removed.length;
+    updated.push({ dir: folder.dir, folders: stats.folders });
   }
   removeJournal(layout.journal);
+  recordFolders(layout.folders, updated);
   return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
 }
 

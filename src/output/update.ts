@@ -11,8 +11,10 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import type { OutputFile } from "./plan.js";
 import {
-  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type ParsedManifest, type WriteStats,
+  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
+import { foldersOf } from "./dir-stamps.js";
+import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
 /** A new file's bytes go here first, then it is renamed over its target. */
@@ -59,7 +61,10 @@ export function removeTemporaries(dir: string, paths: Iterable<string>): void {
 
 export interface UpdateOptions {
   /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`). */
-  previous: ParsedManifest;
+  previous: string;
+  /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists (src/output/dir-stamps.ts):
+   * then it is not read. Default: none is. */
+  trusted?: (rel: string) => boolean;
   /** Paths an interrupted update may have changed: treated as changed whatever the manifest says. */
   dirty: ReadonlySet<string>;
   /** The journal the changes are appended to before any is made. */
@@ -80,6 +85,8 @@ export interface UpdateStats extends WriteStats {
   /** Paths written (new or changed) and removed. */
   written: string[];
   removed: string[];
+  /** The folders of the files planned (relative, "" for the folder itself): what the folder holds after the update. */
+  folders: Set<string>;
 }
 
 interface Prepared {
@@ -96,29 +103,36 @@ interface Prepared {
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
-  const sameMtimes = options.previous.mtimes === mtimesLine(options.sourceDateEpoch);
+  const previous = manifestLines(options.previous);
+  const sameMtimes = previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
   const changed: number[] = [];
-  // Each planned path once (the only per-file strings held: a ×100 folder has 640,000 files), then what the folder
-  // holds, one folder at a time: a file the manifest lists that is gone is written again, and anything the build
-  // did not plan (a file left by hand, a temporary file) is removed, as a full build would.
-  const planned = new Map<string, number>();
-  for (let i = 0; i < files.length; i++) planned.set(files[i]!.path, i);
-  const { present, strayFiles, strayDirs } = survey(dir, planned);
-  const previous = options.previous.entries;
+  // What the folder holds: in a folder the record trusts, what the manifest lists; in any other, what it holds when
+  // read (names only). Anything the build did not plan is removed, as a full build would.
+  const folders = foldersOf(filePaths(files));
+  const trusted = options.trusted ?? ((): boolean => false);
+  const { onDisk, strayDirs } = survey(dir, folders, trusted);
+  const inTrusted = folderTest(trusted);
+  const matched = new Uint8Array(previous.paths.length);
+  const plannedDirty = new Set<string>();
   let bytes = 0;
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
     const rel = f.path;
-    const before = previous.get(rel);
-    const there = present[i] === 1 && !options.dirty.has(rel);
+    const k = previous.find(rel);
+    if (k >= 0) matched[k] = 1;
+    const before = k >= 0 ? previous.entries[k] : undefined;
+    const listed = inTrusted(rel) ? k >= 0 : onDisk.delete(rel);
+    const dirty = options.dirty.size > 0 && options.dirty.has(rel);
+    if (dirty) plannedDirty.add(rel);
+    const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
       const entry = f.entry;
       entries.setEntry(i, entry);
       bytes += Number(entry.slice(entry.indexOf(" ") + 1));
-      if (before !== entry || !there || options.rewritten?.has(f.linkTo) === true) changed.push(i);
+      if (before !== entry || !there || (options.rewritten !== undefined && options.rewritten.size > 0 && options.rewritten.has(f.linkTo))) changed.push(i);
       continue;
     }
     const p = prepare(f, limit);
@@ -133,13 +147,13 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   }
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
-  for (const rel of previous.keys()) if (!planned.has(rel)) removed.push(rel);
-  for (const rel of options.dirty) if (!planned.has(rel) && !previous.has(rel)) removed.push(rel);
-  for (const rel of strayFiles) if (rel !== MANIFEST_FILE && !previous.has(rel) && !options.dirty.has(rel)) removed.push(rel);
-  planned.clear();
+  for (let k = 0; k < previous.paths.length; k++) if (matched[k] === 0) removed.push(previous.paths[k]!);
+  for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0) removed.push(rel);
+  // What is left of the folders read is what no planned file is.
+  for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
   const manifestText = printManifest(files, entries, options.sourceDateEpoch);
-  const manifestChanged = options.manifestInside && !sameChunks(options.previous.text, manifestText);
+  const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText);
   const touched = [...changed.map((i) => files[i]!.path), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
@@ -169,6 +183,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
     reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), removed,
+    folders,
   };
 }
 
@@ -232,46 +247,89 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
 }
 
 /**
- * What `dir` holds against the planned paths (path → index): `present[i]` is 1 when the i-th planned file is there;
- * the files and folders that no planned path needs are strays. Read one folder at a time (names only).
+ * What `dir` holds, read one folder at a time (names only) where the record does not trust a folder: the files in
+ * the folders read (a planned file is taken out of `onDisk` when it is found; what is left is stray), and the
+ * folders that no planned file needs (removed whole). A trusted folder is not read: its files are the manifest's,
+ * and its folders are planned or the manifest's (removed with their last file).
  */
-function survey(dir: string, planned: ReadonlyMap<string, number>): { present: Uint8Array; strayFiles: string[]; strayDirs: string[] } {
-  const present = new Uint8Array(planned.size);
-  const strayFiles: string[] = [];
+function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string) => boolean): { onDisk: Set<string>; strayDirs: string[] } {
+  const onDisk = new Set<string>();
   const strayDirs: string[] = [];
-  /** Whether the folder holds a planned file (else it is a stray, removed whole). */
-  const walk = (rel: string): boolean => {
+  for (const rel of planned) {
+    if (trusted(rel)) continue;
     let entries;
     try {
       entries = readdirSync(rel === "" ? dir : path.join(dir, rel), { withFileTypes: true });
     } catch {
-      return false;
+      continue; // not there yet
     }
-    let needed = false;
     for (const e of entries) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (walk(child)) needed = true;
-        else strayDirs.push(child);
-        continue;
-      }
-      const index = planned.get(child);
-      if (index === undefined) strayFiles.push(child);
-      else {
-        present[index] = 1;
-        needed = true;
-      }
+      if (!e.isDirectory()) onDisk.add(child);
+      else if (!planned.has(child)) strayDirs.push(child);
     }
-    return needed;
+  }
+  return { onDisk, strayDirs };
+}
+
+/** Whether a file's folder is trusted: asked once per folder (files come grouped by folder). */
+function folderTest(trusted: (rel: string) => boolean): (file: string) => boolean {
+  const answers = new Map<string, boolean>();
+  let last: string | null = null;
+  let lastAnswer = false;
+  return (file) => {
+    const slash = file.lastIndexOf("/");
+    if (last !== null && slash === last.length && file.startsWith(last) && (slash >= 0 || last === "")) return lastAnswer;
+    last = slash < 0 ? "" : file.slice(0, slash);
+    let answer = answers.get(last);
+    if (answer === undefined) answers.set(last, (answer = trusted(last)));
+    lastAnswer = answer;
+    return answer;
   };
-  walk("");
-  // A stray folder's own strays go with it.
-  const inStray = (rel: string): boolean => strayDirs.some((d) => rel.startsWith(`${d}/`));
-  return {
-    present,
-    strayFiles: strayDirs.length === 0 ? strayFiles : strayFiles.filter((f) => !inStray(f)),
-    strayDirs: strayDirs.filter((d) => !inStray(d)),
+}
+
+/** The paths of the files, without copying them. */
+function* filePaths(files: readonly OutputFile[]): Generator<string> {
+  for (const f of files) yield f.path;
+}
+
+/**
+ * A manifest's lines as two lists, and a lookup that expects the paths in about the manifest's order (each build
+ * plans them in the same order): a path that is not next is looked up in a map, made only then.
+ */
+function manifestLines(text: string): { paths: string[]; entries: string[]; mtimes: string | null; find(path: string): number } {
+  const paths: string[] = [];
+  const entries: string[] = [];
+  let mtimes: string | null = null;
+  if (text.startsWith(`${MANIFEST_HEADER}\n`)) {
+    let at = MANIFEST_HEADER.length + 1;
+    while (at < text.length) {
+      let end = text.indexOf("\n", at);
+      if (end < 0) end = text.length;
+      const first = text.indexOf(" ", at);
+      const second = first < 0 || first > end ? -1 : text.indexOf(" ", first + 1);
+      if (text.startsWith("mtimes ", at) && paths.length === 0 && mtimes === null) mtimes = text.slice(at, end);
+      else if (second > 0 && second < end) {
+        entries.push(text.slice(at, second));
+        paths.push(text.slice(second + 1, end));
+      }
+      at = end + 1;
+    }
+  }
+  let next = 0;
+  let index: Map<string, number> | null = null;
+  const find = (p: string): number => {
+    if (paths[next] === p) return next++;
+    if (index === null) {
+      index = new Map();
+      for (let k = 0; k < paths.length; k++) index.set(paths[k]!, k);
+    }
+    const k = index.get(p);
+    if (k === undefined) return -1;
+    next = k + 1;
+    return k;
   };
+  return { paths, entries, mtimes, find };
 }
 
 /** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */

@@ -44,7 +44,8 @@ async function snapshot(base: string): Promise<Map<string, string>> {
       if (e.isDirectory()) continue;
       const abs = path.join(e.parentPath, e.name);
       const rel = path.relative(base, abs).split(path.sep).join("/");
-      if (rel === ".build-index-site/dist/site.id") continue;
+      // Both hold inodes (and the folders' record, change times): no two builds write the same.
+      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs") continue;
       const { ino } = statSync(abs);
       let hash = rel === ".build-index-site/dist/.build-manifest" ? undefined : byInode.get(ino);
       if (hash === undefined) {
