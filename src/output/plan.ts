@@ -134,6 +134,16 @@ export class SiteLink {
     return path.join(this.dir, this.file.path);
   }
 
+  /** The path in --out of the file it links to. */
+  get sitePath(): string {
+    return this.file.path;
+  }
+
+  /** Whether it links into the folder `dir` (absolute). */
+  linksInto(dir: string): boolean {
+    return this.dir === dir;
+  }
+
   get entry(): string {
     return this.entries.get(this.index)!;
   }

@@ -124,7 +124,7 @@ function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<strin
     if (dirty.size === 0) removeJournal(layout.journal);
     return null; // most of the site changes: written in full
   }
-  const rewritten = new Set(site.written.map((rel) => path.join(layout.out, rel)));
+  const rewritten = { dir: layout.out, paths: new Set(site.written) };
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
   let { bytes } = site;
   let changed = site.written.length;

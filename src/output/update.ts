@@ -9,7 +9,7 @@
 import { appendFileSync, closeSync, futimesSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
-import type { OutputFile } from "./plan.js";
+import { SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
@@ -77,8 +77,9 @@ export interface UpdateOptions {
   onFile?: (file: OutputFile) => unknown;
   /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
   maxChanged?: number;
-  /** Files (absolute) this build has rewritten so far: a link to one of them is made again, whatever its entry. */
-  rewritten?: ReadonlySet<string>;
+  /** The files of --out (`dir`) this build has rewritten (relative paths): a link to one of them is made again,
+   * whatever its entry. */
+  rewritten?: { dir: string; paths: ReadonlySet<string> };
 }
 
 export interface UpdateStats extends WriteStats {
@@ -132,7 +133,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       const entry = f.entry;
       entries.setEntry(i, entry);
       bytes += Number(entry.slice(entry.indexOf(" ") + 1));
-      if (before !== entry || !there || (options.rewritten !== undefined && options.rewritten.size > 0 && options.rewritten.has(f.linkTo))) changed.push(i);
+      if (before !== entry || !there || linksRewritten(f, options.rewritten)) changed.push(i);
       continue;
     }
     const p = prepare(f, limit);
@@ -185,6 +186,14 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), removed,
     folders,
   };
+}
+
+/** Whether a link's target is among the files rewritten (a host's copy of --out names it without joining paths). */
+function linksRewritten(f: Extract<OutputFile, { linkTo: string }>, rewritten: UpdateOptions["rewritten"]): boolean {
+  if (rewritten === undefined || rewritten.paths.size === 0) return false;
+  if (f instanceof SiteLink) return f.linksInto(rewritten.dir) && rewritten.paths.has(f.sitePath);
+  const rel = path.relative(rewritten.dir, f.linkTo);
+  return !rel.startsWith("..") && rewritten.paths.has(rel.split(path.sep).join("/"));
 }
 
 /** The file's manifest entry ("<sha1> <size>") and the modification time the writer gives it. */
