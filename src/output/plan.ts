@@ -147,6 +147,11 @@ export class SiteLink {
   get entry(): string {
     return this.entries.get(this.index)!;
   }
+
+  /** Copies its manifest entry into `entries` at `index`, without printing it. */
+  copyEntry(entries: ManifestEntries, index: number): void {
+    entries.copy(index, this.entries, this.index);
+  }
 }
 
 const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

@@ -91,7 +91,8 @@ export interface UpdateStats extends WriteStats {
 }
 
 interface Prepared {
-  entry: string;
+  hash: Uint8Array;
+  size: number;
   mtimeMs: number | undefined;
   /** A copy of the content: reused only when its time matches too. */
   copy: boolean;
@@ -123,23 +124,23 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const rel = f.path;
     const k = previous.find(rel);
     if (k >= 0) matched[k] = 1;
-    const before = k >= 0 ? previous.entries[k] : undefined;
+    const was = (): boolean => k >= 0 && entries.same(i, previous.entries, k);
     const listed = inTrusted(rel) ? k >= 0 : onDisk.delete(rel);
     const dirty = options.dirty.size > 0 && options.dirty.has(rel);
     if (dirty) plannedDirty.add(rel);
     const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
-      const entry = f.entry;
-      entries.setEntry(i, entry);
-      bytes += Number(entry.slice(entry.indexOf(" ") + 1));
-      if (before !== entry || !there || linksRewritten(f, options.rewritten)) changed.push(i);
+      if (f instanceof SiteLink) f.copyEntry(entries, i);
+      else entries.setEntry(i, f.entry);
+      bytes += entries.size(i);
+      if (!there || !was() || linksRewritten(f, options.rewritten)) changed.push(i);
       continue;
     }
     const p = prepare(f, limit);
-    entries.setEntry(i, p.entry);
-    bytes += Number(p.entry.slice(p.entry.indexOf(" ") + 1));
-    let same = before === p.entry && there;
+    entries.set(i, p.hash, p.size);
+    bytes += p.size;
+    let same = there && was();
     if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined) {
       const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
@@ -201,13 +202,11 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
   if ("source" in f) {
     const data = f.bytes ?? read(f.source);
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
-    return { entry: entryOf(data), mtimeMs: clampedTime(own, limit), copy: true };
+    return { hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
-  return { entry: entryOf("data" in f ? f.data : f.produce()), mtimeMs: limit, copy: false };
+  const data = "data" in f ? f.data : f.produce();
+  return { hash: digest(data), size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength, mtimeMs: limit, copy: false };
 }
-
-const entryOf = (data: string | Uint8Array): string =>
-  `${digest(data).toString("base64url")} ${typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength}`;
 
 function read(source: string): Uint8Array {
   try {
@@ -306,10 +305,12 @@ function* filePaths(files: readonly OutputFile[]): Generator<string> {
  * A manifest's lines as two lists, and a lookup that expects the paths in about the manifest's order (each build
  * plans them in the same order): a path that is not next is looked up in a map, made only then.
  */
-function manifestLines(text: string): { paths: string[]; entries: string[]; mtimes: string | null; find(path: string): number } {
+function manifestLines(text: string): { paths: string[]; entries: ManifestEntries; mtimes: string | null; find(path: string): number } {
   const paths: string[] = [];
-  const entries: string[] = [];
   let mtimes: string | null = null;
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+  const entries = new ManifestEntries(lines + 1);
   if (text.startsWith(`${MANIFEST_HEADER}\n`)) {
     let at = MANIFEST_HEADER.length + 1;
     while (at < text.length) {
@@ -319,7 +320,7 @@ function manifestLines(text: string): { paths: string[]; entries: string[]; mtim
       const second = first < 0 || first > end ? -1 : text.indexOf(" ", first + 1);
       if (text.startsWith("mtimes ", at) && paths.length === 0 && mtimes === null) mtimes = text.slice(at, end);
       else if (second > 0 && second < end) {
-        entries.push(text.slice(at, second));
+        entries.setPrinted(paths.length, text, at, Number(text.slice(first + 1, second)));
         paths.push(text.slice(second + 1, end));
       }
       at = end + 1;

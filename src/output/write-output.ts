@@ -126,12 +126,39 @@ export class ManifestEntries {
     this.set(index, Buffer.from(entry.slice(0, space), "base64url"), Number(entry.slice(space + 1)));
   }
 
+  /** From the printed hash in `text` (base64url, from `start`) and the size, without a string per entry. */
+  setPrinted(index: number, text: string, start: number, size: number): void {
+    this.hashes.write(text.slice(start, start + HASH_CHARS), index * HASH_BYTES, HASH_BYTES, "base64url");
+    this.sizes[index] = size;
+  }
+
+  /** Another list's entry at `from`, copied to `index`. */
+  copy(index: number, other: ManifestEntries, from: number): void {
+    other.hashes.copy(this.hashes, index * HASH_BYTES, from * HASH_BYTES, (from + 1) * HASH_BYTES);
+    this.sizes[index] = other.sizes[from]!;
+  }
+
+  /** Whether the entry at `index` is set and the same as another list's at `at`. */
+  same(index: number, other: ManifestEntries, at: number): boolean {
+    const size = this.sizes[index]!;
+    return size >= 0 && size === other.sizes[at]
+      && this.hashes.compare(other.hashes, at * HASH_BYTES, (at + 1) * HASH_BYTES, index * HASH_BYTES, (index + 1) * HASH_BYTES) === 0;
+  }
+
+  /** The size at `index` (-1 when no entry is set). */
+  size(index: number): number {
+    return this.sizes[index]!;
+  }
+
   get(index: number): string | undefined {
     const size = this.sizes[index]!;
     if (size < 0) return undefined;
     return `${this.hashes.toString("base64url", index * HASH_BYTES, (index + 1) * HASH_BYTES)} ${size}`;
   }
 }
+
+/** Characters of a sha1 in base64url (no padding). */
+const HASH_CHARS = 27;
 
 /** The name of a path for messages: inside the temporary folder or the target, relative to --out as given. */
 function shownPath(claim: { target: string; label: string }, tmp: string | null): (p: string) => string {
