@@ -4,8 +4,9 @@
 // --fail-on kind that could not be compared (versions, against a URL that does not list them) and no other matched.
 
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CHANGE_KINDS, diffSites, FORMATS, hasAny, notCompared, readBoth, renderJson, renderMarkdown, renderText, type ChangeKind, type Format,
-  type SiteDescription } from "../diff/index.js";
+import { CHANGE_KINDS, diffSites, hasAny, type ChangeKind } from "../diff/compare.js";
+import { FORMATS, notCompared, renderJson, renderMarkdown, renderText, type Format } from "../diff/render.js";
+import type { SiteDescription } from "../diff/index.js";
 import { UsageError } from "../errors.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 import { didYouMean } from "./suggest.js";
@@ -54,6 +55,8 @@ export function registerDiff(program: Command, io: Io, run: { wait: Promise<numb
       let a: SiteDescription;
       let b: SiteDescription;
       try {
+        // The readers (content, builds, URLs) load only when a diff runs.
+        const { readBoth } = await import("../diff/read-site.js");
         [a, b] = await readBoth(oldArg, newArg, { timeoutMs: opts.timeout * 1000 });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;

@@ -4,7 +4,6 @@
 
 import { Command } from "commander";
 import { existsSync } from "node:fs";
-import { initProject } from "../init/project.js";
 import { resolveOptions } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 
@@ -28,6 +27,7 @@ export function initCommand(io: Io): Command {
     .option("--cwd <dir>", "project folder to set up (default: the current folder)")
     .action(async (dir: string | undefined, flags: { cwd?: string }) => {
       const cwd = flags.cwd ?? process.cwd();
+      const { initProject } = await import("../init/project.js");
       const result = await initProject(dir ?? configuredContent(cwd), cwd);
       if (result.added.length > 0) {
         io.out(`${colorOut(io, "green", "Added")}:`);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { InvalidArgumentError } from "commander";
 import { BASE_URL_PATTERN } from "../content/base-url.js";
 import { baseUrlFromEnv, FROM_ENV, REQUEST_ORIGIN } from "../content/base-url-env.js";
-import { DEFAULT_EXCLUDE } from "../content/read-content.js";
+import { DEFAULT_EXCLUDE } from "../content/exclude.js";
 import { UsageError } from "../errors.js";
 import type { Plan } from "../hosts/limits.js";
 import { DEFAULT_HOSTS, HOST_NAMES, isEdgeHost, parseHosts, type HostName } from "../hosts/names.js";

@@ -3,11 +3,9 @@
 // the build? Exit 0 pass, 1 a difference, 2 cannot check (a bad flag, an unreachable target, no build), 130 Ctrl-C.
 
 import { InvalidArgumentError, type Command } from "commander";
-import { NotABuildError } from "../layout/read-build.js";
 import { formatError, UsageError } from "../errors.js";
-import { TargetError } from "../verify/http.js";
-import { reportLines } from "../verify/report.js";
-import { DEFAULT_LIMIT, verify, type VerifyReport } from "../verify/run.js";
+import { DEFAULT_LIMIT } from "../verify/requests.js";
+import type { VerifyReport } from "../verify/run.js";
 import { colorErr, type Io } from "./output.js";
 
 interface VerifyFlags {
@@ -78,6 +76,10 @@ export function registerVerify(program: Command, io: Io, run: { wait: Promise<nu
       let last = 0;
       const progress = io.progress;
       let report: VerifyReport;
+      // The checker (HTTP clients, the build's reader) loads only when verify runs.
+      const [{ verify }, { TargetError }, { NotABuildError }, { reportLines }] = await Promise.all([
+        import("../verify/run.js"), import("../verify/http.js"), import("../layout/read-build.js"), import("../verify/report.js"),
+      ]);
       try {
         report = await verify({
           dir: opts.dir, target, concurrency: opts.concurrency, timeoutMs: opts.timeout * 1000, headers, seed: opts.seed,

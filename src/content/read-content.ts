@@ -10,6 +10,7 @@ import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import fg from "fast-glob";
 import { UsageError, type Diagnostic } from "../errors.js";
+import { DEFAULT_EXCLUDE } from "./exclude.js";
 
 /** The content directory contract: these names are relied on by tests and tools outside the project. */
 export const CONTENT_FILES = {
@@ -330,11 +331,7 @@ export class ContentCache {
   }
 }
 
-/**
- * Files the build skips by default: what editors and operating systems leave beside the content (Finder's .DS_Store,
- * Explorer's Thumbs.db, backups and swap or lock files of Emacs and Vim).
- */
-export const DEFAULT_EXCLUDE: readonly string[] = [".DS_Store", "Thumbs.db", "*~", "*.swp", ".#*"];
+export { DEFAULT_EXCLUDE };
 
 export interface ReadOptions {
   /** Glob patterns (fast-glob) of files in the published folders that the build skips; default DEFAULT_EXCLUDE. */

@@ -205,6 +205,9 @@ export function requestSet(table: RouteTable, siteFiles: Iterable<string>): Veri
 export const isOwnPage = (r: VerifyRequest): boolean =>
   r.kind === "page" || (r.kind === "file" && (r.path === "/index.html" || r.path.startsWith("/catalogue/")));
 
+/** Without --sample, sites with more requests than this are checked on a sample of this size (seed 1). */
+export const DEFAULT_LIMIT = 100_000;
+
 /**
  * `--sample N --seed S` over a sequence that can be generated again: N of its items, in their order, without holding
  * the others (the same N as `sample` of the whole list).

@@ -11,10 +11,9 @@ import { DATA_FOLDER } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
-import { isOwnPage, isPlainFile, requestsOf, sampleOf, urlOf, type Scope, type VerifyRequest } from "./requests.js";
+import { DEFAULT_LIMIT, isOwnPage, isPlainFile, requestsOf, sampleOf, urlOf, type Scope, type VerifyRequest } from "./requests.js";
 
-/** Without --sample, sites with more requests than this are checked on a sample of this size (seed 1). */
-export const DEFAULT_LIMIT = 100_000;
+export { DEFAULT_LIMIT };
 
 export interface VerifyOptions {
   dir: string;
