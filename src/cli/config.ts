@@ -9,14 +9,13 @@ import path from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { lilconfigSync, type LilconfigResult } from "lilconfig";
+import { CONFIG_FILE, CONFIG_NAME, CONFIG_SCHEMA } from "../config-names.js";
 import { parseJson, pointerToken, type ParsedJson } from "../content/parse-json.js";
 import { UsageError, type Location } from "../errors.js";
 import { toPlain } from "../model/json.js";
 import { didYouMean } from "./suggest.js";
 
-export const CONFIG_NAME = "build-index-site";
-export const CONFIG_FILE = "build-index-site.config.json";
-export const CONFIG_SCHEMA = "build-index-site.config.schema.json";
+export { CONFIG_FILE, CONFIG_NAME, CONFIG_SCHEMA };
 
 /** What a config file may hold (the schema says the same, for editors and ajv). */
 export interface ConfigFile {

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { BuildError, UsageError } from "../errors.js";
-import { CONFIG_FILE, CONFIG_NAME } from "../cli/config.js";
+import { CONFIG_FILE, CONFIG_NAME } from "../config-names.js";
 import { appendLines, missingLines } from "./gitignore.js";
 import { mergePackageJson } from "./package-json.js";
 import { configFile, GITIGNORE_LINES, NETLIFY_COMMAND, netlifyToml, starterContent } from "./templates.js";

@@ -9,7 +9,7 @@ import { HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MA
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
-import type { ManifestEntries } from "./write-output.js";
+import type { ManifestEntries } from "./manifest-entries.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
