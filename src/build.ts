@@ -1,24 +1,24 @@
 // src/build.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { readContent, type ContentCache, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
-import { layoutOf, RECORDS_ROOT, type Layout } from "./layout/paths.js";
-import { LAYOUT_FORMAT, parseStamp, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
+import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
+import { besideStamp, lastBuild } from "./layout/read-build.js";
+import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
-import { MARKER_HEADER, REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
+import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import { DATA_FOLDER } from "./edge/data.js";
-import { BESIDE_STAMP_FILE, inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { claimOutput, MANIFEST_FILE, type OutputClaim, type WriteOptions } from "./output/write-output.js";
+import { inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
+import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
@@ -128,8 +128,7 @@ async function checkRecords(layout: Layout, replaceOut: boolean): Promise<void> 
     return; // a path the file system refuses (too long, not a folder): the claim of --out reports it, with its hint
   }
   if (st === undefined || replaceOut) return;
-  const marker = await readFile(path.join(layout.records, MANIFEST_FILE), "utf8").catch(() => "");
-  if (st.isDirectory() && (marker.startsWith(`${MARKER_HEADER}\n`) || readdirSync(layout.records).length === 0)) return;
+  if (st.isDirectory() && (lastBuild(layout).recordsAreOurs() || readdirSync(layout.records).length === 0)) return;
   const shown = path.relative(process.cwd(), layout.records) || layout.records;
   throw new UsageError(`${shown} exists and was not written by build-index-site: the build keeps the records of --out there.`,
     `Move it away, or pass ${REPLACE_FLAG} to let the build replace it.`);
@@ -163,13 +162,7 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
 }
 
 /** The name of the --out whose build wrote a folder beside it (its stamp says), or null when it does not say. */
-function besideOwner(folder: string): string | null {
-  try {
-    return parseStamp(readFileSync(path.join(folder, BESIDE_STAMP_FILE), "utf8"))?.out ?? null;
-  } catch {
-    return null;
-  }
-}
+const besideOwner = (folder: string): string | null => besideStamp(folder)?.out ?? null;
 
 /** The real path of a folder, through symlinks, also when only some leading part of it exists yet. */
 function realNearest(dir: string): string {

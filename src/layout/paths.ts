@@ -25,6 +25,12 @@ export const SERVE_FILE = "serve.json";
 export const HOSTS_DIR = "hosts";
 /** The request-time handler as a Cloudflare-shaped module, kept when an edge host is built (what the preview runs). */
 export const HANDLER_FILE = "handler.js";
+/** The manifest that every folder the build writes keeps inside (the records, the folders beside --out): a hash and
+ * size per file; its first line also marks the folder as this tool's. --out's own is the records' site.manifest. */
+export const MANIFEST_FILE = ".build-manifest";
+export const MANIFEST_HEADER = "build-index-site manifest 1";
+/** The stamp in each folder written beside --out (".netlify/v1"): the build's own, naming its --out. */
+export const BESIDE_STAMP_FILE = ".build-inputs";
 
 export interface Layout {
   /** --out, absolute: the public site. */

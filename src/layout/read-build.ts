@@ -2,7 +2,7 @@
 // EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
 // it where things are and what the build recorded; none of them parses the output folders on its own.
 
-import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -10,7 +10,7 @@ import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { corePath, DATA_DIR } from "../edge/data.js";
 import { isEdgeHost, needsAnswers } from "../hosts/names.js";
-import { layoutOf, type Layout } from "./paths.js";
+import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
@@ -294,6 +294,64 @@ export function isIncomplete(outDir: string): boolean {
     return !describesSite(layout) || existsSync(layout.journal);
   } catch {
     return false;
+  }
+}
+
+/**
+ * What the next build needs of the last one in the same place (src/build.ts, src/output/publish.ts and up-to-date.ts):
+ * read here like every other reader's, synchronously, each file once and only when asked for.
+ */
+export interface LastBuild {
+  /** The stamp, when there is one of this tool's layout (it may name another --out); null otherwise. */
+  stamp: BuildStamp | null;
+  /** Whether the records folder is this tool's: its manifest begins with the marker (only that line is read). */
+  recordsAreOurs(): boolean;
+  /** Whether the records describe the --out that is there (describesSite). */
+  describesSite: boolean;
+  /** Whether an in-place update was stopped midway: its journal is there. */
+  unfinished: boolean;
+  /** --out's manifest as the records keep it ("" when there is none). */
+  siteManifest(): string;
+  /** The manifest a written folder keeps inside (the records, a folder beside --out); "" when there is none. */
+  folderManifest(dir: string): string;
+}
+
+export function lastBuild(layout: Layout): LastBuild {
+  let site: string | undefined;
+  return {
+    stamp: parseStamp(readText(layout.stamp) ?? ""),
+    recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
+    describesSite: describesSite(layout),
+    unfinished: existsSync(layout.journal),
+    siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
+    folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
+  };
+}
+
+/** Whether a file begins with `text` (ASCII), reading no more of it. */
+function startsWith(file: string, text: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(text.length);
+    return readSync(fd, buf, 0, text.length, 0) === text.length && buf.toString("latin1") === text;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The stamp a folder written beside an --out keeps (it names that --out), or null: any folder, of any build. */
+export function besideStamp(folder: string): BuildStamp | null {
+  return parseStamp(readText(path.join(folder, BESIDE_STAMP_FILE)) ?? "");
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
   }
 }
 

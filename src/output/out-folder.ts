@@ -8,11 +8,10 @@ import { readFileSync } from "node:fs";
 import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import { layoutOf } from "../layout/paths.js";
+import { layoutOf, MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../layout/paths.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
-export const MARKER_FILE = ".build-manifest";
-export const MARKER_HEADER = "build-index-site manifest 1";
+export { MARKER_FILE, MARKER_HEADER };
 
 /** The flag that lets the build replace an --out it did not make. */
 export const REPLACE_FLAG = "--replace-out";

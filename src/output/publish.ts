@@ -6,12 +6,10 @@
 //    (write-output.ts), reusing unchanged files by hard links.
 // Either way a reader never sees a half-written file, and a build stopped midway is finished by the next one.
 
-import { readFileSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import path from "node:path";
 import type { Layout } from "../layout/paths.js";
-import { describesSite } from "../layout/read-build.js";
-import { parseStamp } from "../layout/stamp.js";
-import { MARKER_HEADER } from "./out-folder.js";
+import { lastBuild, type LastBuild } from "../layout/read-build.js";
 import type { OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
@@ -61,14 +59,13 @@ export interface Published {
 const IN_PLACE_SHARE = 0.6;
 
 /** Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders. */
-function canUpdate(layout: Layout, plan: PublishPlan, epoch: number | undefined): boolean {
-  if (!recordsAreOurs(layout)) return false;
-  const stamp = parseStamp(readText(layout.stamp) ?? "");
-  if (stamp === null || stamp.out !== path.basename(layout.out) || !describesSite(layout)) return false;
+function canUpdate(layout: Layout, last: LastBuild, plan: PublishPlan, epoch: number | undefined): boolean {
+  const { stamp } = last;
+  if (stamp === null || !last.recordsAreOurs() || stamp.out !== path.basename(layout.out) || !last.describesSite) return false;
   const beside = plan.beside.map((b) => b.dir);
   if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
-  // The manifest's second line (the whole of a ×100 site's is 40 MB).
-  return (readText(layout.siteManifest) ?? "").split("\n", 2)[1] === mtimesLine(epoch);
+  // The manifest's second line.
+  return last.siteManifest().split("\n", 2)[1] === mtimesLine(epoch);
 }
 
 export async function publish(layout: Layout, plan: PublishPlan, options: PublishOptions): Promise<Published> {
@@ -76,15 +73,16 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const dirty = readJournal(layout.journal);
   const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer
-  if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, plan, epoch)) {
-    const done = inPlace(layout, plan, dirty, options, epoch);
+  const last = lastBuild(layout);
+  if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, last, plan, epoch)) {
+    const done = inPlace(layout, last, plan, dirty, options, epoch);
     if (done !== null) return done;
   }
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
   // After an interrupted update the manifests do not say what the files hold: nothing is reused.
   const reuse = dirty.size === 0 ? {} : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
-  const previous = dirty.size === 0 && describesSite(layout) && recordsAreOurs(layout) ? readText(layout.siteManifest) : null;
+  const previous = dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest() : null;
   forgetFolders(layout.folders);
   const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
@@ -106,11 +104,13 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
   };
 }
 
-function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<string>>, options: PublishOptions, epoch: number | undefined): Published | null {
+function inPlace(
+  layout: Layout, last: LastBuild, plan: PublishPlan, dirty: Map<string, Set<string>>, options: PublishOptions, epoch: number | undefined,
+): Published | null {
   const none = new Set<string>();
   const common = { journal: layout.journal, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) };
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
-  const previous = readText(layout.siteManifest) ?? "";
+  const previous = last.siteManifest();
   const trusted = trustedFolders(layout.folders);
   forgetFolders(layout.folders); // before any change: an update stopped midway leaves nothing trusted
   openJournal(layout.journal);
@@ -133,7 +133,7 @@ function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<strin
   const updated = [{ dir: layout.out, folders: site.folders }];
   for (const folder of folders) {
     const stats = updateInPlace(folder.dir, folder.files(), {
-      ...common, previous: readText(path.join(folder.dir, MANIFEST_FILE)) ?? "", trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
+      ...common, previous: last.folderManifest(folder.dir), trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
       manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
     })!;
     if (folder.dir === layout.records) bytes += stats.bytes;
@@ -145,16 +145,6 @@ function inPlace(layout: Layout, plan: PublishPlan, dirty: Map<string, Set<strin
   recordFolders(layout.folders, updated);
   return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
 }
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-const recordsAreOurs = (layout: Layout): boolean => (readText(path.join(layout.records, MANIFEST_FILE)) ?? "").startsWith(`${MARKER_HEADER}\n`);
 
 function removeJournal(journal: string): void {
   try {

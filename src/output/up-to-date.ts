@@ -5,19 +5,17 @@
 // stored in the build's records (src/layout), and a check that every folder the build wrote is still intact.
 
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
 import { fromOsError } from "../errors.js";
 import type { Layout } from "../layout/paths.js";
-import { describesSite } from "../layout/read-build.js";
-import { parseStamp, type BuildStamp } from "../layout/stamp.js";
-import { MARKER_FILE as MANIFEST_FILE, MARKER_HEADER } from "./out-folder.js";
+import { besideStamp, lastBuild } from "../layout/read-build.js";
+import type { BuildStamp } from "../layout/stamp.js";
+import { MARKER_HEADER } from "./out-folder.js";
 
-/** The stamp in each folder written beside --out (".netlify/v1"): the build's own, naming its --out. */
-export const BESIDE_STAMP_FILE = ".build-inputs";
+export { BESIDE_STAMP_FILE } from "../layout/paths.js";
 const HEADER = "build-index-site inputs 1";
 
 export interface KeySettings {
@@ -111,23 +109,22 @@ export function intact(dir: string, manifest: string, raw: RawContent | null, so
   return true;
 }
 
-const readText = (file: string): Promise<string> => readFile(file, "utf8").catch(() => "");
-
 /**
  * The previous build's stamp when --out, its records and every folder it wrote beside --out hold the build of
  * exactly this key, whole; null otherwise.
  */
-export async function upToDate(layout: Layout, key: string, raw: RawContent, sourceDateEpoch?: number): Promise<BuildStamp | null> {
-  const stamp = parseStamp(await readText(layout.stamp));
+export function upToDate(layout: Layout, key: string, raw: RawContent, sourceDateEpoch?: number): BuildStamp | null {
+  const last = lastBuild(layout);
+  const { stamp } = last;
   if (stamp === null || stamp.key !== key || stamp.out !== path.basename(layout.out)) return null;
-  if (!describesSite(layout) || existsSync(layout.journal)) return null; // an update was stopped midway: it is finished
-  if (!intact(layout.out, await readText(layout.siteManifest), raw, sourceDateEpoch)) return null;
-  if (!intact(layout.records, await readText(path.join(layout.records, MANIFEST_FILE)), null)) return null;
+  if (!last.describesSite || last.unfinished) return null; // an update was stopped midway: it is finished
+  if (!intact(layout.out, last.siteManifest(), raw, sourceDateEpoch)) return null;
+  if (!intact(layout.records, last.folderManifest(layout.records), null)) return null;
   for (const dir of stamp.beside) {
     const folder = layout.beside(dir);
-    const beside = parseStamp(await readText(path.join(folder, BESIDE_STAMP_FILE)));
+    const beside = besideStamp(folder);
     if (beside === null || beside.key !== key || beside.out !== stamp.out) return null;
-    if (!intact(folder, await readText(path.join(folder, MANIFEST_FILE)), null)) return null;
+    if (!intact(folder, last.folderManifest(folder), null)) return null;
   }
   return stamp;
 }
