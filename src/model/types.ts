@@ -59,8 +59,11 @@ export const isIconName = (name: string): boolean => ICON_NAME.test(name);
 export const isLowerCaseIconName = (name: string): boolean => ICON_NAME_LOWER.test(name);
 
 /** PHP 8's strtolower(): ASCII letters only. */
-export const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-export const asciiUpper = (s: string): string => s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+export const asciiLower = (s: string): string => (HAS_UPPER.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s);
+export const asciiUpper = (s: string): string => (HAS_LOWER.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s);
+// Most keys hold no letter of the other case: a test is cheaper than a replace with a callback (×100: 590,000 keys).
+const HAS_UPPER = /[A-Z]/;
+const HAS_LOWER = /[a-z]/;
 
 /** PHP's empty() on a query value: absent, "" and "0" are empty. */
 export const isEmptyParam = (value: string | undefined): boolean => value === undefined || value === "" || value === "0";
