@@ -141,9 +141,9 @@ function pager(label: string, count: number, current: number, pathOf: (page: num
   return `<nav class="pager" aria-label="${esc(label)}"><ul>${items.join("")}</ul></nav>`;
 }
 
-function iconList(view: CatalogueView, page: number, path: string): string {
+/** `unmapped`: the icons with nothing mapped to them, counted once for every page (each page says how many). */
+function iconList(view: CatalogueView, page: number, path: string, unmapped: number): string {
   const slice = view.icons.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const unmapped = view.icons.filter((i) => i.keys.length === 0).length;
   const nav = pager("Pages of icons", view.icons.length, page, iconPagePath, path, "Icons");
   return `<section id="icons" aria-labelledby="icons-title">
 <h2 id="icons-title">Icons</h2>
@@ -244,11 +244,12 @@ export interface CataloguePage {
 /** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. */
 export function cataloguePages(view: CatalogueView): CataloguePage[] {
   const out: CataloguePage[] = [];
-  const index = [SEARCH, iconList(view, 1, "index.html"), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
+  const unmapped = view.icons.filter((i) => i.keys.length === 0).length;
+  const index = [SEARCH, iconList(view, 1, "index.html", unmapped), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
   out.push({ path: "index.html", data: document(view, "index.html", `${view.service}: icon catalogue`, index, true) });
   for (let p = 2; p <= pages(view.icons.length); p++) {
     const path = iconPagePath(p);
-    out.push({ path, data: document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path), false) });
+    out.push({ path, data: document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped), false) });
   }
   for (let p = 1; p <= pages(view.mappings.length); p++) {
     const path = mappingPagePath(p);

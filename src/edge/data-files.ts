@@ -88,20 +88,24 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     whole[name] = meta;
   }
 
-  const lookups: Array<[LookupKind, string, unknown[]]> = [];
   const fileRow = (name: string): FileRow => {
     const f = model.iconDirFiles.get(name);
     return f === undefined ? [name] : [name, f.size, f.lastModified];
   };
-  for (const [k, v] of model.iconMap.entries) lookups.push(["e", k, [k, ...fileRow(v)]]);
-  for (const [k, v] of model.extensionMap.indexing) lookups.push(["x", k, [k, v]]);
-  for (const [k, v] of model.extensionMap.viewing) lookups.push(["v", k, [k, v]]);
-  for (const [k, f] of model.iconDirFiles) lookups.push(["f", k, [k, f.size, f.lastModified]]);
-  const bytes = lookups.reduce((n, [, , row]) => n + JSON.stringify(row).length + 1, 0);
+  // Each kind's rows, in the model's order; a row's first item is its key.
+  const lookups: Array<[LookupKind, unknown[][]]> = [
+    ["e", Array.from(model.iconMap.entries, ([k, v]) => [k, ...fileRow(v)])],
+    ["x", Array.from(model.extensionMap.indexing, ([k, v]) => [k, v])],
+    ["v", Array.from(model.extensionMap.viewing, ([k, v]) => [k, v])],
+    ["f", Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified])],
+  ];
+  // The rows' JSON, plus one byte each: a kind's rows as one JSON array hold them, a comma between two and two
+  // brackets, so one byte less (one call per kind, not one per row).
+  const bytes = lookups.reduce((n, [, rows]) => n + (rows.length === 0 ? 0 : JSON.stringify(rows).length - 1), 0);
   let shards = 1;
   while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
   const data: ShardData[] = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
-  for (const [kind, key, row] of lookups) (data[shardOf(kind, key, shards)]![kind] as unknown[]).push(row);
+  for (const [kind, rows] of lookups) for (const row of rows) (data[shardOf(kind, row[0] as string, shards)]![kind] as unknown[]).push(row);
   for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: JSON.stringify(shard) });
 
   const core: CoreData = {

@@ -143,7 +143,7 @@ export function rawLiteralPattern(value: string, ignoreCase = false): string {
 
 /** Members of an `in` set (all in the safe charset) as an alternation, `.` escaped; `(?i:…)` when ignoring case. */
 export function rawSetPattern(members: readonly string[], ignoreCase = false): string {
-  const alternation = members.map((m) => m.replace(/\./g, "\\.")).join("|");
+  const alternation = members.join("|").replace(/\./g, "\\.");
   return ignoreCase ? `(?i:${alternation})` : `(?:${alternation})`;
 }
 

@@ -67,43 +67,53 @@ function routeMap(table: RouteTable): string[] {
     const preds = predicates(rule);
     const sets = preds.filter(([, p]) => "in" in p);
     if (sets.length > 1) throw new Error(`Internal: rule ${rule.id} has more than one set; nginx rules take one.`);
-    const [setParam, setPred] = sets[0] ?? [];
-    const chunks = setPred !== undefined && "in" in setPred ? chunkMembers(setPred.in, MAX_SET_CHARS) : [undefined];
+    // One entry per chunk of the set's members (or one entry): only the set's lookahead differs between them.
+    const lookahead = ([param, p]: [string, Predicate], members?: readonly string[]): string => predicatePattern(param, p, used.has(param), members);
+    const set = sets[0];
+    const setAt = set === undefined ? preds.length : preds.indexOf(set);
+    const before = preds.slice(0, setAt).map((pred) => lookahead(pred)).join("");
+    const after = preds.slice(setAt + 1).map((pred) => lookahead(pred)).join("");
+    const chunks = set !== undefined && "in" in set[1] ? chunkMembers(set[1].in, MAX_SET_CHARS).map((chunk) => lookahead(set, chunk)) : [""];
+    const target = targetValue(rule);
     out.push(`    # ${rule.id}`);
-    for (const chunk of chunks) {
-      const pattern = `^${preds.map(([param, p]) => predicatePattern(param, p, used.has(param), param === setParam ? chunk : undefined)).join("")}`;
-      out.push(`    ${quotedRegex(pattern)} ${targetValue(rule)};`);
-    }
+    for (const chunk of chunks) out.push(`    ${quotedRegex(`^${before}${chunk}${after}`)} ${target};`);
   }
   // nginx never tries regexes on an empty string: an empty query gets the default, the rule the table picks for it.
-  const empty = matchRoute(compileTable(table), new Map()).rule;
+  // An `in` set never holds for an absent parameter, so the rules with one are left out of the table compiled for it
+  // (compiling them builds a set of every member: a quarter of a second at ×100).
+  const withoutSets = { ...table, rules: table.rules.filter((rule) => !Object.values(rule.match).some((p) => "in" in p)) };
+  const empty = matchRoute(compileTable(withoutSets), new Map()).rule;
   out.push(`    # ${empty.id} (empty query)`, `    default ${targetValue(empty)};`, "}");
   return out;
 }
 
-/** Parameter → every member of the ignoreCase sets that name a target file with it. */
-function ignoreCaseMembers(table: RouteTable): Map<string, Set<string>> {
+/** Parameter → every member of the ignoreCase sets that name a target file with it: by parameter, members sorted. */
+type IgnoreCaseMembers = ReadonlyArray<readonly [string, readonly string[]]>;
+
+function ignoreCaseMembers(table: RouteTable, keys: PredicateKeys): IgnoreCaseMembers {
   const members = new Map<string, Set<string>>();
+  const added = new Set<string>();
   for (const rule of table.rules) {
     for (const [param, p] of predicates(rule)) {
-      if ("in" in p && p.ignoreCase && rule.target.includes(`{${param}}`)) {
+      // Several rules share a set (getExtensionSetting's five): its members are added once.
+      if ("in" in p && p.ignoreCase && rule.target.includes(`{${param}}`) && !added.has(`${param} ${keys.get(p)!}`)) {
+        added.add(`${param} ${keys.get(p)!}`);
         const set = members.get(param) ?? new Set<string>();
         for (const m of p.in) set.add(m);
         members.set(param, set);
       }
     }
   }
-  return members;
+  return [...members].sort(([a], [b]) => (a < b ? -1 : 1)).map(([param, set]) => [param, [...set].sort()] as const);
 }
 
 /** For ignoreCase sets: map string keys compare ignoring ASCII case, so the value is the member's own spelling. */
-function lowerMaps(table: RouteTable): string[] {
-  const members = ignoreCaseMembers(table);
+function lowerMaps(members: IgnoreCaseMembers): string[] {
   const out: string[] = [];
-  for (const [param, set] of [...members].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [param, sorted] of members) {
     // Keys carry a "=" prefix so that no member can read as a map keyword (default, include, hostnames, volatile).
     out.push(`map =$${captureName(param)} $${lowerName(param)} {`);
-    for (const m of [...set].sort()) out.push(`    =${m} ${m};`);
+    for (const m of sorted) out.push(`    =${m} ${m};`);
     out.push("}");
   }
   return out;
@@ -144,7 +154,7 @@ const fold = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 
 interface ParamClasses {
   param: string;
-  /** Class id → for each distinct predicate (by JSON), whether values of the class satisfy it. */
+  /** Class id → for each distinct predicate (by its PredicateKeys key), whether values of the class satisfy it. */
   accepts: Map<string, Map<string, boolean>>;
   absent: string;
   unknown: string;
@@ -165,57 +175,88 @@ const MAX_GUARDED_CHARS = 400;
  * absent). Such a value equals an `eq` literal only when the literal is a FAST_LITERAL: the slow path matches "=" and
  * every other character outside FAST_CHARS only percent-encoded, and a simple query holds none of them raw.
  */
-function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
-  const byKey = new Map(preds.map((p) => [JSON.stringify(p), p]));
-  const keys = [...byKey.keys()];
-  const distinct = [...byKey.values()];
+function fastClasses(param: string, preds: readonly Predicate[], keys: PredicateKeys): ParamClasses {
+  const distinct = new Map<string, Predicate>();
+  for (const p of preds) if (!distinct.has(keys.get(p)!)) distinct.set(keys.get(p)!, p);
   const ids = new Map<string, string>();
   const accepts = new Map<string, Map<string, boolean>>();
-  // Called for every spelling of every value (600,000 at ×100): the signature is built as one string, no arrays.
-  const classOf = (test: (p: Predicate) => boolean): string => {
-    let sig = "";
-    for (const p of distinct) sig += test(p) ? "1" : "0";
+  /** The class of a signature: for each distinct predicate, "1" when the values hold it, else "0". */
+  const classOf = (sig: string): string => {
     let id = ids.get(sig);
     if (id === undefined) {
       id = `c${ids.size}`;
       ids.set(sig, id);
-      accepts.set(id, new Map(keys.map((k, i) => [k, sig[i] === "1"])));
+      accepts.set(id, new Map([...distinct.keys()].map((k, i) => [k, sig[i] === "1"])));
     }
     return id;
   };
-  // Sets, not arrays: holds() runs for every value of every set (an array search made this quadratic).
-  const members = new Map<Predicate, Set<string>>();
-  for (const p of byKey.values()) if ("in" in p) members.set(p, new Set(p.in));
-  /** Whether a value of case-fold group g, spelled `exact` (null: a spelling the table does not name), satisfies p. */
-  const holds = (p: Predicate, g: string, exact: string | null): boolean => {
-    if ("present" in p) return true;
-    if ("eq" in p) {
-      if (!FAST_LITERAL.test(p.eq)) return false;
-      return p.ignoreCase ? fold(p.eq) === g : exact === p.eq;
-    }
-    const set = members.get(p)!;
-    return p.ignoreCase ? set.has(g) : exact !== null && set.has(exact);
-  };
-  const absent = classOf(() => false);
-  const unknown = classOf((p) => "present" in p);
-  const spellings = new Map<string, Set<string>>();
-  for (const p of byKey.values()) {
-    if ("present" in p) continue;
-    const values = "eq" in p ? (FAST_LITERAL.test(p.eq) ? [p.eq] : []) : p.in;
+  const absent = classOf([...distinct.values()].map(() => "0").join(""));
+  const present = [...distinct.values()].map((p) => ("present" in p ? "1" : "0"));
+  const unknown = classOf(present.join(""));
+  // Each literal and member of the predicates once (a "row"), with the predicates it is in: one pass over them, one
+  // lookup each. Then each case-fold group: the ignoreCase predicates its values hold are those its own string is in
+  // (when it is a row), and its spellings are the rows that fold to it and that an exact predicate names. At ×100
+  // that is 270,000 lookups for 160,000 rows; a Set per predicate took a lookup per predicate per spelling (2 million,
+  // in sets too large for the CPU's caches). Numbers in flat arrays: no object per row.
+  const list = [...distinct.values()];
+  const n = list.length;
+  const caseless = list.map((p) => !("present" in p) && p.ignoreCase === true);
+  const rowOf = new Map<string, number>();
+  const rows: string[] = [];
+  /** rows × predicates: 1 when the row's string is in the predicate (a member, or its literal: folded for ignoreCase). */
+  const isIn: number[] = [];
+  list.forEach((p, i) => {
+    if ("present" in p) return;
+    const values = "eq" in p ? (FAST_LITERAL.test(p.eq) ? [p.ignoreCase ? fold(p.eq) : p.eq] : []) : p.in;
     for (const v of values) {
-      const g = fold(v);
-      const set = spellings.get(g) ?? new Set<string>();
-      if (p.ignoreCase !== true) set.add(v);
-      spellings.set(g, set);
+      let row = rowOf.get(v);
+      if (row === undefined) {
+        row = rows.length;
+        rowOf.set(v, row);
+        rows.push(v);
+        for (let k = 0; k < n; k++) isIn.push(0);
+      }
+      isIn[row * n + i] = 1;
     }
-  }
+  });
+  /** Group → its name, and the rows that fold to it (a chain: first row, then each row's next; -1 ends it). */
+  const groupOf = new Map<string, number>();
+  const names: string[] = [];
+  const firstRow: number[] = [];
+  const nextRow: number[] = [];
+  rows.forEach((v, row) => {
+    const g = fold(v);
+    let group = groupOf.get(g);
+    if (group === undefined) {
+      group = names.length;
+      groupOf.set(g, group);
+      names.push(g);
+      firstRow.push(-1);
+    }
+    nextRow.push(firstRow[group]!);
+    firstRow[group] = row;
+  });
+  const named = (row: number): boolean => list.some((_, i) => !caseless[i] && isIn[row * n + i] === 1);
+  /** The signature of a value of the group whose own row is `own`, spelled like `spelling` (undefined: like no row). */
+  const signature = (own: number | undefined, spelling: number | undefined): string => {
+    let sig = "";
+    for (let i = 0; i < n; i++) {
+      const row = caseless[i] ? own : spelling;
+      sig += present[i] === "1" || (row !== undefined && isIn[row * n + i] === 1) ? "1" : "0";
+    }
+    return sig;
+  };
   const groups = new Map<string, { other: string; exact: Array<[string, string]> }>();
-  for (const [g, set] of [...spellings].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const other = classOf((p) => holds(p, g, null));
+  for (const group of [...names.keys()].sort((a, b) => (names[a]! < names[b]! ? -1 : 1))) {
+    const g = names[group]!;
+    const own = rowOf.get(g);
+    const spellings: number[] = [];
+    for (let row = firstRow[group]!; row !== -1; row = nextRow[row]!) if (named(row)) spellings.push(row);
+    const other = classOf(signature(own, undefined));
     const exact: Array<[string, string]> = [];
-    for (const s of [...set].sort()) {
-      const c = classOf((p) => holds(p, g, s));
-      if (c !== other) exact.push([s, c]);
+    for (const row of spellings.sort((a, b) => (rows[a]! < rows[b]! ? -1 : 1))) {
+      const c = classOf(signature(own, row));
+      if (c !== other) exact.push([rows[row]!, c]);
     }
     groups.set(g, { other, exact });
   }
@@ -224,6 +265,34 @@ function fastClasses(param: string, preds: readonly Predicate[]): ParamClasses {
     ? listed
     : null;
   return { param, accepts, absent, unknown, groups, guarded };
+}
+
+/**
+ * A short key per predicate of the table, the same for equal predicates (same kind, case rule and values): what the
+ * classes and the decision tree compare (the tree's memo keys list the open predicates of its rules). Compared
+ * member by member, not as JSON: a set's JSON is half a megabyte at ×100.
+ */
+type PredicateKeys = ReadonlyMap<Predicate, string>;
+
+function predicateKeys(table: RouteTable): PredicateKeys {
+  const distinct: Predicate[] = [];
+  const keys = new Map<Predicate, string>();
+  for (const rule of table.rules) {
+    for (const [, p] of predicates(rule)) {
+      if (keys.has(p)) continue;
+      let at = distinct.findIndex((q) => samePredicate(p, q));
+      if (at === -1) at = distinct.push(p) - 1;
+      keys.set(p, `p${at}`);
+    }
+  }
+  return keys;
+}
+
+function samePredicate(a: Predicate, b: Predicate): boolean {
+  if ("present" in a || "present" in b) return "present" in a && "present" in b;
+  if (a.ignoreCase !== b.ignoreCase) return false;
+  if ("eq" in a || "eq" in b) return "eq" in a && "eq" in b && a.eq === b.eq;
+  return a.in.length === b.in.length && a.in.every((m, i) => m === b.in[i]);
 }
 
 const classVar = (param: string): string => `bis_c_${param}`;
@@ -254,7 +323,7 @@ function classMaps(c: ParamClasses): string[] {
 
 interface PendingRule {
   rule: Rule;
-  /** Predicates not decided yet, in the table's order: param → key of the predicate (JSON). */
+  /** Predicates not decided yet, in the table's order: param → key of the predicate (PredicateKeys). */
   open: Array<[string, string]>;
 }
 
@@ -263,7 +332,7 @@ interface PendingRule {
  * branches all give the same value is left out. `leaf` prints a rule's value; `prefix` names the tree's maps.
  */
 function decisionTree(
-  table: RouteTable, classes: Map<string, ParamClasses>, prefix: string, leaf: (rule: Rule) => string,
+  table: RouteTable, classes: Map<string, ParamClasses>, keys: PredicateKeys, prefix: string, leaf: (rule: Rule) => string,
 ): { root: string; maps: string[] } {
   const maps: string[] = [];
   const memo = new Map<string, string>();
@@ -303,18 +372,17 @@ function decisionTree(
     return value;
   };
   const pending = table.rules.map((rule) => ({
-    rule, open: predicates(rule).map(([param, p]) => [param, JSON.stringify(p)] as [string, string]),
+    rule, open: predicates(rule).map(([param, p]) => [param, keys.get(p)!] as [string, string]),
   }));
   return { root: node(pending), maps };
 }
 
 /** For ignoreCase sets: the member named by a value of any case (map string keys compare ignoring case). */
-function foldedMaps(table: RouteTable): string[] {
-  const members = ignoreCaseMembers(table);
+function foldedMaps(members: IgnoreCaseMembers): string[] {
   const out: string[] = [];
-  for (const [param, set] of [...members].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [param, sorted] of members) {
     out.push(`map =$arg_${param} $${foldedVar(param)} {`);
-    for (const m of [...set].sort()) out.push(`    =${fastLiteral(m)} ${fastLiteral(m)};`);
+    for (const m of sorted) out.push(`    =${fastLiteral(m)} ${fastLiteral(m)};`);
     out.push("}");
   }
   return out;
@@ -334,15 +402,15 @@ function fastTarget(rule: Rule): string {
   return `"${target}"`;
 }
 
-function fastPath(table: RouteTable): string[] {
+function fastPath(table: RouteTable, keys: PredicateKeys, ignoreCase: IgnoreCaseMembers): string[] {
   const byParam = new Map<string, Predicate[]>();
   for (const rule of table.rules) for (const [param, p] of predicates(rule)) byParam.set(param, [...(byParam.get(param) ?? []), p]);
   const params = [...byParam.keys()].sort();
-  const classes = new Map(params.map((param) => [param, fastClasses(param, byParam.get(param)!)]));
+  const classes = new Map(params.map((param) => [param, fastClasses(param, byParam.get(param)!, keys)]));
   // Two trees over the same (cached) classes: the target and the status. The status tree is small (most branches
   // answer 200), and two hash lookups cost less than splitting one "status:target" value with regexes.
-  const targets = decisionTree(table, classes, "bis_t", fastTarget);
-  const statuses = decisionTree(table, classes, "bis_s", (rule) => String(rule.status));
+  const targets = decisionTree(table, classes, keys, "bis_t", fastTarget);
+  const statuses = decisionTree(table, classes, keys, "bis_s", (rule) => String(rule.status));
   // The query is simple when "&" + $args is a run of "&" + parameter, all in FAST_CHARS, "=" and "&", each parameter
   // either a table name spelled exactly with a non-empty value and no later "&" + the same name + "=" (for a guarded
   // name, a value that is a listed spelling or no case variant of one), or a name that is no table name in any case.
@@ -364,7 +432,7 @@ function fastPath(table: RouteTable): string[] {
     "# Fast path for simple queries (the comments in src/hosts/nginx.ts say why it is exact): 1 = simple.",
     `map "&$args" $bis_simple { ${quotedRegex(simple)} 1; default 0; }`,
     ...[...classes.values()].flatMap(classMaps),
-    ...foldedMaps(table),
+    ...foldedMaps(ignoreCase),
     ...targets.maps,
     ...statuses.maps,
     `map $bis_simple $bis_target { 1 ${targets.root}; default $bis_slow_target; }`,
@@ -388,12 +456,12 @@ export function mapHashSizing(mapLines: readonly string[]): string[] {
   let inMap = false;
   let count = 0;
   for (const line of mapLines) {
-    if (/^map .*\{$/.test(line)) {
+    if (line.startsWith("map ") && /^map .*\{$/.test(line)) {
       inMap = true;
       count = 0;
       continue;
     }
-    if (!inMap) continue;
+    if (!inMap || line.startsWith('    "~')) continue; // a regex entry (the slow path's run to 2,500 characters): no hash key
     if (line === "}") {
       inMap = false;
       most = Math.max(most, count);
@@ -423,10 +491,12 @@ export function mapHashSizing(mapLines: readonly string[]): string[] {
 }
 
 export function printNginxHttp(table: RouteTable): string {
+  const keys = predicateKeys(table);
+  const ignoreCase = ignoreCaseMembers(table, keys);
   const maps = [
     ...routeMap(table),
-    ...lowerMaps(table),
-    ...fastPath(table),
+    ...lowerMaps(ignoreCase),
+    ...fastPath(table, keys, ignoreCase),
     'map $bis_slow $bis_slow_status { "~^(?<bis_s>[0-9]+):" $bis_s; }',
     'map $bis_slow $bis_slow_target { "~^[0-9]+:(?<bis_t>.*)$" $bis_t; }',
     "# The SVG policy (nginx.conf sends it; an empty value sends no header).",
