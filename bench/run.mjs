@@ -267,9 +267,10 @@ async function benchBuild(name, content) {
   const one = await buildCmd(work, out);
   const after = await listFiles(last);
   const manifestAfter = await manifests(last);
-  // Files of dist/ and of the host folders; each folder's own manifest and inputs stamp change with any input.
+  // Files of dist/ and of the host folders; each folder's own manifest and inputs stamp change with any input, and
+  // the record of the folders (.build-index-site/<out>.dirs) with any build.
   const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p)
-    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$/.test(p));
+    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.dirs$/.test(p));
   const changedBytes = [...manifestAfter].filter(([p, h]) => manifestBefore.get(p) !== h).map(([p]) => p)
     .filter((p) => !/\.build-inputs$/.test(p));
   const extra = rewritten.filter((p) => !changedBytes.includes(p));
@@ -296,7 +297,7 @@ async function benchBuild(name, content) {
     const filesAfter = await listFiles(last);
     const hashesAfter = await manifests(last);
     const re = [...filesAfter].filter(([p, f]) => filesBefore.get(p)?.ino !== f.ino).map(([p]) => p)
-      .filter((p) => !/(^|\/)\.build-(manifest|inputs)$/.test(p));
+      .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.dirs$/.test(p));
     const ch = [...hashesAfter].filter(([p, h]) => hashesBefore.get(p) !== h).map(([p]) => p).filter((p) => !/\.build-inputs$/.test(p));
     mapping = { rewritten: re.length, changed: ch.length, extra: re.filter((p) => !ch.includes(p)).length };
   }
