@@ -11,7 +11,8 @@ import path from "node:path";
 
 const HEADER = "build-index-site dirs 1";
 
-/** Folder (absolute) → its folders (relative, "" for itself) → "<inode> <change time in ns>". */
+/** Folder (relative to the record's base: the folder that holds --out) → its folders (relative, "" for itself) →
+ * "<inode> <change time in ns>". */
 type Stamps = Map<string, Map<string, string>>;
 
 /** A folder's inode and change time, or null when it is not a folder. */
@@ -35,13 +36,17 @@ export function foldersOf(paths: Iterable<string>): Set<string> {
   return dirs;
 }
 
+/** The folder that holds --out: the record (`<base>/.build-index-site/<out>.dirs`) names folders from there. */
+const baseOf = (file: string): string => path.dirname(path.dirname(file));
+
 /** Records the folders of each written folder, once the build is done (replacing any earlier record whole). */
 export function recordFolders(file: string, written: ReadonlyArray<{ dir: string; folders: Iterable<string> }>): void {
   let text = `${HEADER}\n`;
   for (const { dir, folders } of written) {
+    const named = path.relative(baseOf(file), dir);
     for (const rel of folders) {
       const stamp = stampOf(rel === "" ? dir : path.join(dir, rel));
-      if (stamp !== null) text += `${dir}\t${rel}\t${stamp}\n`;
+      if (stamp !== null) text += `${named}\t${rel}\t${stamp}\n`;
     }
   }
   const tmp = `${file}.tmp-${process.pid}`;
@@ -87,7 +92,7 @@ export function trustedFolders(file: string): (dir: string) => (rel: string) => 
     stamps.set(dir, folder);
   }
   return (dir) => {
-    const folder = stamps.get(dir);
+    const folder = stamps.get(path.relative(baseOf(file), dir));
     if (folder === undefined) return () => false;
     return (rel) => {
       const recorded = folder.get(rel);
