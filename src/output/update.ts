@@ -113,7 +113,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // read (names only). Anything the build did not plan is removed, as a full build would.
   const folders = foldersOf(filePaths(files));
   const trusted = options.trusted ?? ((): boolean => false);
-  const { onDisk, strayDirs } = survey(dir, folders, trusted);
+  const { onDisk, strayDirs } = survey(dir, folders, foldersOf(previous.paths), trusted);
   const inTrusted = folderTest(trusted);
   const matched = new Uint8Array(previous.paths.length);
   const plannedDirty = new Set<string>();
@@ -177,7 +177,10 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       }
       removeEmptyParents(dir, rel);
     }
-    for (const rel of strayDirs) rmSync(path.join(dir, rel), { recursive: true, force: true });
+    for (const rel of strayDirs) {
+      rmSync(path.join(dir, rel), { recursive: true, force: true });
+      removeEmptyParents(dir, rel);
+    }
     if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: manifestText.join("") }, undefined, options.sourceDateEpoch);
   } catch (error) {
     throw fromOsError(error, shown);
@@ -260,9 +263,17 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
  * folders that no planned file needs (removed whole). A trusted folder is not read: its files are the manifest's,
  * and its folders are planned or the manifest's (removed with their last file).
  */
-function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string) => boolean): { onDisk: Set<string>; strayDirs: string[] } {
+function survey(
+  dir: string, planned: ReadonlySet<string>, before: ReadonlySet<string>, trusted: (rel: string) => boolean,
+): { onDisk: Set<string>; strayDirs: string[] } {
   const onDisk = new Set<string>();
   const strayDirs: string[] = [];
+  // A folder of the last build that this one drops, changed since (a file left in it by hand): removed whole. Trusted,
+  // it holds only the manifest's files, which are removed one by one.
+  for (const rel of before) {
+    if (planned.has(rel) || trusted(rel)) continue;
+    if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
+  }
   for (const rel of planned) {
     if (trusted(rel)) continue;
     let entries;

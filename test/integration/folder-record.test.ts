@@ -102,20 +102,40 @@ describe("the folders' record", () => {
     const result = await buildIt();
     expect(result.changes.mode).toBe("in place");
 
-    const fresh = path.join(path.dirname(out), "fresh", "dist");
-    await build({ content, out: fresh, sourceDateEpoch: TEST_EPOCH, force: true });
-    for (const [mine, theirs] of [[out, fresh], [records, layoutOf(fresh).records]] as const) {
-      const [got, want] = [await files(mine), await files(theirs)];
-      got.delete("site.id"); // the inode of each --out
-      want.delete("site.id");
-      const manifest = (text: string | undefined): string =>
-        Buffer.from(text ?? "", "base64").toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n");
-      expect(manifest(got.get(".build-manifest"))).toBe(manifest(want.get(".build-manifest")));
-      got.delete(".build-manifest");
-      want.delete(".build-manifest");
-      expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
-      for (const [file, bytes] of want) expect(got.get(file), file).toBe(bytes);
-      expect(await emptyFolders(mine)).toEqual([]);
-    }
+    await expectSameAsFresh(content, out);
+  });
+
+  it("a folder the next build drops goes whole, with what was left in it by hand", async () => {
+    // A file in icons/ that is no image: its answer (400) is in api/icon/invalid/, which exists only for such files.
+    await writeFile(path.join(content, "icons/notes.txt"), "not an icon");
+    expect((await buildIt()).changes.mode).toBe("in place");
+    expect(existsSync(path.join(out, "api/icon/invalid/notes.txt.json"))).toBe(true);
+    await settle();
+    await writeFile(path.join(out, "api/icon/invalid/left.json"), "{}"); // api/icon/ itself is unchanged (trusted)
+    await rm(path.join(content, "icons/notes.txt"));
+    expect((await buildIt()).changes.mode).toBe("in place");
+    expect(existsSync(path.join(out, "api/icon/invalid"))).toBe(false);
+    await expectSameAsFresh(content, out);
   });
 });
+
+/** Every file of --out and of its records is what a fresh full build of the content writes, and no folder is empty. */
+async function expectSameAsFresh(content: string, out: string): Promise<void> {
+  const records = layoutOf(out).records;
+  const fresh = path.join(await tmpDir("bis-fresh-"), "dist");
+  temps.push(path.dirname(fresh));
+  await build({ content, out: fresh, sourceDateEpoch: TEST_EPOCH, force: true });
+  for (const [mine, theirs] of [[out, fresh], [records, layoutOf(fresh).records]] as const) {
+    const [got, want] = [await files(mine), await files(theirs)];
+    got.delete("site.id"); // the inode of each --out
+    want.delete("site.id");
+    const manifest = (text: string | undefined): string =>
+      Buffer.from(text ?? "", "base64").toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n");
+    expect(manifest(got.get(".build-manifest"))).toBe(manifest(want.get(".build-manifest")));
+    got.delete(".build-manifest");
+    want.delete(".build-manifest");
+    expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [file, bytes] of want) expect(got.get(file), file).toBe(bytes);
+    expect(await emptyFolders(mine)).toEqual([]);
+  }
+}
