@@ -4,7 +4,8 @@
 // removing or renaming an entry (by anyone) gives a folder a new change time, which no one can set back (`cp -a`
 // and `touch` set times, and that changes it too); a folder with another inode was replaced. Such a folder is read
 // again. So is one whose recorded change time is not older than the record itself: the clock that stamps files
-// ticks coarsely (a few milliseconds on Linux), and a change in the same tick would not show (git's "racily clean" entries).
+// ticks coarsely (a few milliseconds on Linux), and a change in the same tick would not show (git's "racily clean"
+// entries).
 
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
