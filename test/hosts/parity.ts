@@ -45,6 +45,8 @@ export interface HostReport {
 
 export interface ParityOptions {
   membersPerSet: number;
+  /** The hosts compared (default: every static host); a long run is split across files by host, one worker each. */
+  hosts?: readonly HostName[];
   /** Netlify's WASM engine is slow on thousands of lines: it answers every n-th request (own requests always). */
   netlifyEvery: number;
 }
@@ -85,24 +87,33 @@ export async function runParity(content: string, options: ParityOptions): Promis
 
     const answerers: Partial<Record<HostName, Answerer>> = {};
     const skipped: Partial<Record<HostName, string>> = {};
+    const hosts = options.hosts ?? STATIC_HOSTS;
     const netlifyRoot = layout.host("netlify-static");
-    answerers["netlify-static"] = await netlifyAnswerer(netlifyRoot, await loadNetlifyEngine(path.join(netlifyRoot, "_redirects")));
-    if (haveApache || mustRunServers) {
+    if (hosts.includes("netlify-static")) {
+      answerers["netlify-static"] = await netlifyAnswerer(netlifyRoot, await loadNetlifyEngine(path.join(netlifyRoot, "_redirects")));
+    }
+    if (!hosts.includes("apache")) {
+      // not compared in this run
+    } else if (haveApache || mustRunServers) {
       const apache = await startApache(layout.host("apache"));
       servers.push(apache);
       answerers.apache = httpAnswerer(apache.url);
     } else skipped.apache = "apache2 is not installed";
-    if (haveNginx || mustRunServers) {
+    if (!hosts.includes("nginx")) {
+      // not compared in this run
+    } else if (haveNginx || mustRunServers) {
       const nginx = await startNginx(siteDir, path.join(layout.host("nginx"), NGINX_HTTP_FILE), path.join(layout.host("nginx"), NGINX_SERVER_FILE));
       servers.push(nginx);
       answerers.nginx = httpAnswerer(nginx.url);
     } else skipped.nginx = "nginx is not installed";
-    const vercelRoot = layout.host("vercel-static");
-    const vercelJson = JSON.parse(await readFile(path.join(vercelRoot, "vercel.json"), "utf8")) as VercelJson;
-    answerers["vercel-static"] = await vercelAnswerer(vercelRoot, vercelJson);
+    if (hosts.includes("vercel-static")) {
+      const vercelRoot = layout.host("vercel-static");
+      const vercelJson = JSON.parse(await readFile(path.join(vercelRoot, "vercel.json"), "utf8")) as VercelJson;
+      answerers["vercel-static"] = await vercelAnswerer(vercelRoot, vercelJson);
+    }
 
     const reports: HostReport[] = [];
-    for (const host of STATIC_HOSTS) {
+    for (const host of hosts) {
       const answer = answerers[host];
       const report: HostReport = { host, compared: 0, equal: 0, allowed: {}, unexpected: [] };
       if (answer === undefined) {

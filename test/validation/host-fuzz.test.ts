@@ -15,11 +15,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compile } from "../../src/build.js";
 import { ContentError } from "../../src/errors.js";
 import type { OutputFile } from "../../src/output/plan.js";
-import { runParity, STATIC_HOSTS, summarize } from "../hosts/parity.js";
-import { notInstalled } from "../hosts/servers.js";
+import { STATIC_HOSTS } from "../hosts/parity.js";
 import { compileContent, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
-import { BASE_FILES, PNG, writeBase } from "./base-content.js";
+import { hostileContent, hostileParity, type Hostile } from "./hostile.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const temps: string[] = [];
@@ -37,33 +36,6 @@ function randomKey(next: () => number): string {
     key += pool[Math.floor(next() * pool.length)]!;
   }
   return key;
-}
-
-interface Hostile {
-  extensions: string[];
-  versions: string[];
-  iconNames: string[];
-}
-
-/** The base content plus the hostile keys in both extension maps and icons.json, versions, and icon files. */
-async function hostileContent(h: Hostile): Promise<string> {
-  const dir = await writeBase();
-  temps.push(dir);
-  const json = (text: string | Buffer | undefined): Record<string, unknown> => JSON.parse(String(text)) as Record<string, unknown>;
-  const map = json(BASE_FILES["extensionMap.json"]) as { indexing: Record<string, string>; viewing: Record<string, string> };
-  const icons = json(BASE_FILES["icons.json"]) as Record<string, string>;
-  const manifest = json(BASE_FILES["manifest.json"]) as { versions: string[] };
-  for (const e of h.extensions) {
-    map.indexing[e] = "index_php";
-    map.viewing[e] = "view_php";
-    icons[e] = "php.png";
-  }
-  manifest.versions.push(...h.versions);
-  await writeFile(path.join(dir, "extensionMap.json"), JSON.stringify(map, null, 2));
-  await writeFile(path.join(dir, "icons.json"), JSON.stringify(icons, null, 2));
-  await writeFile(path.join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
-  for (const name of h.iconNames) await writeFile(path.join(dir, "icons", `${name}.png`), PNG);
-  return dir;
 }
 
 /** Keys the build accepts: no case twins (an error by design), no empty key, no "." or ".." file names. */
@@ -165,7 +137,7 @@ describe("hostile keys through the whole build", () => {
       iconNames: acceptable(Array.from({ length: 3 }, () => randomKey(next).replace(/[/\\]/g, "_")))
         .filter((n) => n !== "." && n !== ".." && !n.startsWith(".")),
     };
-    const dir = await hostileContent(h);
+    const dir = await hostileContent(h, temps);
     const { hosts, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: [...STATIC_HOSTS, "cloudflare"] }).catch((error: unknown) => {
       throw new Error(`seed ${seed} ${JSON.stringify(h)}: ${error instanceof ContentError ? JSON.stringify(error.diagnostics) : String(error)}`);
     });
@@ -176,7 +148,7 @@ describe("hostile keys through the whole build", () => {
   });
 
   it("refuses control characters (a newline in a key, a tab in a version) before writing anything", async () => {
-    const dir = await hostileContent({ extensions: ["a\nb"], versions: ["1\t2"], iconNames: [] });
+    const dir = await hostileContent({ extensions: ["a\nb"], versions: ["1\t2"], iconNames: [] }, temps);
     const error = await compileContent(dir).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);
     const codes = (error as ContentError).diagnostics.map((d) => `${path.basename(d.file)} ${d.code} ${d.pointer}`);
@@ -185,26 +157,6 @@ describe("hostile keys through the whole build", () => {
     expect(codes).toContain("manifest.json VALUE_UNSAFE /versions/3");
   });
 
-  it("every host answers every dangerous key exactly like the preview (no key adds or changes a rule)", async () => {
-    const extensions = [
-      "a b", "c#", "x&action=config", "k=v", "100%", "%41", "it's", "say\"hi", "c++", "a;b", "back\\slash", "$1",
-      "$args", "{ext}", "%{QUERY_STRING}", "<x>", "a|b", "`x`", "*", "q?", "a/b", "~7e", "é", "中文", "😀", " ", "php ",
-      "\\n", "a\u00a0b", "[x]", "!x", "(x)",
-    ];
-    const dir = await hostileContent({
-      extensions,
-      versions: ["1.0 beta", "2.0#x", "v&current_version=1.0", "é1", "1.0%20"],
-      iconNames: ["my icon", "a#b", "100%", "q'uote", "ü"],
-    });
-    const run = await runParity(dir, { membersPerSet: 20, netlifyEvery: 10 });
-    console.log(summarize("hostile keys", run));
-    for (const r of run.reports) {
-      expect(r.skipped, `${r.host} was not run`).toBe(notInstalled[r.host]);
-      // Netlify's _redirects cannot spell some literals (spaces, "#", "%", quotes, non-ASCII …): the adapter leaves
-      // those rules out (a documented difference; its file says so in a comment), so those values get the answer of
-      // the fallback rule (unknown extension, unknown version, icon not found). Every other rule must still match.
-      const unexpected = r.host === "netlify-static" ? r.unexpected.filter((m) => !m.request.rule.endsWith(".escaped")) : r.unexpected;
-      expect(unexpected.slice(0, 8), `${r.host}: unexpected differences`).toEqual([]);
-    }
-  }, 900_000); // every host's server, many keys: long on 2 cores shared with the other suites
+  // The servers' half of the parity on the dangerous keys; host-fuzz-parity.test.ts runs the in-process engines' half.
+  hostileParity(["apache", "nginx"], temps);
 });
