@@ -289,9 +289,8 @@ export const buildVersion = (outDir: string): string => fileVersion(layoutOf(rea
  */
 export function isIncomplete(outDir: string): boolean {
   try {
-    const layout = layoutOf(realpathSync(outDir));
-    if (parseStamp(readFileSync(layout.stamp, "utf8")) === null) return false;
-    return !describesSite(layout) || existsSync(layout.journal);
+    const last = lastBuild(layoutOf(realpathSync(outDir)));
+    return last.stamp !== null && (!last.describesSite || last.unfinished);
   } catch {
     return false;
   }

@@ -95,9 +95,15 @@ export function trustedFolders(file: string): (dir: string) => (rel: string) => 
   return (dir) => {
     const folder = stamps.get(path.relative(baseOf(file), dir));
     if (folder === undefined) return () => false;
+    const answers = new Map<string, boolean>(); // each folder is stat'ed once, however often it is asked for
     return (rel) => {
-      const recorded = folder.get(rel);
-      return recorded !== undefined && stampOf(rel === "" ? dir : path.join(dir, rel)) === recorded;
+      let answer = answers.get(rel);
+      if (answer === undefined) {
+        const recorded = folder.get(rel);
+        answer = recorded !== undefined && stampOf(rel === "" ? dir : path.join(dir, rel)) === recorded;
+        answers.set(rel, answer);
+      }
+      return answer;
     };
   };
 }

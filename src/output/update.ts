@@ -291,19 +291,15 @@ function survey(
   return { onDisk, strayDirs };
 }
 
-/** Whether a file's folder is trusted: asked once per folder (files come grouped by folder). */
+/** Whether a file's folder is trusted (files come grouped by folder: a folder's name is sliced once per run). */
 function folderTest(trusted: (rel: string) => boolean): (file: string) => boolean {
-  const answers = new Map<string, boolean>();
   let last: string | null = null;
   let lastAnswer = false;
   return (file) => {
     const slash = file.lastIndexOf("/");
     if (last !== null && slash === last.length && file.startsWith(last) && (slash >= 0 || last === "")) return lastAnswer;
     last = slash < 0 ? "" : file.slice(0, slash);
-    let answer = answers.get(last);
-    if (answer === undefined) answers.set(last, (answer = trusted(last)));
-    lastAnswer = answer;
-    return answer;
+    return (lastAnswer = trusted(last));
   };
 }
 
