@@ -17,7 +17,7 @@ import type { SiteModel } from "./model/types.js";
 import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import { DATA_FOLDER } from "./edge/data.js";
-import { inputsKey, upToDate, type KeySettings } from "./output/up-to-date.js";
+import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
 
@@ -220,8 +220,9 @@ export function filesToWrite(compiled: Compiled): number {
   const plain = compiled.published.length + data;
   const links = (docroot: "site" | "plain" | undefined): number =>
     docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
-  // The records: build.json, site.id, site.manifest, routes.json, serve.json, and handler.js with an edge host.
-  let n = compiled.site.length + 5 + (compiled.handler === undefined ? 0 : 1);
+  // The records: build.json, site.id, site.manifest, routes.json, serve.json, handler.js with an edge host, and
+  // answer-inputs.json with a static host.
+  let n = compiled.site.length + 5 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0);
   for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
   for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : plain);
   return n;
@@ -390,6 +391,9 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   };
   const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
   const { publish } = await import("./output/publish.js");
+  // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
+  const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
+  const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
   const done = await publish(layout, {
     site,
     beside: beside.map((folder, i) => ({
@@ -408,8 +412,10 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     })),
     records: (written) => planRecords({
       routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
+      ...(inputs === undefined ? {} : { answerInputs: printAnswerInputs(inputs) }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),
+    ...(inputs === undefined ? {} : { answerInputs: inputs }),
   }, {
     // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
     write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },

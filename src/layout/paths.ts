@@ -25,6 +25,9 @@ export const SERVE_FILE = "serve.json";
 export const HOSTS_DIR = "hosts";
 /** The request-time handler as a Cloudflare-shaped module, kept when an edge host is built (what the preview runs). */
 export const HANDLER_FILE = "handler.js";
+/** What each answer file was computed from (src/routes/answer-inputs.ts), when a static host is built: an in-place
+ * update keeps the answer files whose inputs are unchanged without producing them. */
+export const ANSWER_INPUTS_FILE = "answer-inputs.json";
 /** The manifest that every folder the build writes keeps inside (the records, the folders beside --out): a hash and
  * size per file; its first line also marks the folder as this tool's. --out's own is the records' site.manifest. */
 export const MANIFEST_FILE = ".build-manifest";

@@ -9,8 +9,9 @@ import { createInterface } from "node:readline";
 import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { corePath, DATA_DIR } from "../edge/data.js";
+import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { isEdgeHost, needsAnswers } from "../hosts/names.js";
-import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
+import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
@@ -313,6 +314,8 @@ export interface LastBuild {
   siteManifest(): string;
   /** The manifest a written folder keeps inside (the records, a folder beside --out); "" when there is none. */
   folderManifest(dir: string): string;
+  /** What its answer files were computed from (src/routes/answer-inputs.ts), or null when it kept none. */
+  answerInputs(): AnswerInputs | null;
 }
 
 export function lastBuild(layout: Layout): LastBuild {
@@ -324,6 +327,7 @@ export function lastBuild(layout: Layout): LastBuild {
     unfinished: existsSync(layout.journal),
     siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
+    answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
   };
 }
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER } from "../edge/data.js";
-import { HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
@@ -78,6 +78,8 @@ export interface RecordsInput {
   /** The request-time handler as a Cloudflare-shaped module (`fetch(request, env)`), when an edge host is built: what
    * `preview`, `dev` and `verify` run (src/layout/read-build.ts). */
   handler?: string;
+  /** What the answer files were computed from (src/routes/answer-inputs.ts), printed: when a static host is built. */
+  answerInputs?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
   ];
   if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
+  if (input.answerInputs !== undefined) files.push({ path: ANSWER_INPUTS_FILE, data: input.answerInputs });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     const own = new Set(host.files.map((f) => f.path));

@@ -10,6 +10,8 @@ import { unlinkSync } from "node:fs";
 import path from "node:path";
 import type { Layout } from "../layout/paths.js";
 import { lastBuild, type LastBuild } from "../layout/read-build.js";
+import { AnswerOutput } from "../routes/answer-files.js";
+import { unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import type { OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
@@ -32,6 +34,9 @@ export interface PublishPlan {
   beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
   /** The records' files, made once --out is written (they record its manifest and identity). */
   records(site: SiteWritten): OutputFile[];
+  /** What the answer files of --out are computed from, when it holds answers: an update in place keeps those whose
+   * inputs the last build's records show unchanged, without producing them. */
+  answerInputs?: AnswerInputs;
 }
 
 export interface PublishOptions {
@@ -116,6 +121,7 @@ function inPlace(
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
     ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
+    ...(plan.answerInputs === undefined ? {} : { keep: keptAnswers(last.answerInputs(), plan.answerInputs) }),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
     ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
@@ -144,6 +150,17 @@ function inPlace(
   removeJournal(layout.journal);
   recordFolders(layout.folders, updated);
   return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
+}
+
+/** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
+function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputFile) => boolean) | undefined {
+  if (last === null) return undefined;
+  const unchanged = unchangedInputs(last, now);
+  return (f) => {
+    if (!(f instanceof AnswerOutput)) return false;
+    const key = f.inputKey();
+    return key !== null && unchanged(key);
+  };
 }
 
 function removeJournal(journal: string): void {

@@ -36,7 +36,7 @@ let toolHash: string | undefined;
  * A hash of the tool's own code (the folder this module was loaded from): a changed tool rebuilds everything.
  * Synchronous: a hundred small files, read faster in a row than through the thread pool.
  */
-function toolFingerprint(): string {
+export function toolFingerprint(): string {
   if (toolHash !== undefined) return toolHash;
   const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const hash = createHash("sha1");

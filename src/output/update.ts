@@ -75,6 +75,9 @@ export interface UpdateOptions {
   signal?: AbortSignal;
   /** Called after each file is written (tests stop an update midway here). Synchronous: the update is. */
   onFile?: (file: OutputFile) => unknown;
+  /** Whether a file holds the bytes its manifest entry says, by what it is computed from (answers whose inputs are
+   * unchanged, src/routes/answer-inputs.ts): then it is neither produced nor hashed, unless it is missing or dirty. */
+  keep?: (f: OutputFile) => boolean;
   /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
   maxChanged?: number;
   /** The files of --out (`dir`) this build has rewritten (relative paths): a link to one of them is made again,
@@ -101,7 +104,7 @@ interface Prepared {
 /**
  * Updates `dir` in place to hold exactly `files` (plus its manifest when kept inside). Every file is hashed (answers
  * are produced to be hashed, then dropped, and produced again when they are written), compared with the manifest,
- * and only what differs is written.
+ * and only what differs is written; but for the files `keep` vouches for, which keep their manifest entry unread.
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
@@ -135,6 +138,11 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       else entries.setEntry(i, f.entry);
       bytes += entries.size(i);
       if (!there || !was() || linksRewritten(f, options.rewritten)) changed.push(i);
+      continue;
+    }
+    if (there && k >= 0 && sameMtimes && options.keep?.(f) === true) {
+      entries.copy(i, previous.entries, k);
+      bytes += entries.size(i);
       continue;
     }
     const p = prepare(f, limit);

@@ -17,6 +17,9 @@ export interface AnswerSet {
   readonly kind: AnswerKind;
   readonly status: Status;
   answerFor(member: string): Answer;
+  /** The key of a member's inputs besides the global ones (src/routes/answer-inputs.ts); none when it reads only
+   * those. */
+  readonly inputs?: (member: string) => string;
 }
 
 /**
@@ -34,6 +37,12 @@ export class AnswerOutput {
   }
   produce(): string {
     return answerText(this.answer());
+  }
+  /** The key of what a set member's answer reads besides the global inputs ("" for nothing else), or null for a
+   * single answer, which a rebuild always produces (src/routes/answer-inputs.ts). */
+  inputKey(): string | null {
+    if (this.set === null) return null;
+    return this.set.inputs === undefined ? "" : this.set.inputs(this.value as string);
   }
 }
 
@@ -103,7 +112,9 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    * that share a folder answer the same member alike: the route tests check every path against the reference).
    * `sample` is one member's answer, for the set's kind and status. Returns the set, or null when nothing was new.
    */
-  addSet(dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer): AnswerSet | null {
+  addSet(
+    dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
+  ): AnswerSet | null {
     if (this.held === null) throw new Error("Internal: answers added after seal().");
     let inDir = this.held.get(dir);
     if (inDir === undefined) this.held.set(dir, (inDir = new Set()));
@@ -117,7 +128,10 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     }
     if (fresh.length === 0) return null;
     // The members array is shared with the route table's `in` list when no member was left out.
-    const set: AnswerSet = { dir, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor };
+    const set: AnswerSet = {
+      dir, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor,
+      ...(inputs === undefined ? {} : { inputs }),
+    };
     this.sets.push(set);
     const list = this.byDir.get(dir);
     if (list === undefined) this.byDir.set(dir, [set]);

@@ -6,6 +6,7 @@ import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
 import { asciiLower, asciiUpper, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
+import { extensionKey, iconKey } from "./answer-inputs.js";
 import {
   API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
 } from "./route-table.js";
@@ -62,11 +63,12 @@ class RouteBuilder {
   /**
    * A rule for a set of values of `param`: each member gets its own file at `dir/<member>.json`, its answer made
    * only when the file is written. Members outside the safe charset get a rule of their own, with an escaped file
-   * name, right before the set.
+   * name, right before the set. `inputs` names the key of a member's inputs besides the global ones
+   * (src/routes/answer-inputs.ts); none for answers that read only those.
    */
   set(
     id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
-    answerFor: (member: string) => Answer, ignoreCase = false,
+    answerFor: (member: string) => Answer, ignoreCase = false, inputs?: (member: string) => string,
   ): void {
     const safe: string[] = [];
     for (const member of sortBytes([...new Set(members)])) {
@@ -79,7 +81,7 @@ class RouteBuilder {
     // One member's answer gives the rule its status and headers; every other member's is checked against it when
     // its file is written.
     const sample = answerFor(safe[0]!);
-    this.files.addSet(dir, safe, answerFor, sample);
+    this.files.addSet(dir, safe, answerFor, sample, inputs);
     this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, sample);
   }
 
@@ -89,7 +91,7 @@ class RouteBuilder {
    */
   setByCase(
     id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
-    answerFor: (member: string) => Answer,
+    answerFor: (member: string) => Answer, inputs?: (member: string) => string,
   ): void {
     const byClass = new Map<string, string[]>();
     for (const m of new Set(members)) {
@@ -98,7 +100,7 @@ class RouteBuilder {
       if (list === undefined) byClass.set(cls, [m]);
       else list.push(m); // not a spread copy per member: that was quadratic (40 s of a ×100 build)
     }
-    for (const cls of CASE_CLASSES) this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor);
+    for (const cls of CASE_CLASSES) this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor, false, inputs);
   }
 }
 
@@ -146,15 +148,15 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   const gesDir = "/api/getExtensionSetting";
   for (const type of ["indexing", "viewing"] as const) {
     r.set(`getExtensionSetting.${type}`, { ...ges, type: eq(type) }, "extension", settingKeys, `${gesDir}/${type}`,
-      (e) => A.getExtensionSetting(site, e, type), true);
+      (e) => A.getExtensionSetting(site, e, type), true, extensionKey);
   }
   // The empty types are echoed as given; the file for type "" also answers any other type (then echoed as "").
   r.set("getExtensionSetting.type-0", { ...ges, type: eq("0") }, "extension", settingKeys, `${gesDir}/type-0`,
-    (e) => A.getExtensionSetting(site, e, "0"), true);
+    (e) => A.getExtensionSetting(site, e, "0"), true, extensionKey);
   r.set("getExtensionSetting.other-type", { ...ges, type: present }, "extension", settingKeys, `${gesDir}/type-empty`,
-    (e) => A.getExtensionSetting(site, e, ""), true);
+    (e) => A.getExtensionSetting(site, e, ""), true, extensionKey);
   r.set("getExtensionSetting.default-type", ges, "extension", settingKeys, `${gesDir}/indexing`,
-    (e) => A.getExtensionSetting(site, e, undefined), true);
+    (e) => A.getExtensionSetting(site, e, undefined), true, extensionKey);
   for (const type of ["indexing", "viewing"] as const) {
     r.one(`getExtensionSetting.${type}.unknown`, { ...ges, type: eq(type), extension: present }, `${gesDir}/${type}.json`,
       A.getExtensionSetting(site, UNKNOWN_EXTENSION, type, ""));
@@ -178,9 +180,9 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   for (const empty of EMPTY_VALUES) {
     r.one(`icon.empty${empty === "" ? "" : "-zero"}`, { ...ic, name: eq(empty) }, "/api/errors/icon-name-required.json", A.icon(site, empty));
   }
-  r.set("icon.known", ic, "name", sortedIconNames(site), "/api/icon", (name) => A.icon(site, name));
+  r.set("icon.known", ic, "name", sortedIconNames(site), "/api/icon", (name) => A.icon(site, name), false, iconKey);
   r.set("icon.wrong-type", ic, "name", [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n)),
-    "/api/icon/invalid", (name) => A.icon(site, name));
+    "/api/icon/invalid", (name) => A.icon(site, name), false, iconKey);
   r.one("icon.unknown", { ...ic, name: present }, "/api/errors/icon-not-found.json", A.icon(site, UNKNOWN_ICON));
   r.one("icon.missing", ic, "/api/errors/icon-name-required.json", A.icon(site, undefined));
 
@@ -197,16 +199,16 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   // The empty types are not "folder", so they look files up, and the answer echoes them.
   for (const [type, dir] of [["", "type-empty"], ["0", "type-0"]] as const) {
     r.setByCase(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", knownExtensions.filter((e) => !isEmptyParam(e)),
-      `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e));
+      `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e), extensionKey);
   }
   const variants = new Set<string>();
   for (const e of knownExtensions) {
     const lower = asciiLower(e);
     for (const v of [e, lower, asciiUpper(lower), capitalize(lower)]) if (!isEmptyParam(v)) variants.add(v);
   }
-  r.setByCase("findIcon.file", fi, "extension", variants, `${fiDir}/file`, (e) => A.findIcon(site, undefined, e));
+  r.setByCase("findIcon.file", fi, "extension", variants, `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), extensionKey);
   // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
-  r.set("findIcon.file.any-case", fi, "extension", [...variants].filter((v) => v === asciiLower(v)), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true);
+  r.set("findIcon.file.any-case", fi, "extension", [...variants].filter((v) => v === asciiLower(v)), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true, extensionKey);
   r.one("findIcon.file.unknown", { ...fi, extension: present }, `${fiDir}/file.json`, A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""));
   r.one("findIcon.missing", fi, "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, undefined));
 

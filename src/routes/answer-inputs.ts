@@ -1,0 +1,95 @@
+// src/routes/answer-inputs.ts
+// What each answer file is computed from, as short texts ("prints") a rebuild compares with the last build's: an
+// answer file of a set whose member's prints are unchanged holds the same bytes, so an in-place update keeps it
+// without producing it again (a ×100 site has 590,000 answer files; an edited mapping changes a handful).
+//
+// Every per-member answer of build-routes.ts reads the model through exactly one of these keys, besides the global
+// print:
+//   - `e:<ext>` (the extension lower-cased, as getExtensionSetting and findIcon look it up): its indexing and
+//     viewing settings, the icon icons.json maps it to, and that icon's file (or its absence, then text.png's);
+//   - `i:<name>`: a file of icons/ (size and time, or its absence);
+//   - none: versionCheck and findIcon for folders, which read only what the global print holds.
+// The global print holds everything else those answers read: the base URL, the build time, config.json's version,
+// the folder icon and the text.png fallback. A change there, or in the tool's code, produces every answer again.
+// The property test (test/integration/incremental-property.ts) holds the in-place result to a full build's.
+
+import { asciiLower, type FileInfo, type SiteModel } from "../model/types.js";
+
+/** The key of an extension's inputs ("e:" and the extension lower-cased). */
+export const extensionKey = (member: string): string => `e:${asciiLower(member)}`;
+/** The key of an icon file's inputs. */
+export const iconKey = (member: string): string => `i:${member}`;
+
+export interface AnswerInputs {
+  /** What every answer file reads (and the tool that computes it: set by the build, src/build.ts). */
+  global: string;
+  /** Key → its print. */
+  keys: Map<string, string>;
+}
+
+const fileInfo = (site: SiteModel, name: string): FileInfo | null => site.iconDirFiles.get(name) ?? null;
+const filePrint = (info: FileInfo | null): string => (info === null ? "-" : `${info.size} ${info.lastModified}`);
+
+/** The prints of a site's answers. */
+export function answerInputs(site: SiteModel, tool: string): AnswerInputs {
+  const folder = site.iconMap.entries.get("folder") ?? "folder.png";
+  const global = JSON.stringify([
+    tool, site.baseUrl, site.buildTime, site.config.version, folder, filePrint(fileInfo(site, folder)), filePrint(fileInfo(site, "text.png")),
+  ]);
+  const keys = new Map<string, string>();
+  const extensions = new Set<string>();
+  for (const map of [site.extensionMap.indexing, site.extensionMap.viewing, site.iconMap.entries]) {
+    for (const e of map.keys()) extensions.add(asciiLower(e));
+  }
+  for (const e of extensions) {
+    const icon = site.iconMap.entries.get(e);
+    keys.set(`e:${e}`, JSON.stringify([
+      site.extensionMap.indexing.get(e) ?? null, site.extensionMap.viewing.get(e) ?? null,
+      icon ?? null, icon === undefined ? "" : filePrint(fileInfo(site, icon)),
+    ]));
+  }
+  for (const [name, info] of site.iconDirFiles) keys.set(`i:${name}`, filePrint(info));
+  return { global, keys };
+}
+
+/** The records' text of the prints (src/layout/paths.ts: ANSWER_INPUTS_FILE): JSON, one key per line. */
+export function printAnswerInputs(inputs: AnswerInputs): string {
+  const lines = [`{"format":1,"global":${JSON.stringify(inputs.global)},"keys":{`];
+  let first = true;
+  for (const [key, print] of inputs.keys) {
+    lines.push(`${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(print)}`);
+    first = false;
+  }
+  lines.push("}}\n");
+  return lines.join("\n");
+}
+
+/** The prints a build's records hold, or null when they hold none this tool reads. */
+export function parseAnswerInputs(text: string): AnswerInputs | null {
+  try {
+    const json = JSON.parse(text) as { format?: unknown; global?: unknown; keys?: unknown };
+    if (json.format !== 1 || typeof json.global !== "string" || typeof json.keys !== "object" || json.keys === null) return null;
+    const keys = new Map<string, string>();
+    for (const [key, print] of Object.entries(json.keys as Record<string, unknown>)) {
+      if (typeof print !== "string") return null;
+      keys.set(key, print);
+    }
+    return { global: json.global, keys };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether an answer file whose inputs have `key` ("" for the global print alone) holds the same bytes as in the
+ * build whose prints are `last`: its key's print and the global print are unchanged. A key unknown to either build
+ * counts as changed.
+ */
+export function unchangedInputs(last: AnswerInputs | null, now: AnswerInputs): (key: string) => boolean {
+  if (last === null || last.global !== now.global) return () => false;
+  return (key) => {
+    if (key === "") return true;
+    const print = now.keys.get(key);
+    return print !== undefined && last.keys.get(key) === print;
+  };
+}

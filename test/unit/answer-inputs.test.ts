@@ -1,0 +1,121 @@
+// test/unit/answer-inputs.test.ts
+// What a rebuild may keep without producing it (src/routes/answer-inputs.ts): after random edits of a hand-made
+// site, every answer file whose inputs count as unchanged has the same text as before, while the edited keys' answers
+// are produced again. The end-to-end check, on disk and against a full build, is test/integration/incremental-property.ts.
+
+import { describe, expect, it } from "vitest";
+import { answerText } from "../../src/api/answers.js";
+import type { JsonObject } from "../../src/model/json.js";
+import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../../src/model/types.js";
+import { AnswerOutput } from "../../src/routes/answer-files.js";
+import { answerInputs, parseAnswerInputs, printAnswerInputs, unchangedInputs } from "../../src/routes/answer-inputs.js";
+import { buildRoutes } from "../../src/routes/build-routes.js";
+import { prng } from "../../scripts/prng.mjs";
+import { makeSite, T } from "../helpers/site.js";
+
+const TOOL = "tool-1";
+
+/** A copy of a map with `key` set to `value`, or deleted when `value` is undefined. */
+function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V | undefined): Map<string, V> {
+  const copy = new Map(map);
+  if (value === undefined) copy.delete(key);
+  else copy.set(key, value);
+  return copy;
+}
+
+type Edit = { name: string; apply(site: SiteModel): SiteModel };
+
+const EXTENSIONS = ["php", "PHP", "js", "md", "pas", "folder", "7", "jpeg", "new", "Mixed"];
+const ICONS = ["php.png", "js.svg", "text.png", "folder-blue.png", "generic.png", "ada.png", "new.png", "Photo.JPG", "notes.txt"];
+
+function randomEdit(next: () => number): Edit {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const ext = pick(EXTENSIONS);
+  const value = next() < 0.3 ? undefined : pick(["index_php", "index_js", "view_md", "other"]);
+  const icon = pick(ICONS);
+  switch (Math.floor(next() * 8)) {
+    case 0: return { name: `indexing.${ext} = ${value}`, apply: (s) => {
+      const indexing = withEntry(s.extensionMap.indexing, ext, value);
+      return { ...s, extensionMap: extensionMapOf(new Map(indexing) as JsonObject, s.extensionMap.viewingJson, s.extensionMap.lastModified) };
+    } };
+    case 1: return { name: `viewing.${ext} = ${value}`, apply: (s) => {
+      const viewing = withEntry(s.extensionMap.viewing, ext, value);
+      return { ...s, extensionMap: extensionMapOf(s.extensionMap.indexingJson, new Map(viewing) as JsonObject, s.extensionMap.lastModified) };
+    } };
+    case 2: {
+      const target = next() < 0.3 ? undefined : icon;
+      return { name: `icons.${ext} = ${target}`, apply: (s) => ({ ...s, iconMap: iconMapOf(withEntry(s.iconMap.entries, ext, target) as JsonObject, s.iconMap.lastModified) }) };
+    }
+    case 3: {
+      // text.png stays (the content checks refuse a site without it: findIcon's sets would mix 200 and 404).
+      const info: FileInfo | undefined = next() < 0.3 && icon !== "text.png" ? undefined : { size: 10 + Math.floor(next() * 5), lastModified: T - Math.floor(next() * 3) };
+      return { name: `icons/${icon} = ${JSON.stringify(info)}`, apply: (s) => ({ ...s, iconDirFiles: withEntry(s.iconDirFiles, icon, info) }) };
+    }
+    case 4: return { name: "config version", apply: (s) => ({ ...s, config: { ...s.config, version: `${s.config.version}.1` } }) };
+    case 5: return { name: "build time", apply: (s) => ({ ...s, buildTime: s.buildTime + 1 }) };
+    case 6: return { name: "base URL", apply: (s) => ({ ...s, baseUrl: `${s.baseUrl}/x` }) };
+    default: return { name: `versions + ${ext}`, apply: (s) => ({ ...s, versions: [...s.versions, `9.${ext}`] }) };
+  }
+}
+
+/** Path → text of every answer file of a site, and what the build would keep of `before`'s. */
+function answersOf(site: SiteModel): Map<string, { text: string; key: string | null }> {
+  const out = new Map<string, { text: string; key: string | null }>();
+  for (const f of buildRoutes(site).files.outputs()) out.set(f.path, { text: f.produce(), key: f.inputKey() });
+  return out;
+}
+
+describe("answer inputs", () => {
+  it("keeps only answers whose text is unchanged, after 300 random edits (and keeps most of them)", () => {
+    const next = prng(7);
+    let kept = 0;
+    let compared = 0;
+    for (let round = 0; round < 300; round++) {
+      const before = makeSite();
+      const edits = [randomEdit(next), ...(next() < 0.3 ? [randomEdit(next)] : [])];
+      const after = edits.reduce((s, e) => e.apply(s), before);
+      const was = answersOf(before);
+      const unchanged = unchangedInputs(answerInputs(before, TOOL), answerInputs(after, TOOL));
+      for (const [file, now] of answersOf(after)) {
+        const old = was.get(file);
+        if (old === undefined || now.key === null || !unchanged(now.key)) continue;
+        kept++;
+        expect(now.text, `${file} after ${edits.map((e) => e.name).join("; ")}`).toBe(old.text);
+      }
+      compared += was.size;
+    }
+    // Edits of one key leave most answers alone: the test would pass vacuously if nothing were ever kept.
+    expect(kept).toBeGreaterThan(compared / 4);
+  });
+
+  it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
+    const site = makeSite();
+    expect(unchangedInputs(answerInputs(site, TOOL), answerInputs(site, "tool-2"))("e:php")).toBe(false);
+    expect(unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, buildTime: T + 1 }, TOOL))("")).toBe(false);
+    expect(unchangedInputs(null, answerInputs(site, TOOL))("e:php")).toBe(false);
+    const same = unchangedInputs(answerInputs(site, TOOL), answerInputs(site, TOOL));
+    expect(same("e:php")).toBe(true);
+    expect(same("")).toBe(true);
+    expect(same("e:nothing-maps-this")).toBe(false);
+  });
+
+  it("gives single answers no key: they are always produced", () => {
+    const outputs = [...buildRoutes(makeSite()).files.outputs()];
+    const byPath = new Map(outputs.map((f) => [f.path, f]));
+    expect(byPath.get("api/config.json")!.inputKey()).toBeNull();
+    expect(byPath.get("api/icons.json")!.inputKey()).toBeNull();
+    expect(byPath.get("api/getExtensionSetting/indexing/php.json")!.inputKey()).toBe("e:php");
+    expect(byPath.get("api/findIcon/file-upper/PHP.json")!.inputKey()).toBe("e:php");
+    expect(byPath.get("api/icon/php.png.json")!.inputKey()).toBe("i:php.png");
+    expect(byPath.get("api/versionCheck/1.2.0.json")!.inputKey()).toBe("");
+    expect(outputs.every((f) => f instanceof AnswerOutput)).toBe(true);
+  });
+
+  it("prints and reads back any key, and reads nothing from a file it does not know", () => {
+    const inputs = { global: "g\n\"x\"", keys: new Map([["e:__proto__", "1"], ["e:a\"b\nc", "[\"x\",null]"], ["i:ü.png", "-"]]) };
+    expect(parseAnswerInputs(printAnswerInputs(inputs))).toEqual(inputs);
+    for (const text of ["", "{", "[]", '{"format":2,"global":"g","keys":{}}', '{"format":1,"global":"g","keys":{"a":1}}']) {
+      expect(parseAnswerInputs(text), text).toBeNull();
+    }
+  });
+});
