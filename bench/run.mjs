@@ -302,6 +302,12 @@ async function benchBuild(name, content) {
     mapping = { rewritten: re.length, changed: ch.length, extra: re.filter((p) => !ch.includes(p)).length };
   }
   log(`  one-mapping rebuild ${round(median(mappingMs) / 1000)} s (median of ${runs}): ${mapping.rewritten} files rewritten, ${mapping.changed} changed bytes`);
+
+  // The same edit in `dev` (the process stays up between edits, with the content in memory): the rebuild's time as
+  // `dev` reports it once the output is updated ("Updated dist/ in place: … in N ms"), so without the watcher's
+  // debounce; `runs` edits, the mapping alternating as above.
+  const devMs = await devMappingRebuilds(work, out, mapFile, map, key, [icon, original], runs);
+  log(`  one-mapping rebuild in dev ${round(median(devMs))} ms (median of ${devMs.length})`);
   await rm(work, { recursive: true, force: true });
   await rm(rowDir, { recursive: true, force: true });
 
@@ -333,7 +339,57 @@ async function benchBuild(name, content) {
     oneMappingRewritten: mapping.rewritten,
     oneMappingChangedBytes: mapping.changed,
     oneMappingRewrittenUnchanged: mapping.extra,
+    devMappingMs: round(median(devMs), 1),
+    devMappingRunsMs: devMs.map((ms) => round(ms, 1)),
   };
+}
+
+/**
+ * `dev` on `content` into `out` (built already): `runs` edits of icons.json (`key` alternating between `values`),
+ * each waited for until `dev` says the output is updated; returns each rebuild's milliseconds as `dev` prints them.
+ */
+async function devMappingRebuilds(content, out, mapFile, map, key, values, runs) {
+  const child = spawn(process.execPath, [BIN, "dev", "--content", content, "--out", out, "--port", "0"],
+    { env: { ...process.env, SOURCE_DATE_EPOCH }, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  const waiters = [];
+  const onData = (d) => {
+    text += d;
+    for (const w of [...waiters]) w();
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  /** Resolves with the first match of `re` in what `dev` printed after `from`. */
+  const waitFor = (re, from) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dev did not print ${re} in time:\n${text.slice(-2000)}`)), 180_000);
+    const check = () => {
+      const m = re.exec(text.slice(from));
+      if (m === null) return;
+      clearTimeout(timer);
+      waiters.splice(waiters.indexOf(check), 1);
+      resolve(m);
+    };
+    waiters.push(check);
+    check();
+  });
+  const times = [];
+  try {
+    await waitFor(/^Preview: http/m, 0);
+    for (let i = 0; i < runs; i++) {
+      map[key] = values[(i + runs) % 2]; // the CLI loop left values[(runs - 1) % 2]: each edit is a change
+      const from = text.length;
+      const tmp = `${mapFile}.new`;
+      await writeFile(tmp, `${JSON.stringify(map, null, 4)}\n`);
+      await rename(tmp, mapFile);
+      const m = await waitFor(/^Updated .* in ([\d.]+) (ms|s) /m, from);
+      times.push(Number(m[1]) * (m[2] === "s" ? 1000 : 1));
+    }
+  } finally {
+    const exited = new Promise((done) => (child.exitCode !== null ? done() : child.once("exit", done)));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  return times;
 }
 
 // ---------------------------------------------------------------------------------------------------------- preview
@@ -448,10 +504,10 @@ function markdown(result) {
     + " file), measured alternately with the builds in the same run. Nothing calls sync; nothing is deleted until a row is"
     + " measured.", "");
   L.push("## Builds", "");
-  L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed |");
-  L.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median) |");
+  L.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const b of result.builds) {
-    L.push(`| ${b.name} | ${b.answers} | ${b.files} (${b.distFiles}) | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} | ${b.oneMappingS} s | ${b.oneMappingRewritten} / ${b.oneMappingChangedBytes} |`);
+    L.push(`| ${b.name} | ${b.answers} | ${b.files} (${b.distFiles}) | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} | ${b.oneMappingS} s | ${b.oneMappingRewritten} / ${b.oneMappingChangedBytes} | ${b.devMappingMs} ms |`);
   }
   for (const f of result.failures ?? []) L.push(`| ${f.name} | **build failed**: ${f.error.replace(/\|/g, "\\|")} |||||||||||| |`);
   L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in latest.json).`);
@@ -497,23 +553,27 @@ function targets(result) {
   const rows = [];
   const real = result.builds.filter((b) => b.name.startsWith("indexer-"));
   for (const b of real) {
-    rows.push({ target: `${b.name}: build / floor ≤ 1.5`, measured: `${b.ratio}`, met: b.ratio <= 1.5 });
+    rows.push({ target: `${b.name}: full build / floor ≤ 1.3`, measured: `${b.ratio}`, met: b.ratio <= 1.3 });
   }
   const x100 = result.builds.find((b) => b.name === "synthetic-x100");
   const x100Failed = result.failures?.find((f) => f.name === "synthetic-x100");
-  if (x100Failed) rows.push({ target: "×100: full build ≤ 30 s, peak RSS ≤ 512 MB, ×10 → ×100 ≤ 11×", measured: `build failed: ${x100Failed.error}`, met: false });
+  if (x100Failed) rows.push({ target: "×100: full build ≤ 1.3× the floor, peak RSS ≤ 300 MB, ×10 → ×100 ≤ 11×", measured: `build failed: ${x100Failed.error}`, met: false });
   if (x100) {
-    rows.push({ target: "×100 (every default host): full build ≤ 30 s", measured: `${x100.buildS} s (floor ${x100.floorS} s, build / floor ${x100.ratio})`, met: x100.buildS <= 30 });
-    rows.push({ target: "×100: peak RSS ≤ 512 MB", measured: `${x100.peakRssMb} MB`, met: x100.peakRssMb <= 512 });
+    rows.push({ target: "×100 (every default host): full build ≤ 1.3× the floor", measured: `${x100.buildS} s, floor ${x100.floorS} s: ${x100.ratio}×`, met: x100.ratio <= 1.3 });
+    rows.push({ target: "×100: peak RSS ≤ 300 MB", measured: `${x100.peakRssMb} MB`, met: x100.peakRssMb <= 300 });
   }
   if (result.growth) rows.push({ target: "×10 → ×100 costs ≤ 11×", measured: `${result.growth.ratio}×`, met: result.growth.ratio <= 11 });
   for (const b of result.builds) {
     rows.push({ target: `${b.name}: no-op rebuild ≤ 25% of full or < 100 ms, rewrites nothing`, measured: `${Math.round(b.noopOfFull * 100)}% (${b.noopS} s), ${b.noopRewritten} rewritten`, met: (b.noopOfFull <= 0.25 || b.noopS < 0.1) && b.noopRewritten === 0 });
     const mappingTarget = b.name.endsWith("x100") ? 2 : b.name.startsWith("indexer") ? 0.3 : undefined;
+    const devTarget = b.name.endsWith("x100") ? 2000 : b.name.startsWith("indexer") ? 50 : undefined;
     if (mappingTarget !== undefined) {
       rows.push({ target: `${b.name}: edit one mapping, rebuild from the command ≤ ${mappingTarget} s, only affected files rewritten`, measured: `${b.oneMappingS} s; ${b.oneMappingRewritten} rewritten, ${b.oneMappingChangedBytes} changed, ${b.oneMappingRewrittenUnchanged} unchanged rewritten`, met: b.oneMappingS <= mappingTarget && b.oneMappingRewrittenUnchanged === 0 });
     }
-    if (b.name.endsWith("x100")) rows.push({ target: `${b.name}: add or change one icon, rebuild ≤ 2 s`, measured: `${b.oneIconS} s`, met: b.oneIconS <= 2 });
+    if (devTarget !== undefined) {
+      rows.push({ target: `${b.name}: edit one mapping, rebuild in dev ≤ ${devTarget} ms`, measured: `${b.devMappingMs} ms (median of ${b.devMappingRunsMs.length})`, met: b.devMappingMs <= devTarget });
+    }
+    if (b.name.endsWith("x100")) rows.push({ target: `${b.name}: one icon changed (a new picture), rebuild ≤ 2 s`, measured: `${b.oneIconS} s`, met: b.oneIconS <= 2 });
     rows.push({ target: `${b.name}: one-icon rebuild rewrites only changed files`, measured: `${b.oneIconRewritten} rewritten, ${b.oneIconChangedBytes} changed, ${b.oneIconRewrittenUnchanged} unchanged rewritten`, met: b.oneIconRewrittenUnchanged === 0 });
   }
   if (result.preview) rows.push({ target: "preview ≥ 50% of serve-handler by path (req/s)", measured: `${Math.round(result.preview.ratio * 100)}%`, met: result.preview.ratio >= 0.5 });
