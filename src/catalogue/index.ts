@@ -42,7 +42,8 @@ export interface CatalogueInput {
 }
 
 export interface CatalogueOutput {
-  files: Array<{ path: string; data: string }>;
+  /** The site's data is printed when the writer asks for it (src/output/plan.ts): the model it comes from is kept. */
+  files: Array<{ path: string; data: string | Uint8Array } | { path: string; produce(): string }>;
   /** Set when the catalogue is left out (the content's own index.html is the root page). */
   warning?: Diagnostic;
 }
@@ -100,11 +101,15 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
     };
   }
   const view = catalogueView(input);
-  const files = cataloguePages(view);
+  const { model } = input;
+  // The pages as their UTF-8 bytes: a page with a character beyond Latin-1 is held as two bytes a character, and the
+  // ×100 catalogue's 103 pages are 50 MB of UTF-8. (They are made all at once: page.ts is left as it is, since the
+  // script's bundle, which imports it, changes with any edit of it.)
+  const files: CatalogueOutput["files"] = cataloguePages(view).map((page) => ({ path: page.path, data: Buffer.from(page.data, "utf8") }));
   files.push(
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
-    { path: SITE_DATA_FILE, data: `${JSON.stringify(toSiteData(input.model))}\n` },
+    { path: SITE_DATA_FILE, produce: () => `${JSON.stringify(toSiteData(model))}\n` },
     { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
   return { files };

@@ -68,5 +68,14 @@ export class ManifestEntries {
   }
 }
 
+/** A folder's manifest, printed whenever it is asked for (write-output.ts's printedManifest): its files and entries
+ * are kept, not its text. */
+export interface ManifestText {
+  /** The text in chunks of a few thousand lines, printed as they are asked for. */
+  chunks(): Iterable<string>;
+  /** The text's UTF-8 bytes, in one buffer of exactly their size (a file's: the records' site.manifest). */
+  bytes(): Buffer;
+}
+
 /** Characters of a sha1 in base64url (no padding). */
-const HASH_CHARS = 27;
+export const HASH_CHARS = 27;

@@ -16,15 +16,24 @@ import type { OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
 import {
-  MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type OutputClaim, type WriteOptions,
+  MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
 } from "./write-output.js";
+
+/** The paths of the files, made one at a time: an array of them would hold 690,000 new strings at ×100 (the answers'
+ * and the links' paths are made when asked for). */
+function* pathsOf(files: readonly OutputFile[]): Generator<string> {
+  for (const f of files) yield f.path;
+}
+
+const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
 
 /** --out as written: what the folders beside it and the records link to and record. */
 export interface SiteWritten {
   dir: string;
   ino: number;
   entries: ManifestEntries;
-  manifest: readonly string[];
+  /** --out's manifest, printed when the records write it (its 46 MB at ×100 are not held meanwhile). */
+  manifest: ManifestText;
 }
 
 export interface PublishPlan {
@@ -90,18 +99,18 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
   const previous = dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest() : null;
   forgetFolders(layout.folders);
   const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
-  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
-  const folders = [{ dir: layout.out, folders: foldersOf(plan.site.map((f) => f.path)) }];
+  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
+  const folders = [{ dir: layout.out, folders: foldersOf(pathsOf(plan.site)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
   for (const folder of plan.beside) {
     const files = folder.files(written);
     await writeOutput(folder.dir, files, { ...write, ...reuse, ...dated });
-    folders.push({ dir: folder.dir, folders: foldersOf(files.map((f) => f.path)) });
+    folders.push({ dir: folder.dir, folders: foldersOf(pathsOf(files)) });
   }
   const recordFiles = plan.records(written);
   const records = await writeOutput(layout.records, recordFiles, { ...write, ...reuse, ...dated });
-  folders.push({ dir: layout.records, folders: foldersOf(recordFiles.map((f) => f.path)) });
+  folders.push({ dir: layout.records, folders: foldersOf(pathsOf(recordFiles)) });
   removeJournal(layout.journal);
   recordFolders(layout.folders, folders);
   return {
@@ -131,7 +140,7 @@ function inPlace(
     return null; // most of the site changes: written in full
   }
   const rewritten = { dir: layout.out, paths: new Set(site.written) };
-  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? [] };
+  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
   let { bytes } = site;
   let changed = site.written.length;
   let removed = site.removed.length;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { SiteLink, type OutputFile } from "./plan.js";
 import {
-  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printManifest, sameChunks, type WriteStats,
+  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
 import { foldersOf } from "./dir-stamps.js";
 import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
@@ -162,8 +162,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
-  const manifestText = printManifest(files, entries, options.sourceDateEpoch);
-  const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText);
+  const manifestText = printedManifest(files, entries, options.sourceDateEpoch);
+  const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText.chunks());
   const touched = [...changed.map((i) => files[i]!.path), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
@@ -189,7 +189,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       rmSync(path.join(dir, rel), { recursive: true, force: true });
       removeEmptyParents(dir, rel);
     }
-    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: manifestText.join("") }, undefined, options.sourceDateEpoch);
+    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: manifestText.bytes() }, undefined, options.sourceDateEpoch);
   } catch (error) {
     throw fromOsError(error, shown);
   }

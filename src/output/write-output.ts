@@ -8,13 +8,13 @@ import { closeSync, futimesSync, linkSync, mkdirSync, openSync, readFileSync, st
 import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
-import { digest, ManifestEntries } from "./manifest-entries.js";
+import { digest, HASH_CHARS, ManifestEntries, type ManifestText } from "./manifest-entries.js";
 import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
 import type { OutputFile } from "./plan.js";
 import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
 
-export { digest, ManifestEntries };
+export { digest, ManifestEntries, type ManifestText };
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
@@ -22,8 +22,9 @@ const CONCURRENCY = 64;
 export interface WriteStats {
   /** The folder swapped in (its inode: the records name the --out they describe by it). */
   ino: number;
-  /** The manifest's text, when the caller keeps it (`manifest: "outside"`); otherwise it is in the folder. */
-  manifest: string[] | null;
+  /** The manifest's text, printed when asked for, when the caller keeps it (`manifest: { previous }`); otherwise it is
+   * in the folder. */
+  manifest: ManifestText | null;
   files: number;
   bytes: number;
   /** Files hard-linked from the previous output instead of written (their bytes did not change). */
@@ -335,11 +336,11 @@ async function writeAll(
 }
 
 /**
- * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order), as chunks of a
- * few thousand lines: a ×100 site has 640,000 lines, and one string per line plus their join would double the memory.
+ * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order) in chunks of a
+ * few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines (46 MB, and the records' 690,000
+ * another 58 MB), so no manifest is held whole longer than it takes to write it.
  */
-export function printManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): string[] {
-  const chunks: string[] = [];
+export function* manifestChunks(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): Generator<string> {
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
@@ -347,28 +348,58 @@ export function printManifest(files: readonly OutputFile[], entries: ManifestEnt
     if (entry === undefined) continue;
     chunk += `${entry} ${files[i]!.path}\n`;
     if (++lines % 4096 === 0) {
-      chunks.push(flat(chunk));
+      yield chunk;
       chunk = "";
     }
   }
-  if (chunk !== "") chunks.push(flat(chunk));
-  return chunks;
+  if (chunk !== "") yield chunk;
 }
 
 /**
- * A flat copy of a string built by concatenation (its rope of thousands of pieces would otherwise stay alive until
- * the text is written). A UTF-8 round trip is exact for text without surrogates (any other is left as it is).
+ * A manifest printed when it is asked for. Its bytes are counted first (no line is printed for that), then printed
+ * into one buffer of that size: the chunks and a buffer joined from them would hold the text three times.
  */
-const flat = (s: string): string => (/[\uD800-\uDFFF]/.test(s) ? s : Buffer.from(s, "utf8").toString("utf8"));
+export function printedManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): ManifestText {
+  return {
+    chunks: () => manifestChunks(files, entries, epoch),
+    bytes: () => {
+      let size = Buffer.byteLength(`${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`);
+      for (let i = 0; i < files.length; i++) {
+        const bytes = entries.size(i);
+        // "<sha1 base64url> <size> <path>\n"
+        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(files[i]!.path) + 1;
+      }
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      for (const chunk of manifestChunks(files, entries, epoch)) at += out.write(chunk, at);
+      if (at !== size) throw new Error(`Internal: a manifest of ${size} bytes printed ${at}.`);
+      return out;
+    },
+  };
+}
 
-/** Whether the chunks spell exactly `text`. */
-export function sameChunks(text: string, chunks: readonly string[]): boolean {
+/** Whether the chunks spell exactly `text`, stopping at the first that differs. */
+export function sameChunks(text: string, chunks: Iterable<string>): boolean {
   let at = 0;
   for (const chunk of chunks) {
     if (!text.startsWith(chunk, at)) return false;
     at += chunk.length;
   }
   return at === text.length;
+}
+
+/**
+ * Writes a file chunk by chunk. Without an injected writeFile, synchronously: each chunk's UTF-8 is made and freed
+ * by the call, where a Buffer per chunk would stay until the next collection (58 MB of them for the records at ×100).
+ */
+async function writeChunks(fs: WriteMethods, injected: boolean, file: string, chunks: Iterable<string>): Promise<void> {
+  if (injected) return fs.writeFile(file, chunks);
+  const fd = openSync(file, "w");
+  try {
+    for (const chunk of chunks) writeFileSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -400,13 +431,13 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
     await fs.chmod(tmp, 0o777 & ~process.umask());
     const { bytes, reused, manifest } = await writeAll(tmp, files, options.methods ?? {}, options, previous);
-    const manifestText = printManifest(files, manifest, options.sourceDateEpoch);
+    const manifestText = printedManifest(files, manifest, options.sourceDateEpoch);
     const manifestPath = path.join(tmp, MANIFEST_FILE);
-    const sameManifest = previous !== null && previous.sameMtimes && sameChunks(previous.manifestText, manifestText);
     if (options.manifest !== undefined) {
       // Kept by the caller.
-    } else if (!(sameManifest && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
-      await fs.writeFile(manifestPath, manifestText);
+    } else if (!(previous !== null && previous.sameMtimes && sameChunks(previous.manifestText, manifestText.chunks())
+      && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
+      await writeChunks(fs, options.methods?.writeFile !== undefined, manifestPath, manifestText.chunks());
       const limit = options.sourceDateEpoch;
       if (limit !== undefined) await fs.utimes(manifestPath, limit, limit);
     }
