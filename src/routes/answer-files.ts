@@ -11,6 +11,8 @@ import { compareBytes } from "../model/types.js";
 export interface AnswerSet {
   /** Site folder, "/api/findIcon/file". */
   readonly dir: string;
+  /** Its members' paths in the output folder begin with this ("api/findIcon/file/"): made once, not per path. */
+  readonly prefix: string;
   /** Distinct members, sorted by compareBytes; without those another set or file already holds at the same path. */
   readonly members: readonly string[];
   /** The kind and status of every member's answer: one rule serves the set, with one status and one set of headers. */
@@ -30,7 +32,7 @@ export class AnswerOutput {
   constructor(private readonly set: AnswerSet | null, private readonly value: string | Answer, private readonly single?: string) {}
   /** Made each time it is asked for: a ×100 site's 590,000 paths are never held at once. */
   get path(): string {
-    return this.set === null ? this.single! : `${this.set.dir.slice(1)}/${this.value as string}.json`;
+    return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
   }
   answer(): Answer {
     return this.set === null ? this.value as Answer : checked(this.set, this.value as string);
@@ -129,7 +131,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     if (fresh.length === 0) return null;
     // The members array is shared with the route table's `in` list when no member was left out.
     const set: AnswerSet = {
-      dir, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor,
+      dir, prefix: `${dir.slice(1)}/`, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor,
       ...(inputs === undefined ? {} : { inputs }),
     };
     this.sets.push(set);
