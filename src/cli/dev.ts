@@ -105,12 +105,25 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     servingSite = site;
   };
 
-  await rebuild();
   const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
-  const unwatch = watchTree(opts.content, (file) => {
+  // Watching starts before the first build, so that no change is missed once the preview says it is ready; a change
+  // during the first build is built after it.
+  let built = false;
+  let changedMeanwhile = false;
+  const watcher = watchTree(opts.content, (file) => {
     cache.forget(file === undefined ? undefined : path.join(contentReal, file));
-    loop.trigger();
+    if (built) loop.trigger();
+    else changedMeanwhile = true;
   }, { poll: opts.poll === true });
+  await watcher.ready;
+  try {
+    await rebuild();
+  } catch (error) {
+    watcher.close();
+    throw error;
+  }
+  built = true;
+  if (changedMeanwhile) loop.trigger();
   return new Promise<number>((resolve) => {
     const stop = (code: number, reason: unknown): void => {
       stopped = true;
@@ -118,7 +131,7 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
       process.off("SIGTERM", onTerm);
       control.stop?.removeEventListener("abort", onStop);
       controller.abort(reason);
-      unwatch();
+      watcher.close();
       const closed = preview === null ? Promise.resolve() : preview.close();
       void closed.then(() => loop.idle()).then(() => resolve(code));
     };

@@ -1,25 +1,27 @@
 // src/cli/watch.ts
-// What `dev` needs besides a build and a preview: a watcher of the content folder (fs.watch, or polling), a debounce
+// What `dev` needs besides a build and a preview: a watcher of the content folder (chokidar, or polling), a debounce
 // that never runs two builds at once, and one log line per request.
 
-import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { watch } from "chokidar";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 
-/** Calls `onChange` when anything under `dir` changes: fs.watch (recursive), or polling where that is unavailable. */
-export function watchTree(dir: string, onChange: (file?: string) => void, options: { poll?: boolean; intervalMs?: number } = {}): () => void {
+/**
+ * Calls `onChange` when anything under `dir` changes, with the file's path relative to `dir` (nothing when polling).
+ * chokidar, not Node's recursive fs.watch: on Linux, Node 20's follows files by inode, and so reports a file saved by
+ * writing a new one and renaming it over (what many editors do) once, and never again.
+ */
+export function watchTree(
+  dir: string, onChange: (file?: string) => void, options: { poll?: boolean; intervalMs?: number } = {},
+): { ready: Promise<void>; close(): void } {
   if (options.poll !== true) {
-    let watcher: FSWatcher | undefined;
-    try {
-      // The file's path relative to `dir` when the platform names it; nothing when polling.
-      watcher = watch(dir, { recursive: true }, (_event, file) => onChange(typeof file === "string" ? file : undefined));
-    } catch {
-      watcher = undefined; // ERR_FEATURE_UNAVAILABLE_ON_PLATFORM (or too many watches): poll instead
-    }
-    if (watcher !== undefined) {
-      watcher.on("error", () => {}); // the folder was removed: the next build reports it
-      return () => watcher.close();
-    }
+    const watcher = watch(dir, { ignoreInitial: true });
+    watcher.on("all", (_event, file) => onChange(path.relative(dir, file)));
+    watcher.on("error", () => {}); // the folder was removed, or too many watches: the next build reports what it finds
+    // Ready once every folder is watched: a change after that is reported.
+    const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    return { ready, close: () => void watcher.close() };
   }
   let last = treeSignature(dir);
   const timer = setInterval(() => {
@@ -29,7 +31,7 @@ export function watchTree(dir: string, onChange: (file?: string) => void, option
       onChange();
     }
   }, options.intervalMs ?? 500);
-  return () => clearInterval(timer);
+  return { ready: Promise.resolve(), close: () => clearInterval(timer) };
 }
 
 /** Every path with its size and modification time: changes when any file is added, removed or written. */

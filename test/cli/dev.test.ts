@@ -2,13 +2,14 @@
 // Issue 10 point 3: `dev` builds, serves, and after a change in the content the same listener answers from the new
 // build; a content error is shown and the loop keeps running; one log line per request unless --quiet.
 
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { cp, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { dev, type DevFlags } from "../../src/cli.js";
 import { squarePng } from "../../src/init/png.js";
-import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { DEMO_CONTENT, removeDir, REPO, tmpDir } from "../helpers/fixtures.js";
 import { captureIo } from "./run.js";
 
 const temps: string[] = [];
@@ -62,7 +63,7 @@ async function setConfigVersion(content: string, version: string): Promise<void>
   await writeFile(file, JSON.stringify(config, null, 2));
 }
 
-describe.each([["fs.watch", false], ["polling", true]])("dev (%s)", (_name, poll) => {
+describe.each([["file system events", false], ["polling", true]])("dev (%s)", (_name, poll) => {
   it("answers from the new build after a change, keeps running through a content error, logs each request", async () => {
     const loop = await devLoop({ poll });
     try {
@@ -142,4 +143,35 @@ describe("dev started with content that does not build (issue 27 defect 8: it sa
       expect(await loop.stop()).toBe(0);
     }
   }, 60_000);
+});
+
+describe("dev and editors that save by renaming a new file over the old one", () => {
+  // Node 20's recursive fs.watch on Linux follows a file by its inode: as a command, dev saw the first such save (or
+  // two) and then no other, and went on serving the old answers. Run as the installed command runs (lib/ is built).
+  it("rebuilds after every save, not only the first", async () => {
+    const root = await tmpDir("bis-dev-rename-");
+    temps.push(root);
+    const content = path.join(root, "content");
+    await cp(DEMO_CONTENT, content, { recursive: true });
+    const child = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "dev", "--content", content,
+      "--out", path.join(root, "dist"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    try {
+      const url = await until("the preview", async () => /^Preview: (http:\/\/\S+\/)/m.exec(out)?.[1]);
+      for (const icon of ["php.png", "folder.png", "php.png", "folder.png"]) {
+        const file = path.join(content, "icons.json");
+        const icons = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+        icons.zzz = icon;
+        await writeFile(`${file}.new`, JSON.stringify(icons, null, 2));
+        await rename(`${file}.new`, file);
+        await until(`zzz → ${icon}`, async () => ((await iconFor(url, "zzz")) === icon ? true : undefined));
+      }
+    } finally {
+      const exited = new Promise((done) => (child.exitCode !== null ? done(null) : child.once("exit", done)));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
 });
