@@ -510,7 +510,7 @@ function markdown(result) {
     L.push(`| ${b.name} | ${b.answers} | ${b.files} (${b.distFiles}) | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} | ${b.oneMappingS} s | ${b.oneMappingRewritten} / ${b.oneMappingChangedBytes} | ${b.devMappingMs} ms |`);
   }
   for (const f of result.failures ?? []) L.push(`| ${f.name} | **build failed**: ${f.error.replace(/\|/g, "\\|")} |||||||||||| |`);
-  L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in latest.json).`);
+  L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in ${RESULTS_NAME}.json).`);
   const phaseNames = [...new Set(result.builds.flatMap((b) => b.phases.map((p) => p.phase)))];
   if (phaseNames.length) {
     L.push("", "### Where the time goes", "",
