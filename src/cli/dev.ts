@@ -114,7 +114,10 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     cache.forget(file === undefined ? undefined : path.join(contentReal, file));
     if (built) loop.trigger();
     else changedMeanwhile = true;
-  }, { poll: opts.poll === true });
+  }, {
+    poll: opts.poll === true,
+    onError: (error) => io.err(colorErr(io, "yellow", `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`)),
+  });
   await watcher.ready;
   try {
     await rebuild();

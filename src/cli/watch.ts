@@ -13,12 +13,14 @@ import path from "node:path";
  * writing a new one and renaming it over (what many editors do) once, and never again.
  */
 export function watchTree(
-  dir: string, onChange: (file?: string) => void, options: { poll?: boolean; intervalMs?: number } = {},
+  dir: string, onChange: (file?: string) => void,
+  options: { poll?: boolean; intervalMs?: number; onError?: (error: Error) => void } = {},
 ): { ready: Promise<void>; close(): void } {
   if (options.poll !== true) {
     const watcher = watch(dir, { ignoreInitial: true });
     watcher.on("all", (_event, file) => onChange(path.relative(dir, file)));
-    watcher.on("error", () => {}); // the folder was removed, or too many watches: the next build reports what it finds
+    // Too many files for the system's watches (ENOSPC on Linux), or the folder removed (the next build reports that).
+    watcher.on("error", (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
     // Ready once every folder is watched: a change after that is reported.
     const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
     return { ready, close: () => void watcher.close() };
