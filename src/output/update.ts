@@ -104,7 +104,7 @@ interface Prepared {
 /**
  * Updates `dir` in place to hold exactly `files` (plus its manifest when kept inside). Every file is hashed (answers
  * are produced to be hashed, then dropped, and produced again when they are written), compared with the manifest,
- * and only what differs is written; but for the files `keep` vouches for, which keep their manifest entry unread.
+ * and only what differs is written. The files `keep` vouches for are neither produced nor hashed: they keep their entry.
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
