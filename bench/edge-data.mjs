@@ -37,7 +37,7 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 let content = opt("--content", undefined);
 const scale = opt("--scale", undefined);
 if (scale !== undefined) content = await (await import("./generate-content.mjs")).cachedContent(Number(scale));
-content = path.resolve(content ?? "/work/shared/fixtures/indexer-1.2.0-r2");
+content = path.resolve(content ?? path.join(REPO, "../shared/fixtures/indexer-1.2.0-r2"));
 const bundleArg = opt("--bundle", undefined);
 const jsonOut = opt("--json", undefined);
 
