@@ -55,6 +55,12 @@ export function planSite(
   return files;
 }
 
+/** The paths of the files, made one at a time: an array of them would hold 690,000 new strings at ×100 (the answers'
+ * and the links' paths are made when asked for). */
+export function* pathsOf(files: readonly OutputFile[]): Generator<string> {
+  for (const f of files) yield f.path;
+}
+
 /** Whether a file of --out is in the handler's data folder. */
 export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
 

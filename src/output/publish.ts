@@ -12,18 +12,12 @@ import type { Layout } from "../layout/paths.js";
 import { lastBuild, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import { unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
-import type { OutputFile } from "./plan.js";
+import { pathsOf, type OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
 import {
   MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
 } from "./write-output.js";
-
-/** The paths of the files, made one at a time: an array of them would hold 690,000 new strings at ×100 (the answers'
- * and the links' paths are made when asked for). */
-function* pathsOf(files: readonly OutputFile[]): Generator<string> {
-  for (const f of files) yield f.path;
-}
 
 const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
 

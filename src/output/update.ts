@@ -9,7 +9,7 @@
 import { appendFileSync, closeSync, futimesSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
-import { SiteLink, type OutputFile } from "./plan.js";
+import { pathsOf, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
@@ -114,7 +114,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const changed: number[] = [];
   // What the folder holds: in a folder the record trusts, what the manifest lists; in any other, what it holds when
   // read (names only). Anything the build did not plan is removed, as a full build would.
-  const folders = foldersOf(filePaths(files));
+  const folders = foldersOf(pathsOf(files));
   const trusted = options.trusted ?? ((): boolean => false);
   const { onDisk, strayDirs } = survey(dir, folders, foldersOf(previous.paths), trusted);
   const inTrusted = folderTest(trusted);
@@ -309,11 +309,6 @@ function folderTest(trusted: (rel: string) => boolean): (file: string) => boolea
     last = slash < 0 ? "" : file.slice(0, slash);
     return (lastAnswer = trusted(last));
   };
-}
-
-/** The paths of the files, without copying them. */
-function* filePaths(files: readonly OutputFile[]): Generator<string> {
-  for (const f of files) yield f.path;
 }
 
 /**
