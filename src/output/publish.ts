@@ -157,7 +157,8 @@ function inPlace(
 
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
 function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputFile) => boolean) | undefined {
-  if (last === null) return undefined;
+  // Nothing can be kept: no answer is asked.
+  if (last === null || last.global !== now.global) return undefined;
   const unchanged = unchangedInputs(last, now);
   return (f) => {
     if (!(f instanceof AnswerOutput)) return false;

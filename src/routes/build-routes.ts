@@ -6,7 +6,7 @@ import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
 import { asciiLower, asciiUpper, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
-import { extensionKey, iconKey } from "./answer-inputs.js";
+import { extensionKey, iconKey, versionKey } from "./answer-inputs.js";
 import {
   API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
 } from "./route-table.js";
@@ -127,7 +127,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
       "/api/errors/current-version-required.json", A.versionCheck(site, empty));
   }
   r.set("versionCheck.known", vc, "current_version", site.versions.filter((v) => !isEmptyParam(v)), "/api/versionCheck",
-    (v) => A.versionCheck(site, v));
+    (v) => A.versionCheck(site, v), false, versionKey);
   r.one("versionCheck.unknown", { ...vc, current_version: present }, "/api/versionCheck.json",
     A.versionCheck(site, UNKNOWN_VERSION, ""));
   r.one("versionCheck.missing", vc, "/api/errors/current-version-required.json", A.versionCheck(site, undefined));

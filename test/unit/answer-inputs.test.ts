@@ -91,7 +91,13 @@ describe("answer inputs", () => {
   it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
     const site = makeSite();
     expect(unchangedInputs(answerInputs(site, TOOL), answerInputs(site, "tool-2"))("e:php")).toBe(false);
-    expect(unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, buildTime: T + 1 }, TOOL))("")).toBe(false);
+    expect(unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, baseUrl: "https://other.example" }, TOOL))("")).toBe(false);
+    // The build time (new at every build without SOURCE_DATE_EPOCH) is versionCheck's alone.
+    const later = unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, buildTime: T + 1 }, TOOL));
+    expect(later("v")).toBe(false);
+    expect(later("e:php")).toBe(true);
+    expect(later("i:php.png")).toBe(true);
+    expect(later("")).toBe(true);
     expect(unchangedInputs(null, answerInputs(site, TOOL))("e:php")).toBe(false);
     const same = unchangedInputs(answerInputs(site, TOOL), answerInputs(site, TOOL));
     expect(same("e:php")).toBe(true);
@@ -107,7 +113,8 @@ describe("answer inputs", () => {
     expect(byPath.get("api/getExtensionSetting/indexing/php.json")!.inputKey()).toBe("e:php");
     expect(byPath.get("api/findIcon/file-upper/PHP.json")!.inputKey()).toBe("e:php");
     expect(byPath.get("api/icon/php.png.json")!.inputKey()).toBe("i:php.png");
-    expect(byPath.get("api/versionCheck/1.2.0.json")!.inputKey()).toBe("");
+    expect(byPath.get("api/versionCheck/1.2.0.json")!.inputKey()).toBe("v");
+    expect(byPath.get("api/findIcon/folder/php.json")!.inputKey()).toBe("");
     expect(outputs.every((f) => f instanceof AnswerOutput)).toBe(true);
   });
 
