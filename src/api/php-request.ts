@@ -30,9 +30,11 @@ const MAX_NESTING = 64;
 const hexValue = (c: number): number =>
   c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
 
+const UTF8 = new TextEncoder();
+
 /** PHP urldecode() on the bytes of a raw query part: '+' → space, %XX → byte, a lone '%' stays. */
 export function urlDecodeBytes(raw: string): Uint8Array {
-  const src = new TextEncoder().encode(raw);
+  const src = UTF8.encode(raw);
   const out = new Uint8Array(src.length);
   let n = 0;
   for (let i = 0; i < src.length; i++) {
@@ -81,14 +83,20 @@ export function decodeBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/** A raw query part that urldecode() leaves as it is, in ASCII: no '%', no '+', nothing above U+007F. */
+const PLAIN = /^[^%+\u0080-\uffff]*$/;
+
+/** PHP urldecode() of a raw query part, as a string (decodeBytes of urlDecodeBytes); a plain part, most of them, is
+ * its own decoding, and costs no bytes. */
+export const urlDecodeText = (raw: string): string => (PLAIN.test(raw) ? raw : decodeBytes(urlDecodeBytes(raw)));
+
 /** The bytes a string stands for (the inverse of decodeBytes). */
 export function encodeBytes(s: string): Uint8Array {
   const out: number[] = [];
-  const utf8 = new TextEncoder();
   for (const ch of s) {
     const c = ch.charCodeAt(0);
     if (ch.length === 1 && c >= 0xdc80 && c <= 0xdcff) out.push(c - 0xdc00);
-    else out.push(...utf8.encode(ch));
+    else out.push(...UTF8.encode(ch));
   }
   return Uint8Array.from(out);
 }
@@ -138,19 +146,19 @@ export function parsePhpQuery(rawQuery: string): Map<string, PhpValue> {
     if (++count > MAX_INPUT_VARS) break;
     const eq = part.indexOf("=");
     const rawName = eq === -1 ? part : part.slice(0, eq);
-    const value = decodeBytes(urlDecodeBytes(eq === -1 ? "" : part.slice(eq + 1)));
-    register(top, urlDecodeBytes(rawName), value);
+    register(top, urlDecodeText(rawName), eq === -1 ? "" : urlDecodeText(part.slice(eq + 1)));
   }
   const out = new Map<string, PhpValue>();
   for (const [k, v] of top.entries) out.set(k, v);
   return out;
 }
 
-/** php_register_variable_ex on the decoded name's bytes. */
-function register(top: PhpArray, nameBytes: Uint8Array, value: string): void {
-  // The name is a C string: it ends at the first NUL.
-  const nul = nameBytes.indexOf(0);
-  let name = decodeBytes(nul === -1 ? nameBytes : nameBytes.subarray(0, nul));
+/** php_register_variable_ex on the decoded name. */
+function register(top: PhpArray, decoded: string, value: string): void {
+  // The name is a C string: it ends at the first NUL (a NUL byte is never part of a UTF-8 sequence, so cutting the
+  // decoded text there is cutting the bytes).
+  const nul = decoded.indexOf("\0");
+  let name = nul === -1 ? decoded : decoded.slice(0, nul);
   name = name.replace(/^ +/, ""); // leading spaces are ignored
   // Spaces and dots become '_' up to the first '['.
   const bracket = name.indexOf("[");

@@ -5,6 +5,9 @@
 // stand-in, and verify) a digest is a thread-pool job that costs more than hashing an answer here.
 // The build precomputes whole answers' ETags with Node's crypto (src/edge/data-files.ts): the same value.
 
+/** The message schedule, reused: sha1 is synchronous, so no two calls share it at once. */
+const W = new Uint32Array(80);
+
 /** SHA-1 (FIPS 180-4) of `bytes`. */
 export function sha1(bytes: Uint8Array): Uint8Array {
   const n = bytes.length;
@@ -14,7 +17,7 @@ export function sha1(bytes: Uint8Array): Uint8Array {
   m[n >>> 2]! |= 0x80 << (24 - (n & 3) * 8);
   m[words - 2] = Math.floor(n / 0x20000000);
   m[words - 1] = (n * 8) >>> 0;
-  const w = new Uint32Array(80);
+  const w = W;
   let h0 = 0x67452301, h1 = 0xefcdab89, h2 = 0x98badcfe, h3 = 0x10325476, h4 = 0xc3d2e1f0;
   for (let off = 0; off < words; off += 16) {
     for (let t = 0; t < 16; t++) w[t] = m[off + t]!;
@@ -42,17 +45,35 @@ export function sha1(bytes: Uint8Array): Uint8Array {
     h4 = (h4 + e) | 0;
   }
   const out = new Uint8Array(20);
-  const view = new DataView(out.buffer);
-  [h0, h1, h2, h3, h4].forEach((h, i) => view.setUint32(i * 4, h));
+  let at = 0;
+  for (const h of [h0, h1, h2, h3, h4]) {
+    out[at++] = h >>> 24;
+    out[at++] = (h >>> 16) & 0xff;
+    out[at++] = (h >>> 8) & 0xff;
+    out[at++] = h & 0xff;
+  }
   return out;
 }
 
-/** The SHA-1 of `bytes`, base64url (no padding). */
-export function sha1Base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of sha1(bytes)) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** `bytes` in base64url (RFC 4648 §5), without padding. */
+export function base64url(bytes: Uint8Array): string {
+  let s = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    s += BASE64URL[n >>> 18]! + BASE64URL[(n >>> 12) & 63]! + BASE64URL[(n >>> 6) & 63]! + BASE64URL[n & 63]!;
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
+    s += BASE64URL[n >>> 18]! + BASE64URL[(n >>> 12) & 63]! + (i + 1 < bytes.length ? BASE64URL[(n >>> 6) & 63]! : "");
+  }
+  return s;
 }
+
+/** The SHA-1 of `bytes`, base64url (no padding). */
+export const sha1Base64url = (bytes: Uint8Array): string => base64url(sha1(bytes));
 
 /** `"<sha1 base64url>"` of the body's bytes. */
 export const bodyEtag = (bytes: Uint8Array): string => `"${sha1Base64url(bytes)}"`;

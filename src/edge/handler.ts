@@ -266,14 +266,15 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     // HEAD is answered as GET without the body: the same headers, ETag included.
     const name = answer === TYPE_ERROR ? undefined : whole.get(answer);
     let status: number;
-    let headers: Headers;
+    /** The response's headers, as a plain record: the Response makes its Headers once. */
+    let headers: Record<string, string>;
     let etag: string | undefined;
     /** The body, read only when it is sent (not for HEAD, not for a 304). */
     let body: () => Promise<Uint8Array | ReadableStream<Uint8Array> | null>;
     if (name !== undefined) {
       const meta = core.whole[name];
       status = meta.status;
-      headers = new Headers(A.answerHeaders(answer as A.Answer));
+      headers = A.answerHeaders(answer as A.Answer);
       if (origin !== null && (meta.baseAt !== undefined || meta.baseAtFile === true)) {
         // The base ETag names the build's bytes, the origin's tag the replacement: together, these bytes (strong).
         etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${origin.tag}"`;
@@ -288,16 +289,16 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     } else {
       const got = respondTo(answer, "GET");
       status = got.status;
-      headers = new Headers(got.headers);
+      headers = got.headers;
       const encoded = got.body === "" ? null : UTF8.encode(got.body);
       etag = got.status === 200 && encoded !== null ? bodyEtag(encoded) : undefined;
       body = async () => encoded;
     }
     if (etag !== undefined) {
-      headers.set("ETag", etag);
+      headers.ETag = etag;
       // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2, weak comparison).
       if ((method === "GET" || method === "HEAD") && ifNoneMatchHolds(request.headers.get("if-none-match"), etag)) {
-        headers.delete("Content-Type");
+        delete headers["Content-Type"];
         return new Response(null, { status: 304, headers });
       }
     }

@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { bodyEtag, sha1 } from "../../src/edge/etag.js";
+import { base64url, bodyEtag, sha1 } from "../../src/edge/etag.js";
 
 describe("the handler's SHA-1", () => {
   test("equals Node's for lengths 0 to 200 and a few large ones", () => {
@@ -14,6 +14,13 @@ describe("the handler's SHA-1", () => {
       const bytes = Uint8Array.from({ length: n }, random);
       expect(Buffer.from(sha1(bytes)).toString("hex"), `length ${n}`).toBe(createHash("sha1").update(bytes).digest("hex"));
     }
+  });
+  test("base64url equals Node's for lengths 0 to 64", () => {
+    for (let n = 0; n <= 64; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n * 31) & 0xff);
+      expect(base64url(bytes), `length ${n}`).toBe(Buffer.from(bytes).toString("base64url"));
+    }
+    expect(base64url(Uint8Array.from([0xfb, 0xff, 0xbf]))).toBe("-_-_");
   });
   test("bodyEtag is the quoted base64url of the UTF-8 bytes' SHA-1", () => {
     const text = "{\"ü\": \"Ω 漢字 😀\"}\n";

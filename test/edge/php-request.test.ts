@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
 import { phpBasename } from "../../src/api/answers.js";
 import {
-  decodeBytes, encodeBytes, hasInvalidUtf8, isIntegerKey, parsePhpQuery, phpRespond, type PhpValue,
+  decodeBytes, encodeBytes, hasInvalidUtf8, isIntegerKey, parsePhpQuery, phpRespond, urlDecodeBytes, urlDecodeText, type PhpValue,
 } from "../../src/api/php-request.js";
 import { createApiHandler } from "../../src/edge/index.js";
 import { edgeDataFiles } from "../../src/edge/data-files.js";
@@ -34,6 +34,19 @@ describe("PHP's query parsing, against PHP 8.2's parse_str", () => {
       const got = encodeValue({ entries: parsePhpQuery(raw), nextIndex: 0 });
       expect(got, `query ${JSON.stringify(raw)}`).toEqual(result);
     }
+  });
+
+  test("urlDecodeText, with its fast path for plain ASCII, is decodeBytes of urlDecodeBytes for any raw part", () => {
+    const alphabet = ["a", "Z", "0", ".", "[", "]", " ", "\0", "%", "+", "%2", "%41", "%e2%82", "%C3%A9", "%ff", "%00", "é", "€", "😀", "\ud800", "\udcff", "\x7f", "\x80"];
+    let seed = 11;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    let plain = 0;
+    for (let i = 0; i < 5000; i++) {
+      const raw = Array.from({ length: random(8) }, () => alphabet[random(alphabet.length)]!).join("");
+      if (/^[a-zA-Z0-9.[\] \0\x7f]*$/.test(raw)) plain++;
+      expect(urlDecodeText(raw), JSON.stringify(raw)).toBe(decodeBytes(urlDecodeBytes(raw)));
+    }
+    expect(plain).toBeGreaterThan(100); // the fast path is taken, too
   });
 
   test("basename, ASCII-only strtolower and json_encode's UTF-8 check agree with PHP on every sample", () => {
