@@ -113,7 +113,7 @@ export function jsonEncodeFails(value: Body | undefined): boolean {
     return false;
   }
   if (Array.isArray(value)) return value.some((v: Body) => jsonEncodeFails(v));
-  for (const [k, v] of Object.entries(value)) if (hasInvalidUtf8(k) || jsonEncodeFails(v)) return true;
+  for (const k in value) if (hasInvalidUtf8(k) || jsonEncodeFails((value as Record<string, Body>)[k])) return true;
   return false;
 }
 
@@ -148,9 +148,7 @@ export function parsePhpQuery(rawQuery: string): Map<string, PhpValue> {
     const rawName = eq === -1 ? part : part.slice(0, eq);
     register(top, urlDecodeText(rawName), eq === -1 ? "" : urlDecodeText(part.slice(eq + 1)));
   }
-  const out = new Map<string, PhpValue>();
-  for (const [k, v] of top.entries) out.set(k, v);
-  return out;
+  return top.entries;
 }
 
 /** php_register_variable_ex on the decoded name. */

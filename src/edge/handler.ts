@@ -92,6 +92,13 @@ type IconFile = { size: number; lastModified: number };
 /** An icon file's row as the `f` lookup answers it: its size and time, or null when icons/ has no such file. */
 const fileOf = (row: FileRow): IconFile | null => (row.length === 3 ? { size: row[1], lastModified: row[2] } : null);
 
+/** What a handler has once core.json is read: the site it answers for, and the answers over its data. */
+interface Loaded {
+  core: CoreData;
+  site: SiteModel;
+  answers: Answers;
+}
+
 /** A new handler with an empty cache: an entry makes one, at module level, so the cache lives as long as the isolate. */
 export function createApiHandler(): (request: Request, read: DataReader) => Promise<Response> {
   /** Data files as read and kept: text (core.json, shards, offsets) or bytes (whole answers to rewrite per origin). */
@@ -100,7 +107,9 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   const misses = new Set<number>();
-  let state: Promise<{ core: CoreData; site: SiteModel; answers: Answers }> | undefined;
+  let state: Promise<Loaded> | undefined;
+  /** The same, once it has loaded: a warm request does not wait on it. */
+  let loaded: Loaded | undefined;
   const whole = new WeakMap<A.Answer, WholeAnswer>();
   /** Inline whole bodies (core.json's), encoded once. */
   const inline = new Map<WholeAnswer, Uint8Array>();
@@ -179,7 +188,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
       extensionMappings: (_site, type) =>
         precomputed(type === "indexing" || type === "viewing" ? `extensionMappings-${type}` : "extensionMappings-all", "extensionMappings"),
     };
-    return { core, site, answers };
+    return (loaded = { core, site, answers });
   })().catch((error: unknown) => {
     state = undefined;
     throw error;
@@ -251,7 +260,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   return async (request, read) => {
     const method = request.method;
     if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
-    const { core, site, answers } = await load(read);
+    const { core, site, answers } = loaded ?? await load(read);
     const origin = originOf(core, site, request.url);
     const query = parsePhpQuery(rawQuery(request.url));
     let answer: A.Answer | typeof TYPE_ERROR;
@@ -269,8 +278,8 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     /** The response's headers, as a plain record: the Response makes its Headers once. */
     let headers: Record<string, string>;
     let etag: string | undefined;
-    /** The body, read only when it is sent (not for HEAD, not for a 304). */
-    let body: () => Promise<Uint8Array | ReadableStream<Uint8Array> | null>;
+    /** The body, or how to read it when it is sent (not for HEAD, not for a 304). */
+    let body: Uint8Array | null | (() => Promise<Uint8Array | ReadableStream<Uint8Array> | null>);
     if (name !== undefined) {
       const meta = core.whole[name];
       status = meta.status;
@@ -284,7 +293,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
         const inlined = meta.body;
         // core.json's small bodies, encoded once; a file's body is the host's response to the data read, streamed
         // through: it never enters this isolate's heap, and is never decoded or encoded.
-        body = inlined !== undefined ? async () => inlineBody(name, inlined) : () => stream(wholePath(name), read);
+        body = inlined !== undefined ? inlineBody(name, inlined) : () => stream(wholePath(name), read);
       }
     } else {
       const got = respondTo(answer, "GET");
@@ -292,7 +301,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
       headers = got.headers;
       const encoded = got.body === "" ? null : UTF8.encode(got.body);
       etag = got.status === 200 && encoded !== null ? bodyEtag(encoded) : undefined;
-      body = async () => encoded;
+      body = encoded;
     }
     if (etag !== undefined) {
       headers.ETag = etag;
@@ -302,7 +311,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
         return new Response(null, { status: 304, headers });
       }
     }
-    return new Response(method === "HEAD" ? null : await body(), { status, headers });
+    return new Response(method === "HEAD" ? null : typeof body === "function" ? await body() : body, { status, headers });
   };
 }
 
