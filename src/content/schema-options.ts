@@ -15,5 +15,6 @@ export const SCHEMA_FILES: Record<JsonContentName, string> = {
 /** Every error (not only the first), with the data and schema of each: the diagnostics quote them. */
 export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, allowUnionTypes: true } as const;
 
-/** The precompiled validators' module, beside the compiled validate.js (lib/content/), made by the package build. */
-export const PRECOMPILED_VALIDATORS = "./validators.generated.cjs";
+/** The precompiled validators' module in lib/content/, made by the package build. The path holds from any module two
+ * folders below the package (lib/content/validate.js, and the command's bundle in lib/cli-bundle/). */
+export const PRECOMPILED_VALIDATORS = "../content/validators.generated.cjs";

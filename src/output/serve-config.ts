@@ -26,7 +26,8 @@ let contentTypes: ContentTypes | undefined;
 function contentTypeTable(): ContentTypes {
   if (contentTypes !== undefined) return contentTypes;
   try {
-    contentTypes = createRequire(import.meta.url)("./content-types.generated.json") as ContentTypes;
+    // From lib/output/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
+    contentTypes = createRequire(import.meta.url)("../output/content-types.generated.json") as ContentTypes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
     contentTypes = mimeTypesTable();

@@ -2,7 +2,7 @@
 // Issue 10 point 8, the fast half (npm run test:pack does the slow half from the real tarball): the package declares
 // what npm and TypeScript need, ships its licence, no source maps, and imports every runtime dependency it lists.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/fixtures.js";
@@ -46,5 +46,44 @@ describe("the npm package", () => {
     expect(build.compilerOptions.sourceMap).toBe(false);
     expect(build.compilerOptions.declarationMap).toBe(false);
     expect(pkg.files).not.toContain("src");
+  });
+
+  it("finds every file it loads beside its own code, from the compiled modules and from the command's bundle", () => {
+    // The compiled modules (lib/<folder>/*.js) and the command's bundle (lib/cli-bundle/, bin/build-index-site.js runs
+    // it) load generated files, schemas and package.json by paths relative to their own file. A path that misses in
+    // the bundle would not fail: the validators and the content-type table fall back to slower ways of their own.
+    expect(existsSync(path.join(REPO, "lib/cli-bundle/cli.js")), "lib/ is missing: run `npm run build` first").toBe(true);
+    const READS = [
+      /new URL\((?:"|`)(\.\.?\/[^"`$]*)/g, // new URL("../../package.json", import.meta.url), and template literals up to ${
+      /createRequire\w*\(import\.meta\.url\)\("(\.\.?\/[^"]+)"\)/g,
+      /fileURLToPath\w*\(import\.meta\.url\)\),\s*"(\.\.?\/[^"]+)"/g,
+      /PRECOMPILED_VALIDATORS\w* = "([^"]+)"/g,
+    ];
+    const reads = (dir: string, file: string): string[] => {
+      const code = readFileSync(path.join(dir, file), "utf8");
+      return READS.flatMap((re) => [...code.matchAll(re)].map((m) => path.join(dir, m[1]!)));
+    };
+    const bundleDir = path.join(REPO, "lib/cli-bundle");
+    const inBundle = readdirSync(bundleDir).filter((f) => f.endsWith(".js")).flatMap((f) => reads(bundleDir, f));
+    const inModules = readdirSync(path.join(REPO, "lib"), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== "cli-bundle")
+      .flatMap((e) => readdirSync(path.join(REPO, "lib", e.name)).filter((f) => f.endsWith(".js")).flatMap((f) => reads(path.join(REPO, "lib", e.name), f)));
+    const rel = (p: string): string => path.relative(REPO, p).split(path.sep).join("/");
+    // What they read, so that a changed pattern cannot make this pass by finding nothing.
+    for (const found of [inBundle, inModules]) {
+      expect(new Set(found.map(rel))).toEqual(new Set(["package.json", "schemas", "lib/content/validators.generated.cjs",
+        "lib/output/content-types.generated.json", "lib/catalogue/catalogue.js", "lib/edge"]));
+    }
+    for (const file of [...inBundle, ...inModules]) expect(existsSync(file), rel(file)).toBe(true);
+  });
+
+  it("ships the licences of the dependencies its command bundle copies", () => {
+    const notices = readFileSync(path.join(REPO, "lib/cli-bundle/THIRD-PARTY-NOTICES.txt"), "utf8");
+    const bundle = readdirSync(path.join(REPO, "lib/cli-bundle")).filter((f) => f.endsWith(".js"))
+      .map((f) => readFileSync(path.join(REPO, "lib/cli-bundle", f), "utf8")).join("\n");
+    // esbuild names each bundled file in a comment ("// node_modules/commander/lib/command.js").
+    const bundled = new Set([...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]!));
+    expect(bundled.size).toBeGreaterThan(5);
+    for (const name of bundled) expect(notices, name).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}@\\d+\\.\\d+\\.\\d+ \\(`, "m"));
   });
 });
