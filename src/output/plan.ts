@@ -156,6 +156,11 @@ export class SiteLink {
     return this.group.files[this.index]!.path;
   }
 
+  /** Whether its target is among files rewritten: by its index when it links into that list, else by its path. */
+  targetAmong(files: readonly OutputFile[], indexes: ReadonlySet<number>, paths: ReadonlySet<string>): boolean {
+    return this.group.files === files ? indexes.has(this.index) : paths.has(this.sitePath);
+  }
+
   /** Whether it links into the folder `dir` (absolute). */
   linksInto(dir: string): boolean {
     return this.group.dir === dir;

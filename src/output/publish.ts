@@ -133,7 +133,7 @@ function inPlace(
     if (dirty.size === 0) removeJournal(layout.journal);
     return null; // most of the site changes: written in full
   }
-  const rewritten = { dir: layout.out, paths: new Set(site.written) };
+  const rewritten = { dir: layout.out, paths: new Set(site.written), files: plan.site, indexes: new Set(site.writtenIndexes) };
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
   let { bytes } = site;
   let changed = site.written.length;

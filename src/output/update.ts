@@ -80,14 +80,16 @@ export interface UpdateOptions {
   keep?: (f: OutputFile) => boolean;
   /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
   maxChanged?: number;
-  /** The files of --out (`dir`) this build has rewritten (relative paths): a link to one of them is made again,
-   * whatever its entry. */
-  rewritten?: { dir: string; paths: ReadonlySet<string> };
+  /** The files of --out (`dir`) this build has rewritten (relative paths, and their indexes in `files`, --out's file
+   * list): a link to one of them is made again, whatever its entry. */
+  rewritten?: { dir: string; paths: ReadonlySet<string>; files: readonly OutputFile[]; indexes: ReadonlySet<number> };
 }
 
 export interface UpdateStats extends WriteStats {
   /** Paths written (new or changed) and removed. */
   written: string[];
+  /** The indexes in the files given of those written. */
+  writtenIndexes: number[];
   removed: string[];
   /** The folders of the files planned (relative, "" for the folder itself): what the folder holds after the update. */
   folders: Set<string>;
@@ -189,13 +191,14 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       rmSync(path.join(dir, rel), { recursive: true, force: true });
       removeEmptyParents(dir, rel);
     }
-    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: manifestText.bytes() }, undefined, options.sourceDateEpoch);
+    // Printed chunk by chunk into its file: not sized first into one buffer (its 690,000 paths made once, not twice).
+    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: "" }, undefined, options.sourceDateEpoch, manifestText.chunks());
   } catch (error) {
     throw fromOsError(error, shown);
   }
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
-    reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), removed,
+    reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), writtenIndexes: changed, removed,
     folders,
   };
 }
@@ -203,7 +206,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
 /** Whether a link's target is among the files rewritten (a host's copy of --out names it without joining paths). */
 function linksRewritten(f: Extract<OutputFile, { linkTo: string }>, rewritten: UpdateOptions["rewritten"]): boolean {
   if (rewritten === undefined || rewritten.paths.size === 0) return false;
-  if (f instanceof SiteLink) return f.linksInto(rewritten.dir) && rewritten.paths.has(f.sitePath);
+  // A link of --out's own file list is looked up by its index: no path is made (690,000 links at ×100).
+  if (f instanceof SiteLink) return f.linksInto(rewritten.dir) && f.targetAmong(rewritten.files, rewritten.indexes, rewritten.paths);
   const rel = path.relative(rewritten.dir, f.linkTo);
   return !rel.startsWith("..") && rewritten.paths.has(rel.split(path.sep).join("/"));
 }
@@ -227,8 +231,9 @@ function read(source: string): Uint8Array {
   }
 }
 
-/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. */
-function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epochSeconds?: number): void {
+/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. With `chunks`,
+ * they are its text, not the file's data. */
+function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epochSeconds?: number, chunks?: Iterable<string>): void {
   const tmp = dest + TMP_SUFFIX;
   try {
     unlinkSync(tmp);
@@ -257,7 +262,8 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
   }
   const fd = openSync(tmp, "w");
   try {
-    writeFileSync(fd, data);
+    if (chunks === undefined) writeFileSync(fd, data);
+    else for (const chunk of chunks) writeFileSync(fd, chunk);
     if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
   } finally {
     closeSync(fd);

@@ -3,7 +3,7 @@
 // previous dist/ into the fresh folder), files whose bytes change get new ones, and the swap is still a fresh folder.
 
 import { existsSync } from "node:fs";
-import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
@@ -124,6 +124,28 @@ describe("rebuilds reuse unchanged files", () => {
     await removeDir(fresh);
     expect([...scratch.keys()].sort()).toEqual([...after.keys()].sort());
     for (const [file, entry] of scratch) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+  });
+
+  it("an icon touched (the same bytes, an older time) is copied again in place, and every host's copy of it is that copy", async () => {
+    const icon = path.join(content, "icons/php.png");
+    const time = Number(TEST_EPOCH) - 86_400; // older than SOURCE_DATE_EPOCH: the copy keeps it
+    await utimes(icon, time, time);
+    const before = (await stat(path.join(out, "icons/php.png"))).ino;
+    const result = await buildIt();
+    expect(result.changes.mode).toBe("in place");
+    const copy = await stat(path.join(out, "icons/php.png"));
+    expect(copy.ino).not.toBe(before);
+    expect(Math.round(copy.mtimeMs)).toBe(time * 1000);
+    // The hosts' copies are hard links of --out's files: the same file, its new time included.
+    const records = layoutOf(out).records;
+    for (const host of [path.join(records, "hosts/apache"), path.join(records, "hosts/cloudflare/public"), path.join(root, ".vercel/output/static")]) {
+      const linked = await stat(path.join(host, "icons/php.png"));
+      expect(linked.ino, host).toBe(copy.ino);
+    }
+    // And every other file of .vercel/output/static is still --out's.
+    for (const [file, entry] of await snapshot(path.join(root, ".vercel/output/static"))) {
+      expect(entry.ino, file).toBe((await stat(path.join(out, file))).ino);
+    }
   });
 
   it("without its manifest (the marker) the previous output is not recognised: refused, and with replaceOut nothing is reused", async () => {
