@@ -121,6 +121,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const { onDisk, strayDirs } = survey(dir, folders, foldersOf(previous.paths), trusted);
   const inTrusted = folderTest(trusted);
   const matched = new Uint8Array(previous.paths.length);
+  /** Each file's path, made once: the previous manifest's own string where it lists the file (held anyway). */
+  const paths = new Array<string>(files.length);
   const plannedDirty = new Set<string>();
   let bytes = 0;
   for (let i = 0; i < files.length; i++) {
@@ -129,6 +131,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const rel = f.path;
     const k = previous.find(rel);
     if (k >= 0) matched[k] = 1;
+    paths[i] = k >= 0 ? previous.paths[k]! : rel;
     const was = (): boolean => k >= 0 && entries.same(i, previous.entries, k);
     const listed = inTrusted(rel) ? k >= 0 : onDisk.delete(rel);
     const dirty = options.dirty.size > 0 && options.dirty.has(rel);
@@ -164,9 +167,9 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
-  const manifestText = printedManifest(files, entries, options.sourceDateEpoch);
+  const manifestText = printedManifest(files, entries, options.sourceDateEpoch, paths);
   const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText.chunks());
-  const touched = [...changed.map((i) => files[i]!.path), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
+  const touched = [...changed.map((i) => paths[i]!), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
 
@@ -198,7 +201,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   }
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
-    reused: files.length - changed.length, entries, written: changed.map((i) => files[i]!.path), writtenIndexes: changed, removed,
+    reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
     folders,
   };
 }

@@ -340,13 +340,15 @@ async function writeAll(
  * few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines (46 MB, and the records' 690,000
  * another 58 MB), so no manifest is held whole longer than it takes to write it.
  */
-export function* manifestChunks(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): Generator<string> {
+export function* manifestChunks(
+  files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
+): Generator<string> {
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
     const entry = entries.get(i);
     if (entry === undefined) continue;
-    chunk += `${entry} ${files[i]!.path}\n`;
+    chunk += `${entry} ${paths?.[i] ?? files[i]!.path}\n`;
     if (++lines % 4096 === 0) {
       yield chunk;
       chunk = "";
@@ -357,21 +359,24 @@ export function* manifestChunks(files: readonly OutputFile[], entries: ManifestE
 
 /**
  * A manifest printed when it is asked for. Its bytes are counted first (no line is printed for that), then printed
- * into one buffer of that size: the chunks and a buffer joined from them would hold the text three times.
+ * into one buffer of that size: the chunks and a buffer joined from them would hold the text three times. `paths`,
+ * when the caller holds them (an update has each file's path), saves making each file's path again.
  */
-export function printedManifest(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined): ManifestText {
+export function printedManifest(
+  files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
+): ManifestText {
   return {
-    chunks: () => manifestChunks(files, entries, epoch),
+    chunks: () => manifestChunks(files, entries, epoch, paths),
     bytes: () => {
       let size = Buffer.byteLength(`${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`);
       for (let i = 0; i < files.length; i++) {
         const bytes = entries.size(i);
         // "<sha1 base64url> <size> <path>\n"
-        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(files[i]!.path) + 1;
+        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
       }
       const out = Buffer.allocUnsafe(size);
       let at = 0;
-      for (const chunk of manifestChunks(files, entries, epoch)) at += out.write(chunk, at);
+      for (const chunk of manifestChunks(files, entries, epoch, paths)) at += out.write(chunk, at);
       if (at !== size) throw new Error(`Internal: a manifest of ${size} bytes printed ${at}.`);
       return out;
     },
