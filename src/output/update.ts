@@ -194,8 +194,13 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       rmSync(path.join(dir, rel), { recursive: true, force: true });
       removeEmptyParents(dir, rel);
     }
-    // Printed chunk by chunk into its file: not sized first into one buffer (its 690,000 paths made once, not twice).
-    if (manifestChanged) writeWhole(path.join(dir, MANIFEST_FILE), { path: MANIFEST_FILE, data: "" }, undefined, options.sourceDateEpoch, manifestText.chunks());
+    // Printed chunk by chunk into its file, not sized first into one buffer.
+    if (manifestChanged) {
+      const epoch = options.sourceDateEpoch;
+      replaceWhole(path.join(dir, MANIFEST_FILE), (fd) => {
+        for (const chunk of manifestText.chunks()) writeFileSync(fd, chunk);
+      }, epoch === undefined ? undefined : epoch * 1000);
+    }
   } catch (error) {
     throw fromOsError(error, shown);
   }
@@ -234,16 +239,10 @@ function read(source: string): Uint8Array {
   }
 }
 
-/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. With `chunks`,
- * they are its text, not the file's data. */
-function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epochSeconds?: number, chunks?: Iterable<string>): void {
-  const tmp = dest + TMP_SUFFIX;
-  try {
-    unlinkSync(tmp);
-  } catch {
-    // none left
-  }
+/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. */
+function writeWhole(dest: string, f: OutputFile, limit: number | undefined): void {
   if ("linkTo" in f) {
+    const tmp = freshTemporary(dest);
     try {
       linkSync(f.linkTo, tmp);
       renameSync(tmp, dest);
@@ -261,17 +260,33 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, epoc
     mtimeMs = clampedTime(own, limit);
   } else {
     data = "data" in f ? f.data : f.produce();
-    mtimeMs = limit ?? (epochSeconds === undefined ? undefined : epochSeconds * 1000);
+    mtimeMs = limit;
   }
+  replaceWhole(dest, (fd) => writeFileSync(fd, data), mtimeMs);
+}
+
+/** Writes `dest` anew beside it (`write` fills the open file), gives it `mtimeMs`, and renames it over. */
+function replaceWhole(dest: string, write: (fd: number) => void, mtimeMs: number | undefined): void {
+  const tmp = freshTemporary(dest);
   const fd = openSync(tmp, "w");
   try {
-    if (chunks === undefined) writeFileSync(fd, data);
-    else for (const chunk of chunks) writeFileSync(fd, chunk);
+    write(fd);
     if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, dest);
+}
+
+/** The temporary path beside `dest`, with nothing left there by an earlier, interrupted update. */
+function freshTemporary(dest: string): string {
+  const tmp = dest + TMP_SUFFIX;
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // none left
+  }
+  return tmp;
 }
 
 /**
