@@ -88,7 +88,9 @@ export function toPlain(value: Json): unknown {
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value) {
-      Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      // "__proto__" is a key like any other in JSON: defined, not assigned (which would set the prototype).
+      if (k === "__proto__") Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      else out[k] = toPlain(v);
     }
     return out;
   }

@@ -179,36 +179,26 @@ export class SiteLink {
 const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
- * Paths that would land on the same file on a case-insensitive file system (macOS, Windows). Checked one folder at a
- * time: only indexes are held for the whole site, and one folder's names at once (a ×100 site has 640,000 paths).
+ * Paths that would land on the same file on a case-insensitive file system (macOS, Windows), each group in the order
+ * of the files, the groups in the order of their first path. A group holds at least one path that lower case changes:
+ * only those are held, with the others of their groups, not every path (a ×100 site has 640,000).
  */
 export function caseCollisions(files: readonly OutputFile[]): string[][] {
-  const byDir = new Map<string, number[]>();
+  /** Lower case → the indexes of the paths that are it in another case. */
+  const groups = new Map<string, number[]>();
   for (let i = 0; i < files.length; i++) {
     const p = files[i]!.path;
-    const dir = p.slice(0, p.lastIndexOf("/") + 1).toLowerCase();
-    const list = byDir.get(dir);
-    if (list === undefined) byDir.set(dir, [i]);
-    else list.push(i);
+    const key = p.toLowerCase();
+    if (key === p) continue;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [i]);
+    else group.push(i);
   }
-  const out: string[][] = [];
-  for (const indexes of byDir.values()) {
-    const first = new Map<string, string>();
-    /** Only the names that collide get a list. */
-    const lists = new Map<string, string[]>();
-    for (const i of indexes) {
-      const p = files[i]!.path;
-      const key = p.toLowerCase();
-      const seen = first.get(key);
-      if (seen === undefined) first.set(key, p);
-      else {
-        const list = lists.get(key);
-        if (list === undefined) lists.set(key, [seen, p]);
-        else list.push(p);
-      }
-    }
-    // In the order of the first path of each group.
-    for (const key of first.keys()) if (lists.has(key)) out.push(lists.get(key)!);
-  }
-  return out;
+  if (groups.size === 0) return [];
+  // The paths that are their own lower case join their group.
+  for (let i = 0; i < files.length; i++) groups.get(files[i]!.path)?.push(i);
+  return [...groups.values()].filter((group) => group.length > 1)
+    .map((group) => group.sort((a, b) => a - b))
+    .sort((a, b) => a[0]! - b[0]!)
+    .map((group) => group.map((i) => files[i]!.path));
 }

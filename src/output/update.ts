@@ -242,9 +242,9 @@ function read(source: string): Uint8Array {
 /** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. */
 function writeWhole(dest: string, f: OutputFile, limit: number | undefined): void {
   if ("linkTo" in f) {
-    const tmp = freshTemporary(dest);
+    const tmp = dest + TMP_SUFFIX;
     try {
-      linkSync(f.linkTo, tmp);
+      besideFresh(tmp, () => linkSync(f.linkTo, tmp));
       renameSync(tmp, dest);
       return;
     } catch {
@@ -267,8 +267,9 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined): voi
 
 /** Writes `dest` anew beside it (`write` fills the open file), gives it `mtimeMs`, and renames it over. */
 function replaceWhole(dest: string, write: (fd: number) => void, mtimeMs: number | undefined): void {
-  const tmp = freshTemporary(dest);
-  const fd = openSync(tmp, "w");
+  const tmp = dest + TMP_SUFFIX;
+  // Created, never opened as it is: a temporary left by an interrupted update may be a link to a file of the site.
+  const fd = besideFresh(tmp, () => openSync(tmp, "wx"));
   try {
     write(fd);
     if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
@@ -278,15 +279,16 @@ function replaceWhole(dest: string, write: (fd: number) => void, mtimeMs: number
   renameSync(tmp, dest);
 }
 
-/** The temporary path beside `dest`, with nothing left there by an earlier, interrupted update. */
-function freshTemporary(dest: string): string {
-  const tmp = dest + TMP_SUFFIX;
+/** Creates the temporary `tmp` (`create` fails when it exists): after removing what an earlier, interrupted update
+ * left there, when it does. Nothing is removed first: a failed unlink costs more than the create (thousands per update). */
+function besideFresh<T>(tmp: string, create: () => T): T {
   try {
+    return create();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     unlinkSync(tmp);
-  } catch {
-    // none left
+    return create();
   }
-  return tmp;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { link, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
@@ -140,5 +140,20 @@ await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, 
       // The journal is gone; the folders' record is written again (the update forgot it before its first change).
       expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.dirs"]);
     }
+  });
+
+  it("leaves alone the file a leftover temporary links to: the new bytes go into a file of their own", async () => {
+    const { content, out } = await builtThenEdited();
+    const after = await freshBuild(content);
+    // What an update stopped between linking a host's copy beside its place and renaming it leaves: a temporary that is
+    // a hard link to a file of the site, here beside a file this update rewrites (its journal lost with it).
+    const other = path.join(out, "icons/folder.png");
+    const kept = await readFile(other);
+    await link(other, path.join(out, "icons/php.png.bis-new"));
+    const done = await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+    expect(done.changes.mode).toBe("in place");
+    expect(done.changes.sitePaths).toContain("icons/php.png");
+    expect(await readFile(other)).toEqual(kept);
+    expect(await snapshot(path.dirname(out))).toEqual(after);
   });
 });

@@ -68,6 +68,14 @@ describe("schemas/", () => {
     expect(precompiled.icons(toPlain(parsed.value))).toBe(false);
   });
 
+  it("validates a key named __proto__ as a key (an own property), not as the object's prototype", () => {
+    const parsed = parseJson("icons.json", `{"php": "php.png", "__proto__": 4}`);
+    const plain = toPlain(parsed.value) as Record<string, unknown>;
+    expect(Object.keys(plain)).toEqual(["php", "__proto__"]);
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(validateContent("icons", parsed).map((d) => d.pointer)).toEqual(["/__proto__"]);
+  });
+
   it("checks the value types of the open objects config.main, exclusions and viewable_files", () => {
     const parsed = parseJson("config.json", JSON.stringify({
       version: "1", main: { a: "x", b: true, c: 3, d: [], e: null }, exclusions: { index_x: true, index_y: 1 }, viewable_files: { view_x: "yes" },
