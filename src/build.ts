@@ -2,11 +2,12 @@
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
 import { readdirSync, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { readContent, type ContentCache, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
-import type { BesideFolder, HostFolder, HostName, HostOutput } from "./hosts/index.js";
+import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
@@ -70,6 +71,9 @@ export interface BuildOptions {
   force?: boolean;
   /** What `dev` keeps in memory between builds: the content's bytes, read again only where the watcher saw a change. */
   cache?: ContentCache;
+  /** What `dev` keeps of the last build's computation: the hosts' files, made again only when what they are made from
+   * changes. */
+  memo?: BuildMemo;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
@@ -186,7 +190,16 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
   return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue"> & {
+/**
+ * What `dev` keeps between builds besides the content's bytes: the hosts' files and their measures. They are made from
+ * the route table, the service's name, the name of --out and the hosts chosen alone (src/hosts), and an edit of a
+ * mapping or an icon leaves all of these as they were.
+ */
+export class BuildMemo {
+  hosts: { key: string; rendered: RenderedHosts; measures: HostMeasures[] } | null = null;
+}
+
+type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -247,14 +260,12 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   checkHeaderGroups(routes.files.shapes());
   mark("routes");
   const selected = options.hosts ?? DEFAULT_HOSTS;
-  let hosts: ReturnType<typeof renderHosts>;
+  const input = { table: routes.table, service: model.service, out: path.basename(path.resolve(options.out ?? "dist")) };
+  const memoKey = options.memo === undefined ? "" : createHash("sha1").update(JSON.stringify([input, selected])).digest("base64");
+  const memo = options.memo?.hosts?.key === memoKey ? options.memo.hosts : null;
+  let hosts: RenderedHosts;
   try {
-    hosts = renderHosts({
-      table: routes.table,
-      service: model.service,
-      out: path.basename(path.resolve(options.out ?? "dist")),
-      entry: (host) => edge.entryBundle(host),
-    }, selected);
+    hosts = memo?.rendered ?? renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected);
   } catch (error) {
     if (!(error instanceof HostLimitError)) throw error;
     throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
@@ -266,7 +277,12 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
   const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
-  const measures = hosts.outputs.map(({ name, output }) => measureHost(name, output, raw.published, siteFiles(name)));
+  const measures = hosts.outputs.map(({ name, output }, i) => {
+    const own = memo?.measures[i];
+    // The host's own files are the memo's: only the site's part of the measure is taken again.
+    return own === undefined ? measureHost(name, output, raw.published, siteFiles(name)) : remeasure(own, output, raw.published, siteFiles(name));
+  });
+  if (options.memo !== undefined) options.memo.hosts = { key: memoKey, rendered: hosts, measures };
   const limits = applyStrict(planLimitDiagnostics(measures, options.plan ?? "free"), options.strict);
   diagnostics.push(...limits);
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
@@ -294,17 +310,30 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
  * of the site), the largest file, and its handler (the JavaScript it runs), as is and gzipped.
  */
 function measureHost(host: HostName, output: HostOutput, published: RawContent["published"], siteFiles: number): HostMeasures {
-  const own = [...output.files, ...(output.beside ?? []).flatMap((folder) => folder.files)];
-  let largest = { path: "", bytes: 0 };
-  for (const f of own) if (Buffer.byteLength(f.data) > largest.bytes) largest = { path: f.path, bytes: Buffer.byteLength(f.data) };
-  for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
+  const own = ownFiles(output);
   const code = own.filter((f) => /\.m?js$/.test(f.path));
-  const measures: HostMeasures = { host, files: own.length + siteFiles, largestFile: largest };
+  const measures: HostMeasures = { host, files: own.length + siteFiles, largestFile: largestOf(own, published) };
   if (code.length > 0) {
     measures.handlerBytes = code.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
     measures.handlerGzipBytes = code.reduce((n, f) => n + gzipSync(f.data).length, 0);
   }
   return measures;
+}
+
+/** `measureHost` again for the same host files (`earlier` measured them) with the site as it is now: the handler's size
+ * is kept (gzipped once). */
+function remeasure(earlier: HostMeasures, output: HostOutput, published: RawContent["published"], siteFiles: number): HostMeasures {
+  const own = ownFiles(output);
+  return { ...earlier, files: own.length + siteFiles, largestFile: largestOf(own, published) };
+}
+
+const ownFiles = (output: HostOutput): HostOutput["files"] => [...output.files, ...(output.beside ?? []).flatMap((folder) => folder.files)];
+
+function largestOf(own: HostOutput["files"], published: RawContent["published"]): HostMeasures["largestFile"] {
+  let largest = { path: "", bytes: 0 };
+  for (const f of own) if (Buffer.byteLength(f.data) > largest.bytes) largest = { path: f.path, bytes: Buffer.byteLength(f.data) };
+  for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
+  return largest;
 }
 
 const sourceDateEpoch = (options: Pick<BuildOptions, "sourceDateEpoch">): string | undefined =>

@@ -2,7 +2,7 @@
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
 import { Command } from "commander";
-import { build, buildIfChanged, type BuildOptions } from "../build.js";
+import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
 import type { ContentCache } from "../content/read-content.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
@@ -11,8 +11,9 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** What dev keeps in memory between builds (the content's bytes). */
+  /** What dev keeps in memory between builds: the content's bytes, and the hosts' files. */
   cache?: ContentCache;
+  memo?: BuildMemo;
   replaceOut?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -31,6 +32,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.memo === undefined ? {} : { memo: options.memo }),
     ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }

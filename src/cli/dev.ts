@@ -63,9 +63,12 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let servingSite = false;
   let controller = new AbortController();
 
-  // The content's bytes stay in memory between builds; the watcher says which file to read again.
+  // The content's bytes stay in memory between builds (the watcher says which file to read again), and so do the hosts'
+  // files (made again when the route table changes).
   const { ContentCache } = await import("../content/read-content.js");
   const cache = new ContentCache();
+  const { BuildMemo } = await import("../build.js");
+  const memo = new BuildMemo();
   const contentReal = realpathOr(opts.content);
   let stopped = false;
   const rebuild = async (): Promise<void> => {
@@ -73,7 +76,7 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     controller = new AbortController();
     let problems: Diagnostic[] | null = null;
     try {
-      await runBuild(io, { ...opts, quiet: false, cache }, controller.signal, false);
+      await runBuild(io, { ...opts, quiet: false, cache, memo }, controller.signal, false);
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
