@@ -118,7 +118,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // read (names only). Anything the build did not plan is removed, as a full build would.
   const folders = foldersOf(pathsOf(files));
   const trusted = options.trusted ?? ((): boolean => false);
-  const { onDisk, strayDirs } = survey(dir, folders, foldersOf(previous.paths), trusted);
+  const { onDisk, strayDirs } = survey(dir, folders, trusted);
   const inTrusted = folderTest(trusted);
   const matched = new Uint8Array(previous.paths.length);
   /** Each file's path, made once: the previous manifest's own string where it lists the file (held anyway). */
@@ -163,6 +163,13 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
   for (let k = 0; k < previous.paths.length; k++) if (matched[k] === 0) removed.push(previous.paths[k]!);
+  // A folder of the last build that this one drops, changed since (a file left in it by hand): removed whole. Such a
+  // folder holds only files this build does not plan (a planned file's folders are planned): it is a folder of these.
+  // Trusted, it holds only the manifest's files, which are removed one by one.
+  for (const rel of foldersOf(removed)) {
+    if (folders.has(rel) || trusted(rel)) continue;
+    if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
+  }
   for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0) removed.push(rel);
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
@@ -297,17 +304,9 @@ function besideFresh<T>(tmp: string, create: () => T): T {
  * folders that no planned file needs (removed whole). A trusted folder is not read: its files are the manifest's,
  * and its folders are planned or the manifest's (removed with their last file).
  */
-function survey(
-  dir: string, planned: ReadonlySet<string>, before: ReadonlySet<string>, trusted: (rel: string) => boolean,
-): { onDisk: Set<string>; strayDirs: string[] } {
+function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string) => boolean): { onDisk: Set<string>; strayDirs: string[] } {
   const onDisk = new Set<string>();
   const strayDirs: string[] = [];
-  // A folder of the last build that this one drops, changed since (a file left in it by hand): removed whole. Trusted,
-  // it holds only the manifest's files, which are removed one by one.
-  for (const rel of before) {
-    if (planned.has(rel) || trusted(rel)) continue;
-    if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
-  }
   for (const rel of planned) {
     if (trusted(rel)) continue;
     let entries;
