@@ -180,25 +180,60 @@ const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 :
 
 /**
  * Paths that would land on the same file on a case-insensitive file system (macOS, Windows), each group in the order
- * of the files, the groups in the order of their first path. A group holds at least one path that lower case changes:
- * only those are held, with the others of their groups, not every path (a ×100 site has 640,000).
+ * of the files, the groups in the order of their first path. Only a folder that can hold two such paths is looked at
+ * name by name: one spelt two ways (`Icons/` and `icons/`), or one holding a name that lower case may change (a ×100
+ * site has 640,000 paths, most of them in folders of lower-case names).
  */
 export function caseCollisions(files: readonly OutputFile[]): string[][] {
-  /** Lower case → the indexes of the paths that are it in another case. */
-  const groups = new Map<string, number[]>();
+  /** A capital or any character beyond ASCII: lower case may change it. */
+  const mayChange = /[A-Z\u0080-\uffff]/g;
+  /** Folder in lower case → the spelling first met, and whether it can hold a collision. */
+  const spelt = new Map<string, string>();
+  const suspect = new Set<string>();
+  // Files come grouped by folder: a folder's name is sliced and lowered once per run of its files.
+  const folderOf = folderRuns();
   for (let i = 0; i < files.length; i++) {
     const p = files[i]!.path;
+    const folder = folderOf(p);
+    if (folder.first) {
+      const seen = spelt.get(folder.lower);
+      if (seen === undefined) spelt.set(folder.lower, folder.exact);
+      else if (seen !== folder.exact) suspect.add(folder.lower);
+    }
+    if (suspect.has(folder.lower)) continue;
+    mayChange.lastIndex = folder.exact.length === 0 ? 0 : folder.exact.length + 1;
+    if (mayChange.test(p)) suspect.add(folder.lower);
+  }
+  if (suspect.size === 0) return [];
+  /** Path in lower case → the indexes of the paths that are it, in the suspect folders only. */
+  const groups = new Map<string, number[]>();
+  const again = folderRuns();
+  for (let i = 0; i < files.length; i++) {
+    const p = files[i]!.path;
+    if (!suspect.has(again(p).lower)) continue;
     const key = p.toLowerCase();
-    if (key === p) continue;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [i]);
     else group.push(i);
   }
-  if (groups.size === 0) return [];
-  // The paths that are their own lower case join their group.
-  for (let i = 0; i < files.length; i++) groups.get(files[i]!.path)?.push(i);
-  return [...groups.values()].filter((group) => group.length > 1)
-    .map((group) => group.sort((a, b) => a - b))
-    .sort((a, b) => a[0]! - b[0]!)
-    .map((group) => group.map((i) => files[i]!.path));
+  return [...groups.values()].filter((group) => group.length > 1).map((group) => group.map((i) => files[i]!.path));
+}
+
+/** A path's folder ("" at the top), exact and in lower case, and whether it starts a run (the previous path was
+ * in another folder): sliced only then. */
+function folderRuns(): (p: string) => { exact: string; lower: string; first: boolean } {
+  const current = { exact: "", lower: "", first: true };
+  let known = false;
+  return (p) => {
+    const slash = p.lastIndexOf("/");
+    if (known && (slash < 0 ? current.exact === "" : slash === current.exact.length && p.startsWith(current.exact))) {
+      current.first = false;
+      return current;
+    }
+    known = true;
+    current.exact = slash < 0 ? "" : p.slice(0, slash);
+    current.lower = current.exact.toLowerCase();
+    current.first = true;
+    return current;
+  };
 }
