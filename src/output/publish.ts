@@ -160,11 +160,8 @@ function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputF
   // Nothing can be kept: no answer is asked.
   if (last === null || last.global !== now.global) return undefined;
   const unchanged = unchangedInputs(last, now);
-  return (f) => {
-    if (!(f instanceof AnswerOutput)) return false;
-    const key = f.inputKey();
-    return key !== null && unchanged(key);
-  };
+  const seen = new Map<(member: string) => string, Map<string, boolean>>();
+  return (f) => f instanceof AnswerOutput && f.inputsUnchanged(unchanged, seen);
 }
 
 function removeJournal(journal: string): void {

@@ -118,6 +118,25 @@ describe("answer inputs", () => {
     expect(outputs.every((f) => f instanceof AnswerOutput)).toBe(true);
   });
 
+  it("answers inputsUnchanged as its key would, asking once per member and key function", () => {
+    const outputs = [...buildRoutes(makeSite()).files.outputs()];
+    const keys = new Set(outputs.map((f) => f.inputKey()).filter((k): k is string => k !== null));
+    const changed = new Set([...keys].filter((_, i) => i % 3 === 0));
+    expect(changed.size).toBeGreaterThan(1);
+    const asked: string[] = [];
+    const unchanged = (key: string): boolean => {
+      asked.push(key);
+      return !changed.has(key);
+    };
+    const seen = new Map();
+    for (const f of outputs) {
+      const key = f.inputKey();
+      expect(f.inputsUnchanged(unchanged, seen), f.path).toBe(key !== null && !changed.has(key));
+    }
+    // Asked at most once per member of each key function: fewer times than there are set members.
+    expect(asked.length).toBeLessThan(outputs.filter((f) => f.inputKey() !== null && f.inputKey() !== "").length);
+  });
+
   it("prints and reads back any key, and reads nothing from a file it does not know", () => {
     const inputs = { global: "g\n\"x\"", keys: new Map([["e:__proto__", "1"], ["e:a\"b\nc", "[\"x\",null]"], ["i:ü.png", "-"]]) };
     expect(parseAnswerInputs(printAnswerInputs(inputs))).toEqual(inputs);
