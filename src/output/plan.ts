@@ -7,6 +7,7 @@ import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER } from "../edge/data.js";
 import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
+import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
@@ -70,6 +71,8 @@ export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith
  * /api.php).
  */
 export function servedByEdge(f: OutputFile): boolean {
+  // An answer's path is made only when asked for: it is known without it (a ×100 site has 590,000).
+  if (f instanceof AnswerOutput) return false;
   return !f.path.toLowerCase().startsWith("api/"); // the content's files, the site's own pages, the handler's data
 }
 
@@ -113,12 +116,17 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     if (host.docroot === undefined) continue;
     const docroot = host.docrootDir === undefined ? "" : `${host.docrootDir}/`;
     const group: LinkGroup = { prefix: `${dir}/${docroot}`, files: site.files, dir: site.dir, entries: site.entries };
+    /** Whether one of the host's own files lies where answers do (else no answer's path is made to look). */
+    const ownAmongAnswers = [...own].some((p) => p.startsWith(`${docroot}api/`));
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
-    for (const [i, f] of site.files.entries()) {
-      if (host.docroot === "plain" && !servedByEdge(f)) continue;
+    for (let i = 0; i < site.files.length; i++) {
+      const f = site.files[i]!;
+      const answer = f instanceof AnswerOutput;
+      if (host.docroot === "plain" && (answer || !servedByEdge(f))) continue;
       // A static host's own copy holds no data file: its /api.php is the answer files.
-      if (host.docroot === "site" && isEdgeDataPath(f.path)) continue;
-      if (site.entries.size(i) < 0 || (own.size > 0 && own.has(`${docroot}${f.path}`))) continue;
+      if (host.docroot === "site" && !answer && isEdgeDataPath(f.path)) continue;
+      if (site.entries.size(i) < 0) continue;
+      if (own.size > 0 && (!answer || ownAmongAnswers) && own.has(`${docroot}${f.path}`)) continue;
       files.push(new SiteLink(group, i));
     }
   }

@@ -75,6 +75,11 @@ function checked(set: AnswerSet, member: string): Answer {
 
 const memberPath = (dir: string, member: string): string => `${dir}/${member}.json`;
 
+/** Every answer lies in /api/: what the output's plan tells answers from the site's other files by (src/output/plan.ts). */
+function inApi(path: string): void {
+  if (!path.startsWith("/api/")) throw new Error(`Internal: the answer file ${path} lies outside /api/.`);
+}
+
 /** Binary search in members sorted by compareBytes. */
 function hasSorted(members: readonly string[], member: string): boolean {
   let lo = 0;
@@ -116,6 +121,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    */
   addOne(path: string, answer: Answer): void {
     if (this.held === null) throw new Error("Internal: answers added after seal().");
+    inApi(path);
     const existing = this.get(path);
     if (existing !== undefined) {
       if (existing !== answer && !sameText(existing.body, answer.body)) throw new Error(`Internal: two different answers for ${path}.`);
@@ -134,6 +140,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
   ): AnswerSet | null {
     if (this.held === null) throw new Error("Internal: answers added after seal().");
+    inApi(`${dir}/`);
     let inDir = this.held.get(dir);
     if (inDir === undefined) this.held.set(dir, (inDir = new Set()));
     const fresh: string[] = [];
