@@ -11,7 +11,7 @@ import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } fr
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
-import { besideStamp, lastBuild } from "./layout/read-build.js";
+import { besideStamp, lastBuild, type KeptHost } from "./layout/read-build.js";
 import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
@@ -26,7 +26,7 @@ import type { BuiltRoutes } from "./routes/build-routes.js";
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () => Promise.all([
   import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
-  import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"),
+  import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"), import("./hosts/record.js"),
 ]);
 /**
  * BUILD_INDEX_SITE_TIMINGS=1: each phase's time on stderr (`timing <phase> <ms> rss <MiB> heap <MiB>`, the memory at
@@ -200,6 +200,8 @@ export class BuildMemo {
 }
 
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
+  /** The hosts' files as the last build in the same place wrote them, when made from `key` (src/hosts/record.ts). */
+  keptHosts?: (key: string) => KeptHost[] | null;
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -223,6 +225,9 @@ export interface Compiled {
   answers: boolean;
   /** The request-time handler the records keep (Cloudflare-shaped), when an edge host is built. */
   handler?: string;
+  /** The records' hosts.json: which host wrote which file, and what they were made from (src/hosts/record.ts);
+   * printed when asked for (its key hashes the route table: `check` never asks). */
+  hostsRecord(): string;
   diagnostics: Diagnostic[];
 }
 
@@ -233,9 +238,9 @@ export function filesToWrite(compiled: Compiled): number {
   const plain = compiled.published.length + data;
   const links = (docroot: "site" | "plain" | undefined): number =>
     docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
-  // The records: build.json, site.id, site.manifest, routes.json, serve.json, handler.js with an edge host, and
-  // answer-inputs.json with a static host.
-  let n = compiled.site.length + 5 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0);
+  // The records: build.json, site.id, site.manifest, routes.json, serve.json, hosts.json, handler.js with an edge host,
+  // and answer-inputs.json with a static host.
+  let n = compiled.site.length + 6 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0);
   for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
   for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : plain);
   return n;
@@ -247,7 +252,10 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 }
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
-  const [{ buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { renderHosts }, edge] = await pipeline();
+  const [
+    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
+    { hostsKey: recordKey, printHostsRecord },
+  ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   mark("load modules");
   // Only the model and the diagnostics are kept: the parsed files' trees (their positions, for diagnostics) are 77 MB
@@ -261,28 +269,32 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   mark("routes");
   const selected = options.hosts ?? DEFAULT_HOSTS;
   const input = { table: routes.table, service: model.service, out: path.basename(path.resolve(options.out ?? "dist")) };
-  const memoKey = options.memo === undefined ? "" : createHash("sha1").update(JSON.stringify([input, selected])).digest("base64");
-  const memo = options.memo?.hosts?.key === memoKey ? options.memo.hosts : null;
+  // The hosts' files are made again only when what they are made from changes (src/hosts/record.ts): else they are
+  // dev's memo, or the last build's, read back from where it wrote them.
+  let hostsKey: string | undefined;
+  const keyOfHosts = (): string => (hostsKey ??= recordKey(input, selected, toolFingerprint()));
+  const memo = options.memo !== undefined && options.memo.hosts?.key === keyOfHosts() ? options.memo.hosts : null;
+  const kept = memo === null && options.keptHosts !== undefined ? options.keptHosts(keyOfHosts()) : null;
   let hosts: RenderedHosts;
   try {
-    hosts = memo?.rendered ?? renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected);
+    hosts = memo?.rendered ?? (kept === null ? renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected) : assembleHosts(kept));
   } catch (error) {
     if (!(error instanceof HostLimitError)) throw error;
     throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
       hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
   }
-  mark("hosts");
+  mark(memo === null && kept === null ? "hosts" : "hosts (kept)");
   const answers = needsAnswers(selected);
   const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, { requestOrigin: options.requestOrigin === true }) : [];
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
   const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
-  const measures = hosts.outputs.map(({ name, output }, i) => {
-    const own = memo?.measures[i];
-    // The host's own files are the memo's: only the site's part of the measure is taken again.
-    return own === undefined ? measureHost(name, output, raw.published, siteFiles(name)) : remeasure(own, output, raw.published, siteFiles(name));
-  });
-  if (options.memo !== undefined) options.memo.hosts = { key: memoKey, rendered: hosts, measures };
+  // A kept host's handler keeps its size (gzipped once).
+  const measures = hosts.outputs.map(({ name, output }, i) => measureHost(name, output, raw.published, siteFiles(name), memo?.measures[i] ?? kept?.[i]));
+  if (options.memo !== undefined) options.memo.hosts = { key: keyOfHosts(), rendered: hosts, measures };
+  const hostsRecord = (): string => printHostsRecord(keyOfHosts(), hosts.outputs.map((o, i) => ({
+    ...o, ...(measures[i]!.handlerBytes === undefined ? {} : { handlerBytes: measures[i]!.handlerBytes, handlerGzipBytes: measures[i]!.handlerGzipBytes! }),
+  })));
   const limits = applyStrict(planLimitDiagnostics(measures, options.plan ?? "free"), options.strict);
   diagnostics.push(...limits);
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
@@ -300,7 +312,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   }
   mark("plan");
   return {
-    model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers,
+    model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers, hostsRecord,
     ...(needsEdgeData(selected) ? { handler: edge.entryBundle("cloudflare") } : {}),
   };
 }
@@ -309,22 +321,18 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
  * What a host's deploy receives, measured before anything is written: files in its upload (its own and `siteFiles`
  * of the site), the largest file, and its handler (the JavaScript it runs), as is and gzipped.
  */
-function measureHost(host: HostName, output: HostOutput, published: RawContent["published"], siteFiles: number): HostMeasures {
+function measureHost(
+  host: HostName, output: HostOutput, published: RawContent["published"], siteFiles: number,
+  handler?: Pick<HostMeasures, "handlerBytes" | "handlerGzipBytes">,
+): HostMeasures {
   const own = ownFiles(output);
   const code = own.filter((f) => /\.m?js$/.test(f.path));
   const measures: HostMeasures = { host, files: own.length + siteFiles, largestFile: largestOf(own, published) };
   if (code.length > 0) {
-    measures.handlerBytes = code.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
-    measures.handlerGzipBytes = code.reduce((n, f) => n + gzipSync(f.data).length, 0);
+    measures.handlerBytes = handler?.handlerBytes ?? code.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
+    measures.handlerGzipBytes = handler?.handlerGzipBytes ?? code.reduce((n, f) => n + gzipSync(f.data).length, 0);
   }
   return measures;
-}
-
-/** `measureHost` again for the same host files (`earlier` measured them) with the site as it is now: the handler's size
- * is kept (gzipped once). */
-function remeasure(earlier: HostMeasures, output: HostOutput, published: RawContent["published"], siteFiles: number): HostMeasures {
-  const own = ownFiles(output);
-  return { ...earlier, files: own.length + siteFiles, largestFile: largestOf(own, published) };
 }
 
 const ownFiles = (output: HostOutput): HostOutput["files"] => [...output.files, ...(output.beside ?? []).flatMap((folder) => folder.files)];
@@ -411,7 +419,9 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
  * hosts (only the files whose bytes change are written), in full otherwise or with --force.
  */
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
-  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler } = await compileContent(raw, options);
+  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord } = await compileContent(raw, {
+    ...options, ...(options.force === true ? {} : { keptHosts: (hostsKey: string) => lastBuild(layout).hostOutputs(hostsKey) }),
+  });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
   const stamp: BuildStamp = {
@@ -441,7 +451,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       },
     })),
     records: (written) => planRecords({
-      routes, published, hosts, stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
+      routes, published, hosts, hostsRecord: hostsRecord(), stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
       ...(inputs === undefined ? {} : { answerInputs: printAnswerInputs(inputs) }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),

@@ -41,9 +41,13 @@ export interface RenderedHosts {
 
 /** Every chosen host's files, in registry order. Two hosts never write the same folder beside --out. */
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
+  return assembleHosts(HOST_NAMES.filter((n) => hosts.includes(n)).map((name) => ({ name, output: HOSTS[name].render(input) })));
+}
+
+/** The hosts' folders, from each host's output (rendered now, or as the last build wrote them: src/hosts/record.ts). */
+export function assembleHosts(outputs: ReadonlyArray<{ name: HostName; output: HostOutput }>): RenderedHosts {
   const out: RenderedHosts = { folders: [], beside: [], outputs: [] };
-  for (const name of HOST_NAMES.filter((n) => hosts.includes(n))) {
-    const output = HOSTS[name].render(input);
+  for (const { name, output } of outputs) {
     out.outputs.push({ name, output });
     const { files, docroot, docrootDir, beside = [] } = output;
     if (files.length > 0 || docroot !== undefined) {

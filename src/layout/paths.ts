@@ -28,6 +28,9 @@ export const HANDLER_FILE = "handler.js";
 /** What each answer file was computed from (src/routes/answer-inputs.ts), when a static host is built: an in-place
  * update keeps the answer files whose inputs are unchanged without producing them. */
 export const ANSWER_INPUTS_FILE = "answer-inputs.json";
+/** Which host wrote which file, and what they were made from (src/hosts/record.ts): the next build reads them back
+ * instead of making them again when that is unchanged. */
+export const HOSTS_RECORD_FILE = "hosts.json";
 /** The manifest that every folder the build writes keeps inside (the records, the folders beside --out): a hash and
  * size per file; its first line also marks the folder as this tool's. --out's own is the records' site.manifest. */
 export const MANIFEST_FILE = ".build-manifest";

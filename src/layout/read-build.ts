@@ -10,8 +10,10 @@ import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { corePath, DATA_DIR } from "../edge/data.js";
 import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js";
-import { isEdgeHost, needsAnswers } from "../hosts/names.js";
-import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
+import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
+import { parseHostsRecord } from "../hosts/record.js";
+import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
+import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
@@ -316,6 +318,17 @@ export interface LastBuild {
   folderManifest(dir: string): string;
   /** What its answer files were computed from (src/routes/answer-inputs.ts), or null when it kept none. */
   answerInputs(): AnswerInputs | null;
+  /** Each host's files as it wrote them, read back, when they were made from `key` (src/hosts/record.ts) and the
+   * build is whole; null otherwise (then they are made again). */
+  hostOutputs(key: string): KeptHost[] | null;
+}
+
+/** A host's output as the last build wrote it, and its handler's size. */
+export interface KeptHost {
+  name: HostName;
+  output: HostOutput;
+  handlerBytes?: number;
+  handlerGzipBytes?: number;
 }
 
 export function lastBuild(layout: Layout): LastBuild {
@@ -328,7 +341,42 @@ export function lastBuild(layout: Layout): LastBuild {
     siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
+    hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, key)),
   };
+}
+
+function keptHosts(layout: Layout, key: string): KeptHost[] | null {
+  const record = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "");
+  if (record === null || record.key !== key) return null;
+  const read = (dir: string, paths: string[]): HostFile[] | null => {
+    const files: HostFile[] = [];
+    for (const p of paths) {
+      const data = readText(path.join(dir, ...p.split("/")));
+      if (data === null) return null;
+      files.push({ path: p, data });
+    }
+    return files;
+  };
+  const kept: KeptHost[] = [];
+  for (const host of record.hosts) {
+    const files = read(path.join(layout.records, HOSTS_DIR, host.name), host.files);
+    if (files === null) return null;
+    const beside: BesideFolder[] = [];
+    for (const b of host.beside) {
+      const besideFiles = read(layout.beside(b.dir), b.files);
+      if (besideFiles === null) return null;
+      beside.push({ dir: b.dir, files: besideFiles, ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }) });
+    }
+    const output: HostOutput = {
+      files, ...(host.docroot === undefined ? {} : { docroot: host.docroot }),
+      ...(host.docrootDir === undefined ? {} : { docrootDir: host.docrootDir }), ...(beside.length === 0 ? {} : { beside }),
+    };
+    kept.push({
+      name: host.name, output, ...(host.handlerBytes === undefined ? {} : { handlerBytes: host.handlerBytes }),
+      ...(host.handlerGzipBytes === undefined ? {} : { handlerGzipBytes: host.handlerGzipBytes }),
+    });
+  }
+  return kept;
 }
 
 /** Whether a file begins with `text` (ASCII), reading no more of it. */

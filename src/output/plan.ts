@@ -5,7 +5,7 @@ import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER } from "../edge/data.js";
-import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
@@ -89,6 +89,8 @@ export interface RecordsInput {
   handler?: string;
   /** What the answer files were computed from (src/routes/answer-inputs.ts), printed: when a static host is built. */
   answerInputs?: string;
+  /** Which host wrote which file, and what they were made from (src/hosts/record.ts), printed. */
+  hostsRecord: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   ];
   if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
   if (input.answerInputs !== undefined) files.push({ path: ANSWER_INPUTS_FILE, data: input.answerInputs });
+  files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     const own = new Set(host.files.map((f) => f.path));
