@@ -1,21 +1,28 @@
 // src/hosts/record.ts
 // What the records keep of the hosts' files (`hosts.json`, src/layout/paths.ts): which host wrote which file where,
 // the size of its handler, and a key of what they were all made from: the route table, the service's name, the name
-// of --out, the hosts chosen and the tool. An edit that leaves these as they were (a mapping's icon, an icon's bytes)
-// leaves every host file as it was: the next build reads them back instead of making them again. Pure: the key,
-// printing and parsing; reading the files is src/layout/read-build.ts's.
+// of --out, the hosts chosen and the tool, and each file's sha1. An edit that leaves these inputs as they were (a
+// mapping's icon, an icon's bytes) leaves every host file as it was: the next build reads them back instead of making
+// them again, and takes them only when each still hashes as listed. Pure: the key, printing and parsing; reading the
+// files is src/layout/read-build.ts's.
 
 import { createHash } from "node:crypto";
 import { HOST_NAMES, type HostName, type HostOutput, type HostInput } from "./types.js";
 
-/** One host's files as the record lists them: paths only (the bytes are in the files). */
+/** A file as the record lists it: its path and the sha1 of its bytes (base64url), which are in the file. */
+export interface RecordedFile {
+  path: string;
+  sha1: string;
+}
+
+/** One host's files as the record lists them. */
 export interface RecordedHost {
   name: HostName;
   /** Its own folder's files (`hosts/<name>/`), in the order the adapter made them. */
-  files: string[];
+  files: RecordedFile[];
   docroot?: "site" | "plain";
   docrootDir?: string;
-  beside: Array<{ dir: string; files: string[]; plainFiles?: string }>;
+  beside: Array<{ dir: string; files: RecordedFile[]; plainFiles?: string }>;
   /** Its handler's size, as is and gzipped (the plan limits), when it has one. */
   handlerBytes?: number;
   handlerGzipBytes?: number;
@@ -33,14 +40,19 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
   return createHash("sha1").update(JSON.stringify([FORMAT, tool, input.service, input.out, hosts, input.table])).digest("base64url");
 }
 
+/** The sha1 of a host file's bytes (its text as UTF-8), as the record lists it. */
+export const fileHash = (data: string): string => createHash("sha1").update(data).digest("base64url");
+
+const recorded = (files: ReadonlyArray<{ path: string; data: string }>): RecordedFile[] => files.map((f) => ({ path: f.path, sha1: fileHash(f.data) }));
+
 /** The record's text: JSON, a host per line. */
 export function printHostsRecord(key: string, outputs: ReadonlyArray<{ name: HostName; output: HostOutput; handlerBytes?: number; handlerGzipBytes?: number }>): string {
   const hosts = outputs.map(({ name, output, handlerBytes, handlerGzipBytes }): RecordedHost => ({
     name,
-    files: output.files.map((f) => f.path),
+    files: recorded(output.files),
     ...(output.docroot === undefined ? {} : { docroot: output.docroot }),
     ...(output.docrootDir === undefined ? {} : { docrootDir: output.docrootDir }),
-    beside: (output.beside ?? []).map((b) => ({ dir: b.dir, files: b.files.map((f) => f.path), ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }) })),
+    beside: (output.beside ?? []).map((b) => ({ dir: b.dir, files: recorded(b.files), ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }) })),
     ...(handlerBytes === undefined ? {} : { handlerBytes }),
     ...(handlerGzipBytes === undefined ? {} : { handlerGzipBytes }),
   }));
@@ -60,18 +72,19 @@ export function parseHostsRecord(text: string): HostsRecord | null {
   return v.hosts.every(recordedHost) ? { key: v.key, hosts: v.hosts } : null;
 }
 
-const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((s) => typeof s === "string");
+const files = (a: unknown): a is RecordedFile[] => Array.isArray(a) && a.every((f: unknown) =>
+  typeof f === "object" && f !== null && typeof (f as RecordedFile).path === "string" && typeof (f as RecordedFile).sha1 === "string");
 const optional = (x: unknown, test: (x: unknown) => boolean): boolean => x === undefined || test(x);
 const count = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0;
 
 function recordedHost(h: unknown): h is RecordedHost {
   if (typeof h !== "object" || h === null) return false;
   const r = h as Partial<Record<keyof RecordedHost, unknown>>;
-  return HOST_NAMES.includes(r.name as HostName) && strings(r.files)
+  return HOST_NAMES.includes(r.name as HostName) && files(r.files)
     && optional(r.docroot, (d) => d === "site" || d === "plain") && optional(r.docrootDir, (d) => typeof d === "string")
     && optional(r.handlerBytes, count) && optional(r.handlerGzipBytes, count)
     && Array.isArray(r.beside) && r.beside.every((b: unknown) => {
       const f = b as { dir?: unknown; files?: unknown; plainFiles?: unknown } | null;
-      return typeof f === "object" && f !== null && typeof f.dir === "string" && strings(f.files) && optional(f.plainFiles, (p) => typeof p === "string");
+      return typeof f === "object" && f !== null && typeof f.dir === "string" && files(f.files) && optional(f.plainFiles, (p) => typeof p === "string");
     });
 }

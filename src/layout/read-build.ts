@@ -11,7 +11,7 @@ import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTab
 import { corePath, DATA_DIR } from "../edge/data.js";
 import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
-import { parseHostsRecord } from "../hosts/record.js";
+import { fileHash, parseHostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
 import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
@@ -348,12 +348,13 @@ export function lastBuild(layout: Layout): LastBuild {
 function keptHosts(layout: Layout, key: string): KeptHost[] | null {
   const record = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "");
   if (record === null || record.key !== key) return null;
-  const read = (dir: string, paths: string[]): HostFile[] | null => {
+  // Each file as the record lists it: there, and with the bytes it was written with (not edited by hand since).
+  const read = (dir: string, listed: RecordedFile[]): HostFile[] | null => {
     const files: HostFile[] = [];
-    for (const p of paths) {
-      const data = readText(path.join(dir, ...p.split("/")));
-      if (data === null) return null;
-      files.push({ path: p, data });
+    for (const f of listed) {
+      const data = readText(path.join(dir, ...f.path.split("/")));
+      if (data === null || fileHash(data) !== f.sha1) return null;
+      files.push({ path: f.path, data });
     }
     return files;
   };

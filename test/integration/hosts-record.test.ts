@@ -1,10 +1,11 @@
 // test/integration/hosts-record.test.ts
 // The records' hosts.json (src/hosts/record.ts): the next build reads the hosts' files back from where the last one
 // wrote them when they were made from the same route table, service, --out, hosts and tool, instead of making them
-// again. Read back, they are exactly what the adapters make; any doubt (another key, a file gone, an unfinished
-// update) makes them again.
+// again. Read back, they are exactly what the adapters make; any doubt (another key, a file gone or edited by hand,
+// an unfinished update) makes them again.
 
 import { rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,14 +27,16 @@ describe("hosts.json", () => {
       { name: "apache" as const, output: { files: [{ path: ".htaccess", data: "x" }], docroot: "site" as const } },
       { name: "netlify" as const, output: { files: [], beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", data: "{}" }], plainFiles: "static" }] }, handlerBytes: 3, handlerGzipBytes: 2 },
     ];
+    const sha1 = (text: string): string => createHash("sha1").update(text).digest("base64url");
     expect(parseHostsRecord(printHostsRecord("k", outputs))).toEqual({
       key: "k",
       hosts: [
-        { name: "apache", files: [".htaccess"], docroot: "site", beside: [] },
-        { name: "netlify", files: [], beside: [{ dir: ".netlify/v1", files: ["config.json"], plainFiles: "static" }], handlerBytes: 3, handlerGzipBytes: 2 },
+        { name: "apache", files: [{ path: ".htaccess", sha1: sha1("x") }], docroot: "site", beside: [] },
+        { name: "netlify", files: [], beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", sha1: sha1("{}") }], plainFiles: "static" }], handlerBytes: 3, handlerGzipBytes: 2 },
       ],
     });
-    for (const text of ["", "[]", '{"format":2,"key":"k","hosts":[]}', '{"format":1,"key":"k","hosts":[{"name":"iis","files":[],"beside":[]}]}']) {
+    for (const text of ["", "[]", '{"format":2,"key":"k","hosts":[]}', '{"format":1,"key":"k","hosts":[{"name":"iis","files":[],"beside":[]}]}',
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[".htaccess"],"beside":[]}]}']) {
       expect(parseHostsRecord(text), text).toBeNull();
     }
   });
@@ -58,7 +61,14 @@ describe("hosts.json", () => {
     await writeFile(layout.journal, "build-index-site update 1\n");
     expect(lastBuild(layout).hostOutputs(record.key)).toBeNull();
     await rm(layout.journal);
-    await rm(path.join(layout.records, "hosts/nginx/nginx.conf"));
+    // A file edited by hand since: made again.
+    const conf = path.join(layout.records, "hosts/nginx/nginx.conf");
+    const text = readFileSync(conf, "utf8");
+    await writeFile(conf, text.replace("location", "location "));
+    expect(lastBuild(layout).hostOutputs(record.key)).toBeNull();
+    await writeFile(conf, text);
+    expect(lastBuild(layout).hostOutputs(record.key)).not.toBeNull();
+    await rm(conf);
     expect(lastBuild(layout).hostOutputs(record.key)).toBeNull();
   });
 });
