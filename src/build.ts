@@ -2,7 +2,6 @@
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
 import { readdirSync, realpathSync, statSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { readContent, type ContentCache, type RawContent, type ReadOptions } from "./content/read-content.js";
