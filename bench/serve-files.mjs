@@ -5,8 +5,12 @@
 
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
-import handler from "serve-handler";
+
+// serve-handler is no dependency of ours (the preview serves with send's parts): it comes with `serve`, a
+// devDependency, and is loaded from there.
+const handler = createRequire(createRequire(import.meta.url).resolve("serve/package.json"))("serve-handler");
 
 const root = path.resolve(process.argv[2] ?? "dist");
 const serveJson = JSON.parse(readFileSync(path.join(path.dirname(root), ".build-index-site", path.basename(root), "serve.json"), "utf8"));
