@@ -72,8 +72,12 @@ export function parseHostsRecord(text: string): HostsRecord | null {
   return v.hosts.every(recordedHost) ? { key: v.key, hosts: v.hosts } : null;
 }
 
+/** A path inside its folder: "/"-separated names, none empty, "." or "..". The record says where files are read back
+ * from and written to: one that names anything else is not this tool's. */
+const inside = (p: unknown): boolean =>
+  typeof p === "string" && p.split("/").every((name) => name !== "" && name !== "." && name !== ".." && !name.includes("\\"));
 const files = (a: unknown): a is RecordedFile[] => Array.isArray(a) && a.every((f: unknown) =>
-  typeof f === "object" && f !== null && typeof (f as RecordedFile).path === "string" && typeof (f as RecordedFile).sha1 === "string");
+  typeof f === "object" && f !== null && inside((f as RecordedFile).path) && typeof (f as RecordedFile).sha1 === "string");
 const optional = (x: unknown, test: (x: unknown) => boolean): boolean => x === undefined || test(x);
 const count = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0;
 
@@ -81,10 +85,10 @@ function recordedHost(h: unknown): h is RecordedHost {
   if (typeof h !== "object" || h === null) return false;
   const r = h as Partial<Record<keyof RecordedHost, unknown>>;
   return HOST_NAMES.includes(r.name as HostName) && files(r.files)
-    && optional(r.docroot, (d) => d === "site" || d === "plain") && optional(r.docrootDir, (d) => typeof d === "string")
+    && optional(r.docroot, (d) => d === "site" || d === "plain") && optional(r.docrootDir, inside)
     && optional(r.handlerBytes, count) && optional(r.handlerGzipBytes, count)
     && Array.isArray(r.beside) && r.beside.every((b: unknown) => {
       const f = b as { dir?: unknown; files?: unknown; plainFiles?: unknown } | null;
-      return typeof f === "object" && f !== null && typeof f.dir === "string" && files(f.files) && optional(f.plainFiles, (p) => typeof p === "string");
+      return typeof f === "object" && f !== null && inside(f.dir) && files(f.files) && optional(f.plainFiles, inside);
     });
 }

@@ -36,7 +36,11 @@ describe("hosts.json", () => {
       ],
     });
     for (const text of ["", "[]", '{"format":2,"key":"k","hosts":[]}', '{"format":1,"key":"k","hosts":[{"name":"iis","files":[],"beside":[]}]}',
-      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[".htaccess"],"beside":[]}]}']) {
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[".htaccess"],"beside":[]}]}',
+      // Paths that would lead out of their folder.
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"../../dist/x","sha1":"s"}],"beside":[]}]}',
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"/etc/passwd","sha1":"s"}],"beside":[]}]}',
+      '{"format":1,"key":"k","hosts":[{"name":"vercel","files":[],"beside":[{"dir":"../..","files":[]}]}]}']) {
       expect(parseHostsRecord(text), text).toBeNull();
     }
   });
