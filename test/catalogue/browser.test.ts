@@ -49,12 +49,19 @@ async function serve(content: string): Promise<Site> {
   return { dir, preview, edge };
 }
 
-/** Every console error, uncaught exception, failed request and error status of a page, as lines. */
+/**
+ * Every console error, uncaught exception, failed request and error status of a page, as lines. A request the browser
+ * itself cancels (net::ERR_ABORTED: the test navigated on while a lazy image or the favicon was still loading) is not
+ * the site's failure; one the server fails shows as an error status or another network error.
+ */
 function watch(page: Page): string[] {
   const problems: string[] = [];
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`exception: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
+  page.on("requestfailed", (r) => {
+    const reason = r.failure()?.errorText ?? "";
+    if (reason !== "net::ERR_ABORTED") problems.push(`failed: ${r.url()} ${reason}`);
+  });
   page.on("response", (r) => { if (r.status() >= 400) problems.push(`status ${r.status()}: ${r.url()}`); });
   return problems;
 }
