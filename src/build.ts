@@ -10,6 +10,7 @@ import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } fr
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
 import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
+import { linkTrees } from "./layout/link-trees.js";
 import { besideStamp, lastBuild, type KeptHost } from "./layout/read-build.js";
 import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
@@ -433,15 +434,17 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
   const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
+  const trees = linkTrees(hosts);
   const done = await publish(layout, {
     site,
+    trees,
     beside: beside.map((folder, i) => ({
       dir: besidePaths[i]!,
       files: (written) => {
         const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
         if (folder.plainFiles !== undefined) {
           // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
-          const group = { prefix: `${folder.plainFiles}/`, files: site, dir: layout.out, entries: written.entries };
+          const group = { prefix: `${folder.plainFiles}/`, files: site, dir: layout.out, entries: written.entries, implied: false };
           for (const [j, f] of site.entries()) {
             if (servedByEdge(f) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
           }
@@ -450,7 +453,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       },
     })),
     records: (written) => planRecords({
-      routes, published, hosts, hostsRecord: hostsRecord(), stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
+      routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
       ...(inputs === undefined ? {} : { answerInputs: printAnswerInputs(inputs) }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),

@@ -13,6 +13,7 @@ import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js
 import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
 import { fileHash, parseHostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
+import { linkTrees, type LinkTree } from "./link-trees.js";
 import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
@@ -321,6 +322,9 @@ export interface LastBuild {
   /** Each host's files as it wrote them, read back, when they were made from `key` (src/hosts/record.ts) and the
    * build is whole; null otherwise (then they are made again). */
   hostOutputs(key: string): KeptHost[] | null;
+  /** The hosts' copies of the site it holds in its records (src/layout/link-trees.ts), from its hosts' record; null
+   * when that cannot be read. */
+  linkTrees(): LinkTree[] | null;
 }
 
 /** A host's output as the last build wrote it, and its handler's size. */
@@ -342,6 +346,10 @@ export function lastBuild(layout: Layout): LastBuild {
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
     hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, key)),
+    linkTrees: () => {
+      const record = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "");
+      return record === null ? null : linkTrees(record.hosts);
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER } from "../edge/data.js";
+import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import { AnswerOutput } from "../routes/answer-files.js";
@@ -21,8 +22,9 @@ export type OutputFile =
   /**
    * A hard link to a file this build has just written (a host's copy of the site): `entry` is that file's manifest
    * entry ("<hash> <size>"), so nothing is read. Where linking fails (another file system), the bytes are copied.
+   * `implied`: its folder's manifest does not list it (a host's tree in the records, src/layout/link-trees.ts).
    */
-  | { path: string; linkTo: string; entry: string };
+  | { path: string; linkTo: string; entry: string; readonly implied?: boolean };
 
 
 /**
@@ -73,7 +75,7 @@ export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith
 export function servedByEdge(f: OutputFile): boolean {
   // An answer's path is made only when asked for: it is known without it (a ×100 site has 590,000).
   if (f instanceof AnswerOutput) return false;
-  return !f.path.toLowerCase().startsWith("api/"); // the content's files, the site's own pages, the handler's data
+  return !isAnswerPath(f.path); // the content's files, the site's own pages, the handler's data
 }
 
 export interface RecordsInput {
@@ -91,6 +93,8 @@ export interface RecordsInput {
   answerInputs?: string;
   /** Which host wrote which file, and what they were made from (src/hosts/record.ts), printed. */
   hostsRecord: string;
+  /** The hosts' copies of the site (src/layout/link-trees.ts): `linkTrees(hosts)`. */
+  trees: readonly LinkTree[];
 }
 
 /**
@@ -114,23 +118,14 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
-    const own = new Set(host.files.map((f) => f.path));
     for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
-    if (host.docroot === undefined) continue;
-    const docroot = host.docrootDir === undefined ? "" : `${host.docrootDir}/`;
-    const group: LinkGroup = { prefix: `${dir}/${docroot}`, files: site.files, dir: site.dir, entries: site.entries };
-    /** Whether one of the host's own files lies where answers do (else no answer's path is made to look). */
-    const ownAmongAnswers = [...own].some((p) => p.startsWith(`${docroot}api/`));
+    const tree = input.trees.find((t) => t.prefix.startsWith(`${dir}/`));
+    if (tree === undefined) continue;
+    const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
     for (let i = 0; i < site.files.length; i++) {
       const f = site.files[i]!;
-      const answer = f instanceof AnswerOutput;
-      if (host.docroot === "plain" && (answer || !servedByEdge(f))) continue;
-      // A static host's own copy holds no data file: its /api.php is the answer files.
-      if (host.docroot === "site" && !answer && isEdgeDataPath(f.path)) continue;
-      if (site.entries.size(i) < 0) continue;
-      if (own.size > 0 && (!answer || ownAmongAnswers) && own.has(`${docroot}${f.path}`)) continue;
-      files.push(new SiteLink(group, i));
+      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, () => f.path)) files.push(new SiteLink(group, i));
     }
   }
   return files;
@@ -144,6 +139,8 @@ export interface LinkGroup {
   readonly files: readonly OutputFile[];
   readonly dir: string;
   readonly entries: ManifestEntries;
+  /** Whether the links are a host's tree in the records, which their manifest does not list (src/layout/link-trees.ts). */
+  readonly implied: boolean;
 }
 
 /**
@@ -179,6 +176,11 @@ export class SiteLink {
 
   get entry(): string {
     return this.group.entries.get(this.index)!;
+  }
+
+  /** Whether its folder's manifest leaves it out (a host's tree in the records: implied by --out's manifest). */
+  get implied(): boolean {
+    return this.group.implied;
   }
 
   /** Copies its manifest entry into `entries` at `index`, without printing it. */

@@ -8,6 +8,7 @@
 
 import { unlinkSync } from "node:fs";
 import path from "node:path";
+import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { lastBuild, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
@@ -37,6 +38,8 @@ export interface PublishPlan {
   beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
   /** The records' files, made once --out is written (they record its manifest and identity). */
   records(site: SiteWritten): OutputFile[];
+  /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
+  trees: readonly LinkTree[];
   /** What the answer files of --out are computed from, when it holds answers: an update in place keeps those whose
    * inputs the last build's records show unchanged, without producing them. */
   answerInputs?: AnswerInputs;
@@ -66,12 +69,17 @@ export interface Published {
 /** Of the files changed in place, more than this share makes the build write in full instead. */
 const IN_PLACE_SHARE = 0.6;
 
-/** Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders. */
+/**
+ * Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders
+ * and the same hosts' copies of the site (the links they hold are known from --out's manifest alone).
+ */
 function canUpdate(layout: Layout, last: LastBuild, plan: PublishPlan, epoch: number | undefined): boolean {
   const { stamp } = last;
   if (stamp === null || !last.recordsAreOurs() || stamp.out !== path.basename(layout.out) || !last.describesSite) return false;
   const beside = plan.beside.map((b) => b.dir);
   if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
+  const trees = last.linkTrees();
+  if (trees === null || printTrees(trees) !== printTrees(plan.trees)) return false;
   // The manifest's second line.
   return last.siteManifest().split("\n", 2)[1] === mtimesLine(epoch);
 }
@@ -144,6 +152,7 @@ function inPlace(
     const stats = updateInPlace(folder.dir, folder.files(), {
       ...common, previous: last.folderManifest(folder.dir), trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
       manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
+      ...(folder.dir === layout.records ? { implied: { trees: plan.trees, removedSitePaths: site.removed } } : {}),
     })!;
     if (folder.dir === layout.records) bytes += stats.bytes;
     changed += stats.written.length;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
 import { fromOsError } from "../errors.js";
+import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { besideStamp, lastBuild } from "../layout/read-build.js";
 import type { BuildStamp } from "../layout/stamp.js";
@@ -103,8 +104,19 @@ export function intact(dir: string, manifest: string, raw: RawContent | null, so
     copies.delete(file);
     return s.size === copy.size && Math.round(s.mtimeMs) === Math.min(Math.floor(copy.mtimeMs), limit);
   };
-  // Line by line, one synchronous stat each: a ×100 site has 640,000 lines, and a Map of them or a promise per stat
-  // cost more than the stats.
+  const lines = eachEntry(manifest, same);
+  if (lines === null || lines === 0) return false;
+  // Published files the manifest does not list are checked by themselves.
+  for (const f of copies.values()) if (!same(f.path, f.size)) return false;
+  return true;
+}
+
+/**
+ * Visits each file a manifest lists (`<hash> <size> <path>` lines), line by line, one synchronous stat each: a ×100
+ * site has 640,000 lines, and a Map of them or a promise per stat cost more than the stats. The number of files, or
+ * null as soon as `visit` finds one wrong.
+ */
+function eachEntry(manifest: string, visit: (file: string, size: number) => boolean): number | null {
   let lines = 0;
   for (let at = manifest.indexOf("\n") + 1; at < manifest.length;) {
     const end = manifest.indexOf("\n", at);
@@ -114,13 +126,24 @@ export function intact(dir: string, manifest: string, raw: RawContent | null, so
     const first = line.indexOf(" ");
     const second = line.indexOf(" ", first + 1);
     if (first <= 0 || second <= first) continue;
-    if (!same(line.slice(second + 1), Number(line.slice(first + 1, second)))) return false;
+    if (!visit(line.slice(second + 1), Number(line.slice(first + 1, second)))) return null;
     lines++;
   }
-  if (lines === 0) return false;
-  // Published files the manifest does not list are checked by themselves.
-  for (const f of copies.values()) if (!same(f.path, f.size)) return false;
-  return true;
+  return lines;
+}
+
+/** Whether the records hold each host's copy of --out's files whole (src/layout/link-trees.ts), by size. */
+function treesIntact(records: string, siteManifest: string, trees: readonly LinkTree[]): boolean {
+  if (trees.length === 0) return true;
+  return eachEntry(siteManifest, (file, size) => {
+    const answer = isAnswerPath(file);
+    for (const tree of trees) {
+      if (!treeHolds(tree, answer, () => file)) continue;
+      const s = statSync(`${records}/${tree.prefix}${file}`, { throwIfNoEntry: false });
+      if (s === undefined || !s.isFile() || s.size !== size) return false;
+    }
+    return true;
+  }) !== null;
 }
 
 /**
@@ -134,6 +157,8 @@ export function upToDate(layout: Layout, key: string, raw: RawContent, sourceDat
   if (!last.describesSite || last.unfinished) return null; // an update was stopped midway: it is finished
   if (!intact(layout.out, last.siteManifest(), raw, sourceDateEpoch)) return null;
   if (!intact(layout.records, last.folderManifest(layout.records), null)) return null;
+  const trees = last.linkTrees();
+  if (trees === null || !treesIntact(layout.records, last.siteManifest(), trees)) return null;
   for (const dir of stamp.beside) {
     const folder = layout.beside(dir);
     const beside = besideStamp(folder);

@@ -6,9 +6,10 @@
 // whole files, old and new, and a journal that marks the output incomplete. The next build treats every journaled
 // path as changed (rewriting or removing it), then deletes the journal: it finishes the update.
 
-import { appendFileSync, closeSync, futimesSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
+import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { pathsOf, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
@@ -80,6 +81,10 @@ export interface UpdateOptions {
   keep?: (f: OutputFile) => boolean;
   /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
   maxChanged?: number;
+  /** The hosts' copies of the site, when `dir` is the records (src/layout/link-trees.ts): the manifest leaves their
+   * links out. They must be those of the last build (publish.ts checks): the links to --out's files it removed are
+   * removed. */
+  implied?: { trees: readonly LinkTree[]; removedSitePaths: readonly string[] };
   /** The files of --out (`dir`) this build has rewritten (relative paths, and their indexes in `files`, --out's file
    * list): a link to one of them is made again, whatever its entry. */
   rewritten?: { dir: string; paths: ReadonlySet<string>; files: readonly OutputFile[]; indexes: ReadonlySet<number> };
@@ -129,19 +134,30 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
     const rel = f.path;
+    const dirty = options.dirty.size > 0 && options.dirty.has(rel);
+    if (dirty) plannedDirty.add(rel);
+    if ("linkTo" in f) {
+      if (f instanceof SiteLink) f.copyEntry(entries, i);
+      else entries.setEntry(i, f.entry);
+      bytes += entries.size(i);
+      if (f.implied === true) {
+        // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts): the last build's
+        // trees were these (publish.ts), so it is there when its folder is trusted or it is found, and the same
+        // unless its target was written again.
+        paths[i] = rel;
+        const there = (inTrusted(rel) || onDisk.delete(rel)) && !dirty;
+        if (!there || linksRewritten(f, options.rewritten)) changed.push(i);
+        continue;
+      }
+    }
     const k = previous.find(rel);
     if (k >= 0) matched[k] = 1;
     paths[i] = k >= 0 ? previous.paths[k]! : rel;
     const was = (): boolean => k >= 0 && entries.same(i, previous.entries, k);
     const listed = inTrusted(rel) ? k >= 0 : onDisk.delete(rel);
-    const dirty = options.dirty.size > 0 && options.dirty.has(rel);
-    if (dirty) plannedDirty.add(rel);
     const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
-      if (f instanceof SiteLink) f.copyEntry(entries, i);
-      else entries.setEntry(i, f.entry);
-      bytes += entries.size(i);
       if (!there || !was() || linksRewritten(f, options.rewritten)) changed.push(i);
       continue;
     }
@@ -163,6 +179,18 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
   for (let k = 0; k < previous.paths.length; k++) if (matched[k] === 0) removed.push(previous.paths[k]!);
+  // The links to --out's removed files, in the trees that held them.
+  let implied = 0;
+  for (const p of options.implied?.removedSitePaths ?? []) {
+    const answer = isAnswerPath(p);
+    for (const tree of options.implied!.trees) {
+      const rel = tree.prefix + p;
+      if (!treeHolds(tree, answer, () => p) || lstatSync(path.join(dir, rel), { throwIfNoEntry: false }) === undefined) continue;
+      removed.push(rel);
+      onDisk.delete(rel);
+      implied++;
+    }
+  }
   // A folder of the last build that this one drops, changed since (a file left in it by hand): removed whole. Such a
   // folder holds only files this build does not plan (a planned file's folders are planned): it is a folder of these.
   // Trusted, it holds only the manifest's files, which are removed one by one.
@@ -170,7 +198,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (folders.has(rel) || trusted(rel)) continue;
     if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
   }
-  for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0) removed.push(rel);
+  const removedLinks = new Set(removed.slice(removed.length - implied));
+  for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 

@@ -335,10 +335,13 @@ async function writeAll(
   return { bytes, reused, manifest };
 }
 
+/** A link its folder's manifest leaves out: a host's copy of the site in the records (src/layout/link-trees.ts). */
+const unlisted = (f: OutputFile): boolean => "linkTo" in f && f.implied === true;
+
 /**
- * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order) in chunks of a
- * few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines (46 MB, and the records' 690,000
- * another 58 MB), so no manifest is held whole longer than it takes to write it.
+ * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order, but the links
+ * it leaves out) in chunks of a few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines
+ * (46 MB), so no manifest is held whole longer than it takes to write it.
  */
 export function* manifestChunks(
   files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
@@ -346,6 +349,7 @@ export function* manifestChunks(
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
+    if (unlisted(files[i]!)) continue;
     const entry = entries.get(i);
     if (entry === undefined) continue;
     chunk += `${entry} ${paths?.[i] ?? files[i]!.path}\n`;
@@ -372,7 +376,7 @@ export function printedManifest(
       for (let i = 0; i < files.length; i++) {
         const bytes = entries.size(i);
         // "<sha1 base64url> <size> <path>\n"
-        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
+        if (bytes >= 0 && !unlisted(files[i]!)) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
       }
       const out = Buffer.allocUnsafe(size);
       let at = 0;
