@@ -228,6 +228,8 @@ export interface Compiled {
   /** The records' hosts.json: which host wrote which file, and what they were made from (src/hosts/record.ts);
    * printed when asked for (its key hashes the route table: `check` never asks). */
   hostsRecord(): string;
+  /** The key in it: of what the hosts' files and the route table are made from (src/hosts/record.ts). */
+  hostsKey(): string;
   diagnostics: Diagnostic[];
 }
 
@@ -313,6 +315,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   mark("plan");
   return {
     model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers, hostsRecord,
+    hostsKey: keyOfHosts,
     ...(needsEdgeData(selected) ? { handler: edge.entryBundle("cloudflare") } : {}),
   };
 }
@@ -419,7 +422,7 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
  * hosts (only the files whose bytes change are written), in full otherwise or with --force.
  */
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
-  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord } = await compileContent(raw, {
+  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey } = await compileContent(raw, {
     ...options, ...(options.force === true ? {} : { keptHosts: (hostsKey: string) => lastBuild(layout).hostOutputs(hostsKey) }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
@@ -435,6 +438,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
   const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
   const trees = linkTrees(hosts);
+  const last = lastBuild(layout);
   const done = await publish(layout, {
     site,
     trees,
@@ -453,7 +457,9 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       },
     })),
     records: (written) => planRecords({
-      routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
+      routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp),
+      // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
+      tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
       ...(inputs === undefined ? {} : { answerInputs: printAnswerInputs(inputs) }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),

@@ -11,7 +11,7 @@ import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTab
 import { corePath, DATA_DIR } from "../edge/data.js";
 import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
-import { fileHash, parseHostsRecord, type RecordedFile } from "../hosts/record.js";
+import { fileHash, parseHostsRecord, type HostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
 import { linkTrees, type LinkTree } from "./link-trees.js";
 import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
@@ -325,6 +325,8 @@ export interface LastBuild {
   /** The hosts' copies of the site it holds in its records (src/layout/link-trees.ts), from its hosts' record; null
    * when that cannot be read. */
   linkTrees(): LinkTree[] | null;
+  /** The key of what its hosts' files and route table were made from (its hosts' record), or null. */
+  hostsKey(): string | null;
 }
 
 /** A host's output as the last build wrote it, and its handler's size. */
@@ -337,6 +339,9 @@ export interface KeptHost {
 
 export function lastBuild(layout: Layout): LastBuild {
   let site: string | undefined;
+  let hostsRecord: HostsRecord | null | undefined;
+  const recordOfHosts = (): HostsRecord | null =>
+    (hostsRecord === undefined ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "")) : hostsRecord);
   return {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
@@ -347,9 +352,10 @@ export function lastBuild(layout: Layout): LastBuild {
     answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
     hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, key)),
     linkTrees: () => {
-      const record = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "");
+      const record = recordOfHosts();
       return record === null ? null : linkTrees(record.hosts);
     },
+    hostsKey: () => recordOfHosts()?.key ?? null,
   };
 }
 

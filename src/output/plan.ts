@@ -15,8 +15,11 @@ import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
 export type OutputFile =
   | { path: string; data: string | Uint8Array }
-  /** A file whose bytes are produced only when it is written (answers: the site is never held as text). */
-  | { path: string; produce(): string | Uint8Array }
+  /**
+   * A file whose bytes are produced only when it is written (answers: the site is never held as text). `unchanged`:
+   * its bytes are the last build's, known without producing them (an in-place update keeps the file as it is).
+   */
+  | { path: string; produce(): string | Uint8Array; readonly unchanged?: boolean }
   /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
   | { path: string; source: string; size: number; mtimeMs?: number; /** The bytes, when the build has read them. */ bytes?: Uint8Array }
   /**
@@ -95,6 +98,8 @@ export interface RecordsInput {
   hostsRecord: string;
   /** The hosts' copies of the site (src/layout/link-trees.ts): `linkTrees(hosts)`. */
   trees: readonly LinkTree[];
+  /** Whether the route table is the last build's (the same hosts key): routes.json then keeps its bytes. */
+  tableUnchanged: boolean;
 }
 
 /**
@@ -110,7 +115,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     { path: SITE_ID_FILE, data: input.siteId },
     // Both printed when they are written, and dropped then: 46 and 18 MB at ×100.
     { path: SITE_MANIFEST_FILE, produce: () => manifest.bytes() },
-    { path: ROUTES_FILE, produce: () => stringify(input.routes.table as unknown as Body) },
+    { path: ROUTES_FILE, produce: () => stringify(input.routes.table as unknown as Body), unchanged: input.tableUnchanged },
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
   ];
   if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });

@@ -12,10 +12,10 @@ import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { lastBuild, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
-import { unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
+import { iconKey, unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { pathsOf, type OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
-import { openJournal, readJournal, removeTemporaries, updateInPlace } from "./update.js";
+import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
 import {
   MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
 } from "./write-output.js";
@@ -132,7 +132,7 @@ function inPlace(
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
     ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
-    ...(plan.answerInputs === undefined ? {} : { keep: keptAnswers(last.answerInputs(), plan.answerInputs) }),
+    ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputs(), plan.answerInputs, epoch)),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
     ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
@@ -164,6 +164,13 @@ function inPlace(
   return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
 }
 
+/** What the prints of the last build's inputs vouch for: answer files kept whole, and copies' times. */
+function lastInputs(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): Pick<UpdateOptions, "keep" | "sameTime"> {
+  const keep = keptAnswers(last, now);
+  const sameTime = keptIconTimes(last, now, epoch);
+  return { ...(keep === undefined ? {} : { keep }), ...(sameTime === undefined ? {} : { sameTime }) };
+}
+
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
 function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputFile) => boolean) | undefined {
   // Nothing can be kept: no answer is asked.
@@ -171,6 +178,22 @@ function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputF
   const unchanged = unchangedInputs(last, now);
   const seen = new Map<(member: string) => string, Map<string, boolean>>();
   return (f) => f instanceof AnswerOutput && f.inputsUnchanged(unchanged, seen);
+}
+
+/**
+ * Copies of icons/ files whose modification time is the last build's, without reading it: under SOURCE_DATE_EPOCH,
+ * a time clamped to it now whose file's print (src/routes/answer-inputs.ts: size and time in seconds, clamped the
+ * same way) is unchanged was clamped to it then. A ×100 site has 49,000 icons: their times, read one by one, took
+ * half a second of a one-mapping rebuild. (Their bytes are hashed still: a time can hide an edit.)
+ */
+function keptIconTimes(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
+  if (last === null || epoch === undefined) return undefined;
+  const limit = epoch * 1000;
+  return (f, mtimeMs) => {
+    if (mtimeMs !== limit || !f.path.startsWith("icons/") || f.path.indexOf("/", 6) >= 0) return false;
+    const print = now.keys.get(iconKey(f.path.slice(6)));
+    return print !== undefined && last.keys.get(iconKey(f.path.slice(6))) === print;
+  };
 }
 
 function removeJournal(journal: string): void {

@@ -79,6 +79,9 @@ export interface UpdateOptions {
   /** Whether a file holds the bytes its manifest entry says, by what it is computed from (answers whose inputs are
    * unchanged, src/routes/answer-inputs.ts): then it is neither produced nor hashed, unless it is missing or dirty. */
   keep?: (f: OutputFile) => boolean;
+  /** Whether a copy of the content has the modification time `mtimeMs` in the folder already, as the last build
+   * gave it (known from its source's records): then its time is not read. */
+  sameTime?: (f: OutputFile, mtimeMs: number) => boolean;
   /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
   maxChanged?: number;
   /** The hosts' copies of the site, when `dir` is the records (src/layout/link-trees.ts): the manifest leaves their
@@ -161,7 +164,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       if (!there || !was() || linksRewritten(f, options.rewritten)) changed.push(i);
       continue;
     }
-    if (there && k >= 0 && sameMtimes && options.keep?.(f) === true) {
+    if (there && k >= 0 && sameMtimes && (options.keep?.(f) === true || ("produce" in f && f.unchanged === true))) {
       entries.copy(i, previous.entries, k);
       bytes += entries.size(i);
       continue;
@@ -170,7 +173,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     entries.set(i, p.hash, p.size);
     bytes += p.size;
     let same = there && was();
-    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined) {
+    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined && !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)) {
       const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
     }

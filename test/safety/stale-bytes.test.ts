@@ -123,6 +123,44 @@ describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (repr
   });
 });
 
+describe("SOURCE_DATE_EPOCH and in-place rebuilds: a copy's time follows its source's across the epoch", () => {
+  const epochMs = Number(TEST_EPOCH) * 1000;
+
+  it("a touched icon, same bytes, gets the clamped time or its own (the update infers unchanged times from the records)", async () => {
+    const content = await copyContent(DEMO_CONTENT);
+    const root = await tmpDir("bis-mtimes-");
+    temps.push(content, root);
+    const icon = path.join(content, "icons/json.png");
+    const out = path.join(root, "dist");
+    const options = { content, out, sourceDateEpoch: TEST_EPOCH };
+    // In whole milliseconds, as the writer gives a copy its source's time.
+    const copy = async (): Promise<number> => Math.round((await stat(path.join(out, "icons/json.png"))).mtimeMs);
+    const source = async (): Promise<number> => Math.floor((await stat(icon)).mtimeMs);
+    const old = new Date("2020-02-03T04:05:06.789Z");
+    await utimes(icon, old, old);
+    await build(options);
+    expect(await copy()).toBe(await source());
+    expect(await copy()).toBeLessThan(epochMs);
+
+    // Newer than the epoch: clamped to it.
+    await utimes(icon, new Date(), new Date());
+    expect((await build(options)).changes.mode).toBe("in place");
+    expect(await copy()).toBe(epochMs);
+    // Newer still: the same clamped time, the same file.
+    const { ino } = await stat(path.join(out, "icons/json.png"));
+    await utimes(icon, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    await build(options);
+    expect(await copy()).toBe(epochMs);
+    expect((await stat(path.join(out, "icons/json.png"))).ino).toBe(ino);
+    // Older again: its own time.
+    const older = new Date("2021-05-06T07:08:09.123Z");
+    await utimes(icon, older, older);
+    expect((await build(options)).changes.mode).toBe("in place");
+    expect(await copy()).toBe(await source());
+    expect(await copy()).not.toBe(epochMs);
+  });
+});
+
 describe("linked files (Vercel's static/): a hard link to a file the build wrote, or a copy where linking fails", () => {
   const file = async (): Promise<{ root: string; source: string; entry: string }> => {
     const root = await tmpDir("bis-link-");
