@@ -20,6 +20,8 @@ import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 const JOURNAL_HEADER = "build-index-site update 1";
 /** A new file's bytes go here first, then it is renamed over its target. */
 const TMP_SUFFIX = ".bis-new";
+/** Produced bytes kept from hashing to writing, at most (then produced again when written). */
+const HOLD_BYTES = 64 * 2 ** 20;
 
 /** What an interrupted update left: folder (absolute) → the paths in it that may hold new bytes, or none. */
 export type Dirty = Map<string, Set<string>>;
@@ -104,6 +106,8 @@ export interface UpdateStats extends WriteStats {
 }
 
 interface Prepared {
+  /** The bytes hashed. */
+  data: string | Uint8Array;
   hash: Uint8Array;
   size: number;
   mtimeMs: number | undefined;
@@ -112,9 +116,10 @@ interface Prepared {
 }
 
 /**
- * Updates `dir` in place to hold exactly `files` (plus its manifest when kept inside). Every file is hashed (answers
- * are produced to be hashed, then dropped, and produced again when they are written), compared with the manifest,
- * and only what differs is written. The files `keep` vouches for are neither produced nor hashed: they keep their entry.
+ * Updates `dir` in place to hold exactly `files` (plus its manifest when kept inside). Every file is hashed (a file
+ * produced to be hashed is dropped when it is unchanged, and kept for writing when it changed, up to HOLD_BYTES in
+ * all), compared with the manifest, and only what differs is written. The files `keep` vouches for are neither
+ * produced nor hashed: they keep their entry.
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
@@ -132,6 +137,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   /** Each file's path, made once: the previous manifest's own string where it lists the file (held anyway). */
   const paths = new Array<string>(files.length);
   const plannedDirty = new Set<string>();
+  const held = new Map<number, string | Uint8Array>();
+  let heldBytes = 0;
   let bytes = 0;
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
@@ -177,7 +184,14 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
     }
-    if (!same) changed.push(i);
+    if (same) continue;
+    changed.push(i);
+    // Produced bytes to be written are kept for the write, up to a bound (the records' site.manifest is 46 MB at
+    // ×100): producing them again cost as much as the first time.
+    if ("produce" in f && heldBytes + p.size <= HOLD_BYTES) {
+      held.set(i, p.data);
+      heldBytes += p.size;
+    }
   }
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
@@ -218,7 +232,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       const f = files[i]!;
       const dest = path.join(dir, f.path);
       mkdirSync(path.dirname(dest), { recursive: true });
-      writeWhole(dest, f, limit);
+      writeWhole(dest, f, limit, held.get(i));
       options.onFile?.(f);
     }
     for (const rel of removed) {
@@ -264,10 +278,10 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
   if ("source" in f) {
     const data = f.bytes ?? read(f.source);
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
-    return { hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
+    return { data, hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
   const data = "data" in f ? f.data : f.produce();
-  return { hash: digest(data), size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength, mtimeMs: limit, copy: false };
+  return { data, hash: digest(data), size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength, mtimeMs: limit, copy: false };
 }
 
 function read(source: string): Uint8Array {
@@ -278,8 +292,9 @@ function read(source: string): Uint8Array {
   }
 }
 
-/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. */
-function writeWhole(dest: string, f: OutputFile, limit: number | undefined): void {
+/** Writes the file beside `dest` and renames it over: a reader sees the old file or the new one, whole. `produced`:
+ * its bytes, when they were kept from hashing. */
+function writeWhole(dest: string, f: OutputFile, limit: number | undefined, produced?: string | Uint8Array): void {
   if ("linkTo" in f) {
     const tmp = dest + TMP_SUFFIX;
     try {
@@ -298,7 +313,7 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined): voi
     const own = "source" in f ? (f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs)) : Math.floor(statSync(source).mtimeMs);
     mtimeMs = clampedTime(own, limit);
   } else {
-    data = "data" in f ? f.data : f.produce();
+    data = "data" in f ? f.data : produced ?? f.produce();
     mtimeMs = limit;
   }
   replaceWhole(dest, (fd) => writeFileSync(fd, data), mtimeMs);
