@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { cli, STACK_LINE } from "../cli/run.js";
 import { build } from "../../src/build.js";
+import { LAYOUT_FORMAT } from "../../src/layout/stamp.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 let root: string;
@@ -83,8 +84,9 @@ describe("diff: bad input is one line and exit 2", () => {
     };
     await edit(path.join(root, "b", ".build-index-site", "dist", "routes.json"), '"version": 1', '"version": 2');
     await expectOneLine([a, b], /b\/dist was built by another version of build-index-site \(route table version 2; this one reads 1\)\.$/);
-    await edit(path.join(root, "b", ".build-index-site", "dist", "build.json"), '"format": 1', '"format": 2');
-    await expectOneLine([a, b], /b\/dist was built by another version of build-index-site \(layout format 2; this one reads 1\)\.$/);
+    const [now, other] = [LAYOUT_FORMAT, LAYOUT_FORMAT + 1];
+    await edit(path.join(root, "b", ".build-index-site", "dist", "build.json"), `"format": ${now}`, `"format": ${other}`);
+    await expectOneLine([a, b], new RegExp(`b/dist was built by another version of build-index-site \\(layout format ${other}; this one reads ${now}\\)\\.$`));
   });
 
   test("--json: the failure as one JSON object on stdout", async () => {
