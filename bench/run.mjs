@@ -190,6 +190,18 @@ async function manifests(root) {
   return all;
 }
 
+/**
+ * Each file's manifest entry: its own, or for a file no manifest lists (a host's hard link into dist/, docs/layout.md)
+ * the entry of a listed file with the same inode, which holds the same bytes. `files` is a snapshot (listFiles).
+ */
+function entriesOf(files, hashes) {
+  const byInode = new Map();
+  for (const [p, f] of files) if (hashes.has(p)) byInode.set(f.ino, hashes.get(p));
+  const all = new Map(hashes);
+  for (const [p, f] of files) if (!all.has(p) && byInode.has(f.ino)) all.set(p, byInode.get(f.ino));
+  return all;
+}
+
 /** A writable copy of a content folder that shares the files' bytes (hard links): cheap at any size. */
 function linkCopy(from, to) {
   const r = spawnSync("cp", ["-al", from, to]);
@@ -260,13 +272,13 @@ async function benchBuild(name, content) {
   const icon = (await readdir(iconsDir)).filter((n) => n.endsWith(".png")).sort()[0];
   await buildCmd(work, out);
   const before = await listFiles(last);
-  const manifestBefore = await manifests(last);
+  const manifestBefore = entriesOf(before, await manifests(last));
   const replacement = path.join(work, `.new-${icon}`);
   await writeFile(replacement, squarePng(40, [1, 2, 3, 255], [250, 0, 0, 255]));
   await rename(replacement, path.join(iconsDir, icon));
   const one = await buildCmd(work, out);
   const after = await listFiles(last);
-  const manifestAfter = await manifests(last);
+  const manifestAfter = entriesOf(after, await manifests(last));
   // Files of dist/ and of the host folders; each folder's own manifest and inputs stamp change with any input, and
   // the record of the folders (.build-index-site/<out>.dirs) with any build.
   const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p)
@@ -291,11 +303,11 @@ async function benchBuild(name, content) {
     await writeFile(tmp, `${JSON.stringify(map, null, 4)}\n`);
     await rename(tmp, mapFile); // replaces the hard link: the cached content is not touched
     const filesBefore = await listFiles(last);
-    const hashesBefore = await manifests(last);
+    const hashesBefore = entriesOf(filesBefore, await manifests(last));
     const r = await buildCmd(work, out);
     mappingMs.push(r.ms);
     const filesAfter = await listFiles(last);
-    const hashesAfter = await manifests(last);
+    const hashesAfter = entriesOf(filesAfter, await manifests(last));
     const re = [...filesAfter].filter(([p, f]) => filesBefore.get(p)?.ino !== f.ino).map(([p]) => p)
       .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.dirs$/.test(p));
     const ch = [...hashesAfter].filter(([p, h]) => hashesBefore.get(p) !== h).map(([p]) => p).filter((p) => !/\.build-inputs$/.test(p));
