@@ -9,6 +9,7 @@
 
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { FolderRuns } from "./folder-runs.js";
 
 const HEADER = "build-index-site dirs 1";
 
@@ -25,14 +26,11 @@ function stampOf(dir: string): string | null {
 /** The folders of a list of files (relative paths), their parents included, and "" (the folder itself). */
 export function foldersOf(paths: Iterable<string>): Set<string> {
   const dirs = new Set<string>([""]);
-  let last: string | null = null;
+  // Files come grouped by folder: only a new folder is climbed.
+  const runs = new FolderRuns();
   for (const p of paths) {
-    const slash = p.lastIndexOf("/");
-    if (slash <= 0) continue;
-    // Files come grouped by folder: only a new folder is sliced and climbed.
-    if (last !== null && slash === last.length && p.startsWith(last)) continue;
-    last = p.slice(0, slash);
-    for (let d = last; d !== "" && !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) dirs.add(d);
+    if (!runs.next(p)) continue;
+    for (let d = runs.folder; d !== "" && !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) dirs.add(d);
   }
   return dirs;
 }

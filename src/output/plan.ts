@@ -10,6 +10,7 @@ import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_
 import { stringify, type Body } from "../model/json.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
+import { FolderRuns } from "./folder-runs.js";
 import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
@@ -209,49 +210,32 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
   const spelt = new Map<string, string>();
   const suspect = new Set<string>();
   // Files come grouped by folder: a folder's name is sliced and lowered once per run of its files.
-  const folderOf = folderRuns();
+  const runs = new FolderRuns();
+  let lower = "";
   for (let i = 0; i < files.length; i++) {
     const p = files[i]!.path;
-    const folder = folderOf(p);
-    if (folder.first) {
-      const seen = spelt.get(folder.lower);
-      if (seen === undefined) spelt.set(folder.lower, folder.exact);
-      else if (seen !== folder.exact) suspect.add(folder.lower);
+    if (runs.next(p)) {
+      lower = runs.folder.toLowerCase();
+      const seen = spelt.get(lower);
+      if (seen === undefined) spelt.set(lower, runs.folder);
+      else if (seen !== runs.folder) suspect.add(lower);
     }
-    if (suspect.has(folder.lower)) continue;
-    mayChange.lastIndex = folder.exact.length === 0 ? 0 : folder.exact.length + 1;
-    if (mayChange.test(p)) suspect.add(folder.lower);
+    if (suspect.has(lower)) continue;
+    mayChange.lastIndex = runs.folder.length === 0 ? 0 : runs.folder.length + 1;
+    if (mayChange.test(p)) suspect.add(lower);
   }
   if (suspect.size === 0) return [];
   /** Path in lower case → the indexes of the paths that are it, in the suspect folders only. */
   const groups = new Map<string, number[]>();
-  const again = folderRuns();
+  const again = new FolderRuns();
   for (let i = 0; i < files.length; i++) {
     const p = files[i]!.path;
-    if (!suspect.has(again(p).lower)) continue;
+    if (again.next(p)) lower = again.folder.toLowerCase();
+    if (!suspect.has(lower)) continue;
     const key = p.toLowerCase();
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [i]);
     else group.push(i);
   }
   return [...groups.values()].filter((group) => group.length > 1).map((group) => group.map((i) => files[i]!.path));
-}
-
-/** A path's folder ("" at the top), exact and in lower case, and whether it starts a run (the previous path was
- * in another folder): sliced only then. */
-function folderRuns(): (p: string) => { exact: string; lower: string; first: boolean } {
-  const current = { exact: "", lower: "", first: true };
-  let known = false;
-  return (p) => {
-    const slash = p.lastIndexOf("/");
-    if (known && (slash < 0 ? current.exact === "" : slash === current.exact.length && p.startsWith(current.exact))) {
-      current.first = false;
-      return current;
-    }
-    known = true;
-    current.exact = slash < 0 ? "" : p.slice(0, slash);
-    current.lower = current.exact.toLowerCase();
-    current.first = true;
-    return current;
-  };
 }

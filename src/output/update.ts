@@ -15,6 +15,7 @@ import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
 import { foldersOf } from "./dir-stamps.js";
+import { FolderRuns } from "./folder-runs.js";
 import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
@@ -371,16 +372,11 @@ function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string
   return { onDisk, strayDirs };
 }
 
-/** Whether a file's folder is trusted (files come grouped by folder: a folder's name is sliced once per run). */
+/** Whether a file's folder is trusted, asked once per run of files in one folder. */
 function folderTest(trusted: (rel: string) => boolean): (file: string) => boolean {
-  let last: string | null = null;
-  let lastAnswer = false;
-  return (file) => {
-    const slash = file.lastIndexOf("/");
-    if (last !== null && slash === last.length && file.startsWith(last) && (slash >= 0 || last === "")) return lastAnswer;
-    last = slash < 0 ? "" : file.slice(0, slash);
-    return (lastAnswer = trusted(last));
-  };
+  const runs = new FolderRuns();
+  let answer = false;
+  return (file) => (runs.next(file) ? (answer = trusted(runs.folder)) : answer);
 }
 
 /**
