@@ -92,7 +92,7 @@ describe("the hosts' copies of the site in the records", () => {
     checkTrees(options.out);
   });
 
-  it("without the hosts' record that implies them, the next build writes the records in full", async () => {
+  it("without the hosts' record that implies them, the next build is written in full", async () => {
     await writeFile(path.join(layoutOf(options.out).records, "hosts.json"), "{}\n");
     await writeFile(path.join(options.content, "icons/zz-other.png"), readFileSync(path.join(options.content, "icons/php.png")));
     const result = await build(options);
