@@ -95,8 +95,9 @@ export async function publish(layout: Layout, plan: PublishPlan, options: Publis
     if (done !== null) return done;
   }
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
-  // After an interrupted update the manifests do not say what the files hold: nothing is reused.
-  const reuse = dirty.size === 0 ? {} : { reuse: false };
+  // After an interrupted update the manifests do not say what the files hold: nothing is reused. With --force a file
+  // is reused only when its bytes are read and found to be what the manifest says (one edited by hand is written).
+  const reuse = dirty.size === 0 ? (options.force === true ? { verifyReuse: true } : {}) : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
   const previous = dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest() : null;
   forgetFolders(layout.folders);

@@ -78,6 +78,9 @@ export interface WriteOptions {
   onFile?: (file: OutputFile) => void | Promise<void>;
   /** Hard-link unchanged files from the previous output instead of writing them (default true). */
   reuse?: boolean;
+  /** Reuse a previous file only when its bytes, read again, are those its manifest entry says (--force: a file edited
+   * by hand since is written again). Default: the manifest is trusted. */
+  verifyReuse?: boolean;
   /** Replace an existing output that this tool did not write (a file, a non-empty folder without the marker). */
   replaceOut?: boolean;
   /** SOURCE_DATE_EPOCH in seconds: every file's modification time is clamped to it (reproducible Last-Modified). */
@@ -265,6 +268,15 @@ async function writeAll(
     if (checkTime && mtimeMs !== undefined) {
       const old = await ops.stat(existing);
       if (old === null || Math.round(old.mtimeMs) !== mtimeMs) return false;
+    }
+    if (options.verifyReuse === true) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await ops.read(existing);
+      } catch {
+        return false;
+      }
+      if (`${digest(bytes).toString("base64url")} ${bytes.byteLength}` !== entry) return false;
     }
     try {
       await ops.link(existing, path.join(root, rel));
