@@ -190,10 +190,12 @@ function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputF
 function keptIconTimes(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
   if (last === null || epoch === undefined) return undefined;
   const limit = epoch * 1000;
+  const icons = "icons/";
   return (f, mtimeMs) => {
-    if (mtimeMs !== limit || !f.path.startsWith("icons/") || f.path.indexOf("/", 6) >= 0) return false;
-    const print = now.keys.get(iconKey(f.path.slice(6)));
-    return print !== undefined && last.keys.get(iconKey(f.path.slice(6))) === print;
+    if (mtimeMs !== limit || !f.path.startsWith(icons) || f.path.includes("/", icons.length)) return false;
+    const key = iconKey(f.path.slice(icons.length));
+    const print = now.keys.get(key);
+    return print !== undefined && last.keys.get(key) === print;
   };
 }
 
