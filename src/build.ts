@@ -17,7 +17,7 @@ import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
 import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
-import { DATA_FOLDER } from "./edge/data.js";
+import { isEdgeDataPath } from "./edge/data.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes } from "./routes/build-routes.js";
@@ -236,7 +236,7 @@ export interface Compiled {
 /** How many files a build of `compiled` writes in all: --out, the host folders (links included), the folders beside
  * --out, and the records. */
 export function filesToWrite(compiled: Compiled): number {
-  const data = compiled.site.filter((f) => f.path.startsWith(`${DATA_FOLDER}/`)).length;
+  const data = compiled.site.filter((f) => isEdgeDataPath(f.path)).length;
   const plain = compiled.published.length + data;
   const links = (docroot: "site" | "plain" | undefined): number =>
     docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
@@ -422,8 +422,10 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
  * hosts (only the files whose bytes change are written), in full otherwise or with --force.
  */
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
+  // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
+  const last = lastBuild(layout);
   const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey } = await compileContent(raw, {
-    ...options, ...(options.force === true ? {} : { keptHosts: (hostsKey: string) => lastBuild(layout).hostOutputs(hostsKey) }),
+    ...options, ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key) }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
@@ -438,8 +440,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
   const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
   const trees = linkTrees(hosts);
-  const last = lastBuild(layout);
-  const done = await publish(layout, {
+  const done = await publish(layout, last, {
     site,
     trees,
     beside: beside.map((folder, i) => ({

@@ -36,6 +36,12 @@ export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap
  */
 export const SERVER_SCRIPT = /\.(php[3-8]?|phtml|phar|pht|phps|pgif|phpt)(\.|$)/i;
 
+/** The name of a file directly in icons/ ("icons/php.png": "php.png"), or null for any other path. */
+export function iconDirName(sitePath: string): string | null {
+  const dir = "icons/";
+  return sitePath.startsWith(dir) && !sitePath.includes("/", dir.length) ? sitePath.slice(dir.length) : null;
+}
+
 /** Files in icons/ whose bytes are read so that the build can check they are the images their names claim. */
 const IMAGE_NAME = /\.(png|jpe?g|gif|svg|webp)$/i;
 
@@ -383,7 +389,7 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
     if (d === "icons") iconsDirExists = exists;
   }
   dirFiles.sort(byPath);
-  const iconDirFiles = dirFiles.filter((f) => /^icons\/[^/]+$/.test(f.path));
+  const iconDirFiles = dirFiles.filter((f) => iconDirName(f.path) !== null);
   const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file, rootPage?.file]
     .filter((f): f is RawFile => f !== undefined);
   const published = [...topFiles, ...dirFiles].sort(byPath);

@@ -3,7 +3,7 @@
 // published byte for byte (icons.json, extensionMap.json, config.json, icons/), the hashes its manifest recorded, and
 // the versions its route table precomputes. No answer file is read: edge-only builds need not write them.
 
-import { CONTENT_FILES } from "../content/read-content.js";
+import { CONTENT_FILES, iconDirName } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
 import { readBuild, type Build } from "../layout/read-build.js";
 import { ROUTE_TABLE_VERSION } from "../routes/route-table.js";
@@ -57,10 +57,11 @@ export async function readBuildSite(dir: string): Promise<SiteDescription> {
 async function iconFiles(build: Build): Promise<Map<string, IconFile>> {
   const files = new Map<string, IconFile>();
   for (const [sitePath, record] of await build.siteFiles()) {
-    if (!sitePath.startsWith("icons/") || sitePath.indexOf("/", 6) !== -1) continue;
+    const name = iconDirName(sitePath);
+    if (name === null) continue;
     const bytes = await build.published(sitePath);
     if (bytes === null) continue;
-    files.set(sitePath.slice(6), { ...iconFile(bytes, record.sha1), size: record.size });
+    files.set(name, { ...iconFile(bytes, record.sha1), size: record.size });
   }
   return files;
 }

@@ -13,6 +13,8 @@
 export const DATA_DIR = "/_edge-data";
 /** The same, as a folder of the output ("_edge-data"). */
 export const DATA_FOLDER = DATA_DIR.slice(1);
+/** Whether a path of --out ("_edge-data/core.json") is one of the handler's data files. */
+export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
 export const DATA_FORMAT = 2;
 
 /** The answers that take no per-key parameter: precomputed, one file (or inline body) each. */

@@ -4,10 +4,12 @@
 // 690,000): they are implied by --out's manifest (site.manifest) and the hosts' record (hosts.json), which says each
 // host's document root and own files. docs/layout.md describes them.
 
-import { DATA_FOLDER } from "../edge/data.js";
+import { isEdgeDataPath } from "../edge/data.js";
 import { HOSTS_DIR } from "./paths.js";
 
 export interface LinkTree {
+  /** The host whose document root it is. */
+  readonly host: string;
   /** The links' paths in the records: this + the site path ("hosts/apache/", "hosts/cloudflare/public/"). */
   readonly prefix: string;
   /** "site": every file of --out but the handler's data files; "plain": no answer file (an edge host's handler
@@ -36,7 +38,7 @@ export function linkTrees(hosts: readonly TreeHost[]): LinkTree[] {
     const own = new Set<string>();
     for (const f of host.files) if (f.path.startsWith(docroot)) own.add(f.path.slice(docroot.length));
     trees.push({
-      prefix: `${HOSTS_DIR}/${host.name}/${docroot}`, docroot: host.docroot, own, ownAmongAnswers: [...own].some(isAnswerPath),
+      host: host.name, prefix: `${HOSTS_DIR}/${host.name}/${docroot}`, docroot: host.docroot, own, ownAmongAnswers: [...own].some(isAnswerPath),
     });
   }
   return trees;
@@ -51,11 +53,14 @@ export function printTrees(trees: readonly LinkTree[]): string {
 export const isAnswerPath = (sitePath: string): boolean => sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
 
 /**
- * Whether the tree links a file of --out. Whether it is an answer is the caller's to say (a ×100 site's 590,000
- * answers make their paths only when asked: `sitePath` is called only when the answer depends on it).
+ * Whether the tree links a file of --out (its path, or the file: a ×100 site's 590,000 answers make their paths only
+ * when asked, and an answer's is asked only when one of the host's own files lies among them). Whether it is an
+ * answer is the caller's to say.
  */
-export function treeHolds(tree: LinkTree, answer: boolean, sitePath: () => string): boolean {
-  if (answer ? tree.docroot === "plain" : tree.docroot === "site" && sitePath().startsWith(`${DATA_FOLDER}/`)) return false;
-  if (tree.own.size === 0 || (answer && !tree.ownAmongAnswers)) return true;
-  return !tree.own.has(sitePath());
+export function treeHolds(tree: LinkTree, answer: boolean, file: string | { readonly path: string }): boolean {
+  if (answer && tree.docroot === "plain") return false; // an edge host's handler answers /api.php
+  if (answer && !tree.ownAmongAnswers) return true;
+  const sitePath = typeof file === "string" ? file : file.path;
+  if (!answer && tree.docroot === "site" && isEdgeDataPath(sitePath)) return false;
+  return !tree.own.has(sitePath);
 }

@@ -350,7 +350,7 @@ export function lastBuild(layout: Layout): LastBuild {
     siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
-    hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, key)),
+    hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, recordOfHosts(), key)),
     linkTrees: () => {
       const record = recordOfHosts();
       return record === null ? null : linkTrees(record.hosts);
@@ -359,8 +359,7 @@ export function lastBuild(layout: Layout): LastBuild {
   };
 }
 
-function keptHosts(layout: Layout, key: string): KeptHost[] | null {
-  const record = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "");
+function keptHosts(layout: Layout, record: HostsRecord | null, key: string): KeptHost[] | null {
   if (record === null || record.key !== key) return null;
   // Each file as the record lists it: there, and with the bytes it was written with (not edited by hand since).
   const read = (dir: string, listed: RecordedFile[]): HostFile[] | null => {

@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
-import { DATA_FOLDER } from "../edge/data.js";
+import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
@@ -26,7 +26,8 @@ export type OutputFile =
   /**
    * A hard link to a file this build has just written (a host's copy of the site): `entry` is that file's manifest
    * entry ("<hash> <size>"), so nothing is read. Where linking fails (another file system), the bytes are copied.
-   * `implied`: its folder's manifest does not list it (a host's tree in the records, src/layout/link-trees.ts).
+   * `implied`: its folder's manifest does not list it (a host's tree in the records, src/layout/link-trees.ts): the
+   * writers set it no entry.
    */
   | { path: string; linkTo: string; entry: string; readonly implied?: boolean };
 
@@ -55,7 +56,7 @@ export function planSite(
   files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
-    if (files[i]!.path.toLowerCase().startsWith("api/")) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
+    if (isAnswerPath(files[i]!.path)) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
   }
   // The answer files only when a static host routes /api.php to them: an edge host's handler never reads them.
   if (parts.answers) for (const f of routes.files.outputs()) files.push(f);
@@ -68,8 +69,6 @@ export function* pathsOf(files: readonly OutputFile[]): Generator<string> {
   for (const f of files) yield f.path;
 }
 
-/** Whether a file of --out is in the handler's data folder. */
-export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
 
 /**
  * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, a
@@ -125,13 +124,13 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
-    const tree = input.trees.find((t) => t.prefix.startsWith(`${dir}/`));
+    const tree = input.trees.find((t) => t.host === host.name);
     if (tree === undefined) continue;
     const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
     for (let i = 0; i < site.files.length; i++) {
       const f = site.files[i]!;
-      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, () => f.path)) files.push(new SiteLink(group, i));
+      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, f)) files.push(new SiteLink(group, i));
     }
   }
   return files;
@@ -182,6 +181,11 @@ export class SiteLink {
 
   get entry(): string {
     return this.group.entries.get(this.index)!;
+  }
+
+  /** The size of the file it links to, without printing its entry. */
+  get size(): number {
+    return this.group.entries.size(this.index);
   }
 
   /** Whether its folder's manifest leaves it out (a host's tree in the records: implied by --out's manifest). */

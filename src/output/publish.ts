@@ -8,9 +8,10 @@
 
 import { unlinkSync } from "node:fs";
 import path from "node:path";
+import { iconDirName } from "../content/read-content.js";
 import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
-import { lastBuild, type LastBuild } from "../layout/read-build.js";
+import type { LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import { iconKey, unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { pathsOf, type OutputFile } from "./plan.js";
@@ -84,12 +85,12 @@ function canUpdate(layout: Layout, last: LastBuild, plan: PublishPlan, epoch: nu
   return last.siteManifest().split("\n", 2)[1] === mtimesLine(epoch);
 }
 
-export async function publish(layout: Layout, plan: PublishPlan, options: PublishOptions): Promise<Published> {
+/** Publishes `plan` over `last`, the build the records describe now (read-build.ts: `lastBuild(layout)`). */
+export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan, options: PublishOptions): Promise<Published> {
   const epoch = options.sourceDateEpoch;
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const dirty = readJournal(layout.journal);
   const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer
-  const last = lastBuild(layout);
   if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, last, plan, epoch)) {
     const done = inPlace(layout, last, plan, dirty, options, epoch);
     if (done !== null) return done;
@@ -190,10 +191,10 @@ function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputF
 function keptIconTimes(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
   if (last === null || epoch === undefined) return undefined;
   const limit = epoch * 1000;
-  const icons = "icons/";
   return (f, mtimeMs) => {
-    if (mtimeMs !== limit || !f.path.startsWith(icons) || f.path.includes("/", icons.length)) return false;
-    const key = iconKey(f.path.slice(icons.length));
+    const name = mtimeMs === limit ? iconDirName(f.path) : null;
+    if (name === null) return false;
+    const key = iconKey(name);
     const print = now.keys.get(key);
     return print !== undefined && last.keys.get(key) === print;
   };

@@ -89,9 +89,12 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
 
 /**
  * Whether `dir` still holds every file its manifest lists, as written (generated files by size; copies of the
- * content by size and modification time). False for an empty or unreadable manifest.
+ * content by size and modification time). False for an empty or unreadable manifest. `also` is asked of each file
+ * listed too, in the same pass (the hosts' links to it).
  */
-export function intact(dir: string, manifest: string, raw: RawContent | null, sourceDateEpoch?: number): boolean {
+export function intact(
+  dir: string, manifest: string, raw: RawContent | null, sourceDateEpoch?: number, also?: (file: string, size: number) => boolean,
+): boolean {
   if (!manifest.startsWith(`${MARKER_HEADER}\n`)) return false;
   // The writer gives copies their source's modification time in whole milliseconds, clamped to SOURCE_DATE_EPOCH.
   const limit = sourceDateEpoch === undefined ? Infinity : sourceDateEpoch * 1000;
@@ -104,19 +107,9 @@ export function intact(dir: string, manifest: string, raw: RawContent | null, so
     copies.delete(file);
     return s.size === copy.size && Math.round(s.mtimeMs) === Math.min(Math.floor(copy.mtimeMs), limit);
   };
-  const lines = eachEntry(manifest, same);
-  if (lines === null || lines === 0) return false;
-  // Published files the manifest does not list are checked by themselves.
-  for (const f of copies.values()) if (!same(f.path, f.size)) return false;
-  return true;
-}
-
-/**
- * Visits each file a manifest lists (`<hash> <size> <path>` lines), line by line, one synchronous stat each: a ×100
- * site has 640,000 lines, and a Map of them or a promise per stat cost more than the stats. The number of files, or
- * null as soon as `visit` finds one wrong.
- */
-function eachEntry(manifest: string, visit: (file: string, size: number) => boolean): number | null {
+  const check = also === undefined ? same : (file: string, size: number): boolean => same(file, size) && also(file, size);
+  // Line by line, one synchronous stat each: a ×100 site has 640,000 lines, and a Map of them or a promise per stat
+  // cost more than the stats.
   let lines = 0;
   for (let at = manifest.indexOf("\n") + 1; at < manifest.length;) {
     const end = manifest.indexOf("\n", at);
@@ -126,24 +119,26 @@ function eachEntry(manifest: string, visit: (file: string, size: number) => bool
     const first = line.indexOf(" ");
     const second = line.indexOf(" ", first + 1);
     if (first <= 0 || second <= first) continue;
-    if (!visit(line.slice(second + 1), Number(line.slice(first + 1, second)))) return null;
+    if (!check(line.slice(second + 1), Number(line.slice(first + 1, second)))) return false;
     lines++;
   }
-  return lines;
+  if (lines === 0) return false;
+  // Published files the manifest does not list are checked by themselves.
+  for (const f of copies.values()) if (!same(f.path, f.size)) return false;
+  return true;
 }
 
-/** Whether the records hold each host's copy of --out's files whole (src/layout/link-trees.ts), by size. */
-function treesIntact(records: string, siteManifest: string, trees: readonly LinkTree[]): boolean {
-  if (trees.length === 0) return true;
-  return eachEntry(siteManifest, (file, size) => {
+/** Whether the records hold the hosts' copies (src/layout/link-trees.ts) of a file of --out whole, by size. */
+function linksWhole(records: string, trees: readonly LinkTree[]): (file: string, size: number) => boolean {
+  return (file, size) => {
     const answer = isAnswerPath(file);
     for (const tree of trees) {
-      if (!treeHolds(tree, answer, () => file)) continue;
+      if (!treeHolds(tree, answer, file)) continue;
       const s = statSync(`${records}/${tree.prefix}${file}`, { throwIfNoEntry: false });
       if (s === undefined || !s.isFile() || s.size !== size) return false;
     }
     return true;
-  }) !== null;
+  };
 }
 
 /**
@@ -155,10 +150,11 @@ export function upToDate(layout: Layout, key: string, raw: RawContent, sourceDat
   const { stamp } = last;
   if (stamp === null || stamp.key !== key || stamp.out !== path.basename(layout.out)) return null;
   if (!last.describesSite || last.unfinished) return null; // an update was stopped midway: it is finished
-  if (!intact(layout.out, last.siteManifest(), raw, sourceDateEpoch)) return null;
-  if (!intact(layout.records, last.folderManifest(layout.records), null)) return null;
   const trees = last.linkTrees();
-  if (trees === null || !treesIntact(layout.records, last.siteManifest(), trees)) return null;
+  if (trees === null) return null;
+  const links = trees.length === 0 ? undefined : linksWhole(layout.records, trees);
+  if (!intact(layout.out, last.siteManifest(), raw, sourceDateEpoch, links)) return null;
+  if (!intact(layout.records, last.folderManifest(layout.records), null)) return null;
   for (const dir of stamp.beside) {
     const folder = layout.beside(dir);
     const beside = besideStamp(folder);

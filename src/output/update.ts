@@ -148,18 +148,19 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const dirty = options.dirty.size > 0 && options.dirty.has(rel);
     if (dirty) plannedDirty.add(rel);
     if ("linkTo" in f) {
-      if (f instanceof SiteLink) f.copyEntry(entries, i);
-      else entries.setEntry(i, f.entry);
-      bytes += entries.size(i);
       if (f.implied === true) {
-        // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts): the last build's
-        // trees were these (publish.ts), so it is there when its folder is trusted or it is found, and the same
-        // unless its target was written again.
+        // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts: no entry is set): the
+        // last build's trees were these (publish.ts), so it is there when its folder is trusted or it is found, and
+        // the same unless its target was written again.
         paths[i] = rel;
+        bytes += f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
         const there = (inTrusted(rel) || onDisk.delete(rel)) && !dirty;
         if (!there || linksRewritten(f, options.rewritten)) changed.push(i);
         continue;
       }
+      if (f instanceof SiteLink) f.copyEntry(entries, i);
+      else entries.setEntry(i, f.entry);
+      bytes += entries.size(i);
     }
     const k = previous.find(rel);
     if (k >= 0) matched[k] = 1;
@@ -198,15 +199,15 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const removed: string[] = [];
   for (let k = 0; k < previous.paths.length; k++) if (matched[k] === 0) removed.push(previous.paths[k]!);
   // The links to --out's removed files, in the trees that held them.
-  let implied = 0;
+  const removedLinks = new Set<string>();
   for (const p of options.implied?.removedSitePaths ?? []) {
     const answer = isAnswerPath(p);
     for (const tree of options.implied!.trees) {
       const rel = tree.prefix + p;
-      if (!treeHolds(tree, answer, () => p) || lstatSync(path.join(dir, rel), { throwIfNoEntry: false }) === undefined) continue;
+      if (!treeHolds(tree, answer, p) || lstatSync(path.join(dir, rel), { throwIfNoEntry: false }) === undefined) continue;
       removed.push(rel);
+      removedLinks.add(rel);
       onDisk.delete(rel);
-      implied++;
     }
   }
   // A folder of the last build that this one drops, changed since (a file left in it by hand): removed whole. Such a
@@ -216,7 +217,6 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (folders.has(rel) || trusted(rel)) continue;
     if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
   }
-  const removedLinks = new Set(removed.slice(removed.length - implied));
   for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);

@@ -295,11 +295,15 @@ async function writeAll(
       let data: string | Uint8Array;
       let mtimeMs: number | undefined;
       let isCopy = false;
+      // A link its folder's manifest leaves out (a host's copy of the site in the records, src/layout/link-trees.ts)
+      // gets no entry: the manifest prints the entries set.
+      const listed = !("linkTo" in f && f.implied === true);
       if ("linkTo" in f) {
-        manifest.setEntry(index, f.entry);
+        const { entry } = f;
+        if (listed) manifest.setEntry(index, entry);
         try {
           await ops.link(f.linkTo, path.join(root, f.path));
-          bytes += Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+          bytes += Number(entry.slice(entry.indexOf(" ") + 1));
           await options.onFile?.(f);
           continue;
         } catch {
@@ -326,9 +330,9 @@ async function writeAll(
         mtimeMs = limit;
       }
       const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
-      manifest.set(index, digest(data), size); // the path is added when the manifest is printed: no string per file
+      if (listed) manifest.set(index, digest(data), size); // the path is added when the manifest is printed: no string per file
       const rel = f.path;
-      if (!(options.reuse !== false && previous !== null && await reuse(rel, manifest.get(index)!, mtimeMs, isCopy || !previous.sameMtimes))) {
+      if (!(listed && options.reuse !== false && previous !== null && await reuse(rel, manifest.get(index)!, mtimeMs, isCopy || !previous.sameMtimes))) {
         await ops.write(path.join(root, rel), data, mtimeMs);
       }
       bytes += size;
@@ -347,13 +351,10 @@ async function writeAll(
   return { bytes, reused, manifest };
 }
 
-/** A link its folder's manifest leaves out: a host's copy of the site in the records (src/layout/link-trees.ts). */
-const unlisted = (f: OutputFile): boolean => "linkTo" in f && f.implied === true;
-
 /**
- * The manifest's text (header, time policy, then `<hash> <size> <path>` per file, in `files` order, but the links
- * it leaves out) in chunks of a few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines
- * (46 MB), so no manifest is held whole longer than it takes to write it.
+ * The manifest's text (header, time policy, then `<hash> <size> <path>` per file whose entry is set, in `files`
+ * order) in chunks of a few thousand lines, printed as they are asked for: a ×100 site has 640,000 lines (46 MB), so
+ * no manifest is held whole longer than it takes to write it.
  */
 export function* manifestChunks(
   files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
@@ -361,7 +362,6 @@ export function* manifestChunks(
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
   for (let i = 0; i < files.length; i++) {
-    if (unlisted(files[i]!)) continue;
     const entry = entries.get(i);
     if (entry === undefined) continue;
     chunk += `${entry} ${paths?.[i] ?? files[i]!.path}\n`;
@@ -388,7 +388,7 @@ export function printedManifest(
       for (let i = 0; i < files.length; i++) {
         const bytes = entries.size(i);
         // "<sha1 base64url> <size> <path>\n"
-        if (bytes >= 0 && !unlisted(files[i]!)) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
+        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
       }
       const out = Buffer.allocUnsafe(size);
       let at = 0;

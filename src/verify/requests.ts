@@ -8,7 +8,7 @@ import { INTERNAL_FILES } from "../routes/internal-files.js";
 import { API_ENTRY, type Rule, type RouteTable } from "../routes/route-table.js";
 import { versionCompare } from "../model/version-compare.js";
 import type { Probe } from "./fallbacks.js";
-import { DATA_FOLDER } from "../edge/data.js";
+import { isEdgeDataPath } from "../edge/data.js";
 
 export type Method = "GET" | "HEAD" | "OPTIONS";
 export type Scope = "precomputed" | "beyond";
@@ -178,7 +178,7 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
 }
 
 /** The site's files that are asked as plain files: not the answers (asked through /api.php), not the handler's data. */
-export const isPlainFile = (file: string): boolean => !file.startsWith("api/") && !file.startsWith(`${DATA_FOLDER}/`);
+export const isPlainFile = (file: string): boolean => !file.startsWith("api/") && !isEdgeDataPath(file);
 
 /**
  * Every request for a build, one at a time, always in the same order: its route table and the paths of its plain

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { incompleteLine, NotABuildError, readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
-import { DATA_FOLDER } from "../edge/data.js";
+import { isEdgeDataPath } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
@@ -221,7 +221,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   // The manifest's records of the plain files; of the answer files too when every request is asked (a sample's answers
   // are read from their files instead: a ×100 site has 600,000 records).
   const [table, records, serve, handler, builtBase] = await Promise.all([
-    build.table(), build.siteFiles(options.sample === undefined ? (p) => !p.startsWith(`${DATA_FOLDER}/`) : isPlainFile),
+    build.table(), build.siteFiles(options.sample === undefined ? (p) => !isEdgeDataPath(p) : isPlainFile),
     build.serveConfig(), build.handler(), build.baseUrl(),
   ]);
   const plainFiles = [...records.keys()].filter(isPlainFile);
