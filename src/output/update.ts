@@ -10,6 +10,7 @@ import { appendFileSync, closeSync, futimesSync, linkSync, lstatSync, mkdirSync,
 import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
+import { insideFolder } from "../layout/paths.js";
 import { pathsOf, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
@@ -42,8 +43,10 @@ export function readJournal(journal: string): Dirty {
     const tab = line.indexOf("\t");
     if (tab <= 0) continue; // a line cut short by the kill
     const dir = line.slice(0, tab);
+    const rel = line.slice(tab + 1);
+    if (!insideFolder(rel)) continue; // not this tool's: nothing outside the folder is touched
     const set = dirty.get(dir) ?? new Set();
-    set.add(line.slice(tab + 1));
+    set.add(rel);
     dirty.set(dir, set);
   }
   return dirty;
@@ -398,8 +401,11 @@ function manifestLines(text: string): { paths: string[]; entries: ManifestEntrie
       const second = first < 0 || first > end ? -1 : text.indexOf(" ", first + 1);
       if (text.startsWith("mtimes ", at) && paths.length === 0 && mtimes === null) mtimes = text.slice(at, end);
       else if (second > 0 && second < end) {
-        entries.setPrinted(paths.length, text, at, Number(text.slice(first + 1, second)));
-        paths.push(text.slice(second + 1, end));
+        const rel = text.slice(second + 1, end);
+        if (insideFolder(rel)) {
+          entries.setPrinted(paths.length, text, at, Number(text.slice(first + 1, second)));
+          paths.push(rel);
+        }
       }
       at = end + 1;
     }
