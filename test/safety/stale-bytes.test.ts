@@ -72,13 +72,19 @@ describe("stale bytes: a same-size edit with normalised modification times is pu
   });
 });
 
+/** A copy of the demo content and an empty folder for the build, both removed after the tests. */
+async function contentAndRoot(): Promise<{ content: string; root: string }> {
+  const content = await copyContent(DEMO_CONTENT);
+  const root = await tmpDir("bis-mtimes-");
+  temps.push(content, root);
+  return { content, root };
+}
+
 describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (reproducible Last-Modified)", () => {
   const epochMs = Number(TEST_EPOCH) * 1000;
 
   it("generated files get the epoch, copies keep an older time and are clamped when newer; a rebuild reuses them", async () => {
-    const content = await copyContent(DEMO_CONTENT);
-    const root = await tmpDir("bis-mtimes-");
-    temps.push(content, root);
+    const { content, root } = await contentAndRoot();
     const old = new Date("2020-02-03T04:05:06.789Z");
     await utimes(path.join(content, "icons/json.png"), old, old);
     await utimes(path.join(content, "icons/folder.png"), new Date(), new Date());
@@ -121,15 +127,9 @@ describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (repr
     expect((await stat(path.join(out, "icons/folder.png"))).mtimeMs).toBe(later * 1000);
     expect((await stat(path.join(out, "icons/json.png"))).mtimeMs).toBe(old.getTime());
   });
-});
 
-describe("SOURCE_DATE_EPOCH and in-place rebuilds: a copy's time follows its source's across the epoch", () => {
-  const epochMs = Number(TEST_EPOCH) * 1000;
-
-  it("a touched icon, same bytes, gets the clamped time or its own (the update infers unchanged times from the records)", async () => {
-    const content = await copyContent(DEMO_CONTENT);
-    const root = await tmpDir("bis-mtimes-");
-    temps.push(content, root);
+  it("in place, a touched icon (same bytes) gets the clamped time or its own (the update infers unchanged times from the records)", async () => {
+    const { content, root } = await contentAndRoot();
     const icon = path.join(content, "icons/json.png");
     const out = path.join(root, "dist");
     const options = { content, out, sourceDateEpoch: TEST_EPOCH };
