@@ -4,7 +4,8 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
-import { readContent, type ContentCache, type RawContent, type ReadOptions } from "./content/read-content.js";
+import type { ContentCache } from "./content/content-cache.js";
+import { readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
@@ -69,7 +70,8 @@ export interface BuildOptions {
   catalogue?: boolean;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
-  /** What `dev` keeps in memory between builds: the content's bytes, read again only where the watcher saw a change. */
+  /** What `dev` keeps in memory between builds: the facts of the content's files (src/content/content-cache.ts), read
+   * again only where the watcher saw a change. A command loads them from the records. */
   cache?: ContentCache;
   /** What `dev` keeps of the last build's computation: the hosts' files, made again only when what they are made from
    * changes. */
@@ -374,6 +376,16 @@ async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, l
   }
 }
 
+/** Writes the content cache beside the records (src/layout/paths.ts), when it changed: a failure to write it costs the
+ * next build its reads, never this one. */
+function saveCache(cache: ContentCache, layout: Layout): void {
+  try {
+    cache.save(layout.contentCache, toolFingerprint());
+  } catch {
+    // a read-only or full disk: the build itself reports what it cannot write
+  }
+}
+
 function keySettings(options: BuildOptions): KeySettings {
   return {
     baseUrl: options.baseUrl,
@@ -402,7 +414,11 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
 async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
   return withOutput(options, async (claim, layout) => {
     mark("claim");
-    const raw = await readContent(options.content, readOptions(options));
+    // The facts of the content's files the last build read: only the files changed since are read (--force reads
+    // every one). Kept for the next build once this one is written or found up to date.
+    const { ContentCache } = await import("./content/content-cache.js");
+    const cache = options.force === true ? new ContentCache() : (options.cache ?? new ContentCache()).load(layout.contentCache, toolFingerprint());
+    const raw = await readContent(options.content, readOptions({ ...options, cache }));
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");
@@ -410,10 +426,13 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
       const stamp = await upToDate(layout, key, raw, epochSeconds(options));
       mark("up-to-date check");
       if (stamp !== null) {
+        saveCache(cache, layout);
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
-    return buildFrom(raw, options, key, claim, layout);
+    const built = await buildFrom(raw, options, key, claim, layout);
+    saveCache(cache, layout);
+    return built;
   });
 }
 

@@ -6,7 +6,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { imageSize } from "image-size";
 import type { RawContent } from "../content/read-content.js";
 import { toSiteData } from "../model/site-data.js";
 import type { Diagnostic } from "../errors.js";
@@ -48,17 +47,6 @@ export interface CatalogueOutput {
   warning?: Diagnostic;
 }
 
-/** The pixel size image-size reads from an icon's bytes; nulls when it cannot say. */
-function pixels(data: Uint8Array | undefined): { width: number | null; height: number | null } {
-  if (data === undefined) return { width: null, height: null };
-  try {
-    const size = imageSize(data);
-    return { width: size.width ?? null, height: size.height ?? null };
-  } catch {
-    return { width: null, height: null };
-  }
-}
-
 /** What the pages show: the model's icons with their sizes and the keys that map to them, the mappings, the problems. */
 export function catalogueView(input: CatalogueInput): CatalogueView {
   const { model, raw } = input;
@@ -68,10 +56,12 @@ export function catalogueView(input: CatalogueInput): CatalogueView {
     if (list === undefined) keysByIcon.set(icon, [key]);
     else list.push(key);
   }
-  const bytes = new Map(raw.iconDirFiles.map((f) => [f.path.slice("icons/".length), f.data]));
-  const icons: IconEntry[] = sortedIconNames(model).map((name) => ({
-    name, size: model.iconDirFiles.get(name)!.size, ...pixels(bytes.get(name)), keys: keysByIcon.get(name) ?? [],
-  }));
+  // The pixel size image-size read from each icon's bytes (src/content/file-facts.ts); nulls when it cannot say.
+  const images = new Map(raw.iconDirFiles.map((f) => [f.path.slice("icons/".length), f.facts?.image]));
+  const icons: IconEntry[] = sortedIconNames(model).map((name) => {
+    const image = images.get(name);
+    return { name, size: model.iconDirFiles.get(name)!.size, width: image?.width ?? null, height: image?.height ?? null, keys: keysByIcon.get(name) ?? [] };
+  });
   const mappings: MappingEntry[] = [...model.iconMap.entries].map(([key, icon]) => ({
     key, icon, exists: model.iconDirFiles.has(icon),
     indexing: model.extensionMap.indexing.get(key) ?? null, viewing: model.extensionMap.viewing.get(key) ?? null,

@@ -3,7 +3,7 @@
 
 import { Command } from "commander";
 import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
-import type { ContentCache } from "../content/read-content.js";
+import type { ContentCache } from "../content/content-cache.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -11,7 +11,7 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** What dev keeps in memory between builds: the content's bytes, and the hosts' files. */
+  /** What dev keeps in memory between builds: the facts of the content's files (src/content/content-cache.ts), and the hosts' files. */
   cache?: ContentCache;
   memo?: BuildMemo;
   replaceOut?: boolean;

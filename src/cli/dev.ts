@@ -63,9 +63,9 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let servingSite = false;
   let controller = new AbortController();
 
-  // The content's bytes stay in memory between builds (the watcher says which file to read again), and so do the hosts'
-  // files (made again when the route table changes).
-  const { ContentCache } = await import("../content/read-content.js");
+  // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
+  // which file to read again), and so do the hosts' files (made again when the route table changes).
+  const { ContentCache } = await import("../content/content-cache.js");
   const cache = new ContentCache();
   const { BuildMemo } = await import("../build.js");
   const memo = new BuildMemo();

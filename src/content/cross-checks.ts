@@ -3,7 +3,6 @@
 // extensions, repeated versions, keys that lower-case lookups can never find, values no host config can carry.
 // Pure: takes what read-content read and the parsed (schema-valid) files; returns Diagnostics.
 
-import { imageSize } from "image-size";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { asciiLower, isIconName } from "../model/types.js";
@@ -212,46 +211,25 @@ function checkIconMap(out: Out, icons: ParsedJson, raw: RawContent): void {
 /** image-size's name of the format each file extension claims. */
 const CLAIMED_TYPE: Record<string, string> = { png: "png", jpg: "jpg", jpeg: "jpg", gif: "gif", svg: "svg", webp: "webp" };
 
-function detect(data: Uint8Array, claimed: string): string | null {
-  try {
-    return imageSize(data).type ?? null;
-  } catch {
-    // image-size needs width/height on an SVG; browsers do not. An <svg> root is enough.
-    if (claimed === "svg" && /<svg[\s>]/i.test(new TextDecoder().decode(data.subarray(0, 4096)))) return "svg";
-    return null;
-  }
-}
-
 function checkIconFile(out: Out, dir: string, f: RawFile): void {
-  if (f.data === undefined) return;
+  const image = f.facts?.image;
+  if (image === undefined) return;
   const ext = f.path.slice(f.path.lastIndexOf(".") + 1).toLowerCase();
   const claimed = CLAIMED_TYPE[ext];
   if (claimed === undefined) return;
-  const type = f.data.byteLength === 0 ? null : detect(f.data, claimed);
+  const { type } = image;
   if (type === claimed) return;
   out.file(`${dir}/${f.path}`, "error", "ICON_UNREADABLE",
     type === null
-      ? `${f.data.byteLength === 0 ? "The file is empty" : `The file is not a readable ${ext.toUpperCase()} image`}: it would be listed and served as an icon that no client can show.`
+      ? `${f.size === 0 ? "The file is empty" : `The file is not a readable ${ext.toUpperCase()} image`}: it would be listed and served as an icon that no client can show.`
       : `The file is a ${type.toUpperCase()} image but its name says ${ext.toUpperCase()}: it would be served with the wrong Content-Type.`,
     type === null ? "Replace it with a valid image, or remove it." : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`);
 }
 
-/**
- * An SVG that can run code or embed HTML when opened from the site's origin (the hosts also send a CSP that
- * forbids it). Patterns on the text, generous rather than exact: a false warning costs a look.
- */
-const SVG_ACTIVE: Array<[RegExp, string]> = [
-  [/<script[\s>/]/i, "a <script> element"],
-  [/<foreignObject[\s>/]/i, "a <foreignObject> element (embedded HTML)"],
-  [/[\s"'/]on[a-z]+\s*=/i, "an event handler attribute (on…=)"],
-  [/(?:j|&#0*106;|&#x0*6a;)\s*(?:a|&#0*97;|&#x0*61;)\s*v\s*a\s*s\s*c\s*r\s*i\s*p\s*t\s*:/i, "a javascript: URL"],
-];
-
+/** An SVG that can run code or embed HTML when opened from the site's origin (file-facts.ts finds what). */
 function checkSvgContent(out: Out, dir: string, f: RawFile): void {
-  if (f.data === undefined || !/\.svgz?$/i.test(f.path)) return;
-  const text = new TextDecoder().decode(f.data);
-  const found = SVG_ACTIVE.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
-  if (found.length === 0) return;
+  const found = f.facts?.image?.active;
+  if (found === undefined) return;
   out.file(`${dir}/${f.path}`, "warning", "SVG_ACTIVE_CONTENT",
     `The SVG has ${found.join(", ")}: opened from the site, it would run in the API's origin (the host configs send a Content-Security-Policy that blocks it, but other servers may not).`,
     "Remove the scripts, event handlers, javascript: links and <foreignObject> (an icon needs none); --strict refuses such a file.");

@@ -1,7 +1,7 @@
 // src/content/read-content.ts
-// EDGE: reads a content directory from disk into RawContent (texts, file sizes and times, icon bytes); decides
-// nothing about the content itself, but refuses to read anything outside the directory (symlinks) and skips what is
-// not a regular file.
+// EDGE: reads a content directory from disk into RawContent (texts, file sizes and times, the facts of each file's bytes
+// through the content cache: content-cache.ts); decides nothing about the content itself, but refuses to read anything
+// outside the directory (symlinks) and skips what is not a regular file.
 
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -9,8 +9,10 @@ import { realpath, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import fg from "fast-glob";
-import { UsageError, type Diagnostic } from "../errors.js";
+import { fromOsError, UsageError, type Diagnostic } from "../errors.js";
+import type { ContentCache } from "./content-cache.js";
 import { DEFAULT_EXCLUDE } from "./exclude.js";
+import { digest, factsOf, IMAGE_NAME, type FileFacts } from "./file-facts.js";
 
 /** The content directory contract: these names are relied on by tests and tools outside the project. */
 export const CONTENT_FILES = {
@@ -42,17 +44,21 @@ export function iconDirName(sitePath: string): string | null {
   return sitePath.startsWith(dir) && !sitePath.includes("/", dir.length) ? sitePath.slice(dir.length) : null;
 }
 
-/** Files in icons/ whose bytes are read so that the build can check they are the images their names claim. */
-const IMAGE_NAME = /\.(png|jpe?g|gif|svg|webp)$/i;
-
 export interface RawFile {
   /** Path relative to the content directory, '/'-separated. */
   path: string;
   absPath: string;
   size: number;
   mtimeMs: number;
-  /** The bytes, where the build read them: the content texts, and the images directly in icons/ (image-size checks). */
+  /** What names this version of the file beyond its size and modification time: its device, inode and change time
+   * (which no tool can set back). The content cache trusts facts it kept only for the same. Files of a published
+   * folder have it. */
+  stamp?: { dev: number; ino: number; ctimeMs: number };
+  /** The bytes, where the build read them: the content texts, and the images directly in icons/ that the content
+   * cache did not know. */
   data?: Uint8Array;
+  /** What the build needs of the bytes (file-facts.ts): every published file has them once the content is read. */
+  facts?: FileFacts;
 }
 
 export interface RawText {
@@ -266,7 +272,8 @@ class Reader {
       });
       return;
     }
-    out.push({ path: child, absPath: c.real, size: c.stats.size, mtimeMs: c.stats.mtimeMs });
+    const { stats } = c;
+    out.push({ path: child, absPath: c.real, size: stats.size, mtimeMs: stats.mtimeMs, stamp: { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs } });
   }
 }
 
@@ -299,41 +306,44 @@ function bySegments(a: string, b: string): number {
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
- * Reads the bytes of the image files directly in icons/ (for the image checks) into `data`; the up-to-date key and
- * the writer use them too, so each icon is read once. One at a time, synchronously: ×100 content has ~49,000 small
- * icons, and a promise, a file handle and four trips through libuv's pool per icon cost more time and memory than the
- * reads themselves when the files are cached (and never more open files than one).
+ * The facts of every published file (file-facts.ts): kept by the cache for the same version of the file, or read
+ * from its bytes. The bytes of an image directly in icons/ stay with the file (the writer copies them); the others
+ * are dropped once hashed. One file at a time, synchronously: ×100 content has ~49,000 small icons, and a promise,
+ * a file handle and four trips through libuv's pool per icon cost more time and memory than the reads themselves
+ * when the files are cached (and never more open files than one).
  */
-function readIconBytes(raw: RawContent, cache: ContentCache | undefined): void {
-  for (const f of raw.iconDirFiles) {
-    if (f.data !== undefined || !IMAGE_NAME.test(f.path)) continue;
+function readFacts(raw: RawContent, cache: ContentCache | undefined, readAt: number): void {
+  for (const f of raw.published) {
+    if (f.data !== undefined) {
+      f.facts = factsOf(f.data, false, f.path); // a text the build read whole
+      continue;
+    }
+    const image = iconDirName(f.path) !== null && IMAGE_NAME.test(f.path);
     const kept = cache?.get(f);
-    f.data = kept ?? readFileSync(f.absPath);
-    if (kept === undefined) cache?.set(f, f.data);
+    if (kept !== undefined) {
+      f.facts = kept;
+      continue;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(f.absPath);
+    } catch (error) {
+      throw fromOsError(error, undefined, "read");
+    }
+    f.facts = factsOf(bytes, image, f.path);
+    if (image) f.data = bytes;
+    cache?.set(f, f.facts, readAt);
   }
+  cache?.retain(new Set(raw.published.map((f) => f.absPath)));
 }
 
-/**
- * The bytes of the content's icons kept between builds in one process (`dev`): an icon is read again only when the
- * watcher names it (`forget`), or when its size or modification time changed. A change the watcher cannot name (a
- * polling watcher) forgets everything.
- */
-export class ContentCache {
-  private readonly files = new Map<string, { size: number; mtimeMs: number; data: Uint8Array }>();
-
-  get(f: Pick<RawFile, "absPath" | "size" | "mtimeMs">): Uint8Array | undefined {
-    const hit = this.files.get(f.absPath);
-    return hit !== undefined && hit.size === f.size && hit.mtimeMs === f.mtimeMs ? hit.data : undefined;
-  }
-
-  set(f: Pick<RawFile, "absPath" | "size" | "mtimeMs">, data: Uint8Array): void {
-    this.files.set(f.absPath, { size: f.size, mtimeMs: f.mtimeMs, data });
-  }
-
-  /** A path the watcher saw change (absolute, through the content folder's real path), or everything. */
-  forget(absPath?: string): void {
-    if (absPath === undefined) this.files.clear();
-    else this.files.delete(absPath);
+/** The sha1 of a published file's bytes: its facts' (every file readContent returns has them), else read now. */
+export function contentHash(f: RawFile): Buffer {
+  if (f.facts !== undefined) return f.facts.hash;
+  try {
+    return digest(f.data ?? readFileSync(f.absPath));
+  } catch (error) {
+    throw fromOsError(error, undefined, "read");
   }
 }
 
@@ -342,7 +352,7 @@ export { DEFAULT_EXCLUDE };
 export interface ReadOptions {
   /** Glob patterns (fast-glob) of files in the published folders that the build skips; default DEFAULT_EXCLUDE. */
   exclude?: readonly string[];
-  /** Icons' bytes kept from the last build in this process (`dev`). */
+  /** The facts of the content's files kept from the last build (content-cache.ts): only the files not known are read. */
   cache?: ContentCache;
 }
 
@@ -370,6 +380,7 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   } catch {
     throw new UsageError(`--content ${dir} is not a folder.`, "Pass the folder that holds manifest.json, config.json, extensionMap.json, icons.json and icons/.");
   }
+  const readAt = Date.now();
   const reader = new Reader(dir, real, options.exclude ?? DEFAULT_EXCLUDE);
 
   const json: Partial<Record<JsonContentName, RawText>> = {};
@@ -395,6 +406,6 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   const published = [...topFiles, ...dirFiles].sort(byPath);
 
   const raw: RawContent = { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
-  readIconBytes(raw, options.cache);
+  readFacts(raw, options.cache, readAt);
   return raw;
 }

@@ -70,6 +70,9 @@ export interface Layout {
   /** The inode and change time of every folder the last build wrote (`.build-index-site/<name>.dirs`): an in-place
    * update reads only the folders that changed since (src/output/dir-stamps.ts). */
   folders: string;
+  /** The facts of the content's files the last build read (`.build-index-site/<name>.content`: sha1, image type and
+   * size, by inode, size and times): the next build reads only the files that changed (src/content/content-cache.ts). */
+  contentCache: string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -96,6 +99,7 @@ export function layoutOf(outDir: string): Layout {
     handler: path.join(records, HANDLER_FILE),
     journal: `${records}.update`,
     folders: `${records}.dirs`,
+    contentCache: `${records}.content`,
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

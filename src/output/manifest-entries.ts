@@ -2,12 +2,10 @@
 // What a manifest says of each file, held compactly: the sha1 and size of every file a folder holds, by its index
 // in the files written. The writers fill it (write-output.ts, update.ts); the plan's links copy from it (plan.ts).
 
-import crypto from "node:crypto";
+import { digest } from "../content/file-facts.js";
 
-/** sha1 of the bytes (a string: of its UTF-8): crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
-export const digest: (data: string | Uint8Array) => Buffer = typeof crypto.hash === "function"
-  ? (data) => crypto.hash("sha1", data, "buffer") as unknown as Buffer
-  : (data) => crypto.createHash("sha1").update(data).digest();
+/** sha1 of the bytes (the content's facts hash them the same way). */
+export { digest };
 
 const HASH_BYTES = 20;
 

@@ -21,8 +21,12 @@ export type OutputFile =
    * its bytes are the last build's, known without producing them (an in-place update keeps the file as it is).
    */
   | { path: string; produce(): string | Uint8Array; readonly unchanged?: boolean }
-  /** A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it). */
-  | { path: string; source: string; size: number; mtimeMs?: number; /** The bytes, when the build has read them. */ bytes?: Uint8Array }
+  /**
+   * A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it).
+   * `bytes`: when the build has read them; `hash`: their sha1, when the content's facts know it (then the bytes are
+   * read only to be written).
+   */
+  | { path: string; source: string; size: number; mtimeMs?: number; bytes?: Uint8Array; hash?: Buffer }
   /**
    * A hard link to a file this build has just written (a host's copy of the site): `entry` is that file's manifest
    * entry ("<hash> <size>"), so nothing is read. Where linking fails (another file system), the bytes are copied.
@@ -47,6 +51,7 @@ export function planSite(
 ): OutputFile[] {
   const files: OutputFile[] = published.map((f) => ({
     path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
+    ...(f.facts === undefined ? {} : { hash: f.facts.hash }),
   }));
   for (const f of parts.data) {
     if (!isEdgeDataPath(f.path)) throw new Error(`Internal: the data file ${f.path} lies outside ${DATA_FOLDER}/.`);

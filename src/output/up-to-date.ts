@@ -8,8 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RawContent } from "../content/read-content.js";
-import { fromOsError } from "../errors.js";
+import { contentHash, type RawContent } from "../content/read-content.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { besideStamp, lastBuild } from "../layout/read-build.js";
@@ -74,15 +73,9 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
     hash.update(`${name} ${Math.min(text.file.mtimeMs, limit)} `).update(text.text).update("\0");
   }
   if (raw.configReference) hash.update(`reference ${Math.min(raw.configReference.file.mtimeMs, limit)} `).update(raw.configReference.text).update("\0");
-  // Published files by their bytes (and their time, which the copy keeps). The JSON texts above are among them.
+  // Published files by their bytes' hash (and their time, which the copy keeps). The JSON texts above are among them.
   for (const f of raw.published) {
-    let bytes: Uint8Array;
-    try {
-      bytes = f.data ?? readFileSync(f.absPath);
-    } catch (error) {
-      throw fromOsError(error, undefined, "read");
-    }
-    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(bytes).update("\n");
+    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(contentHash(f)).update("\n");
   }
   return hash.digest("base64url");
 }

@@ -110,8 +110,8 @@ export interface UpdateStats extends WriteStats {
 }
 
 interface Prepared {
-  /** The bytes hashed. */
-  data: string | Uint8Array;
+  /** The bytes hashed (none for a copy whose hash the content's facts know). */
+  data?: string | Uint8Array;
   hash: Uint8Array;
   size: number;
   mtimeMs: number | undefined;
@@ -193,7 +193,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     changed.push(i);
     // Produced bytes to be written are kept for the write, up to a bound (the records' site.manifest is 46 MB at
     // ×100): producing them again cost as much as the first time.
-    if ("produce" in f && heldBytes + p.size <= HOLD_BYTES) {
+    if ("produce" in f && p.data !== undefined && heldBytes + p.size <= HOLD_BYTES) {
       held.set(i, p.data);
       heldBytes += p.size;
     }
@@ -280,8 +280,9 @@ function linksRewritten(f: Extract<OutputFile, { linkTo: string }>, rewritten: U
 /** The file's manifest entry ("<sha1> <size>") and the modification time the writer gives it. */
 function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | undefined): Prepared {
   if ("source" in f) {
-    const data = f.bytes ?? read(f.source);
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
+    if (f.hash !== undefined) return { hash: f.hash, size: f.size, mtimeMs: clampedTime(own, limit), copy: true };
+    const data = f.bytes ?? read(f.source);
     return { data, hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
   const data = "data" in f ? f.data : f.produce();

@@ -313,16 +313,25 @@ async function writeAll(
       if ("source" in f || "linkTo" in f) {
         const source = "source" in f ? f.source : f.linkTo;
         // Copies are hashed too: reuse is decided by the bytes, never by size and time (normalised times, e.g. 1 in
-        // Nix, would hide a same-size edit). A copy keeps its source's modification time, clamped.
+        // Nix, would hide a same-size edit); their hash is the content's facts' when those know it (src/content:
+        // kept for the same inode and change time). A copy keeps its source's modification time, clamped.
         isCopy = true;
+        const sourceTime = "source" in f ? f.mtimeMs : (await ops.stat(source))?.mtimeMs;
+        const own = sourceTime === undefined ? limit : Math.floor(sourceTime);
+        mtimeMs = clampedTime(own, limit);
+        if ("source" in f && f.hash !== undefined && f.bytes === undefined && listed && options.reuse !== false && previous !== null) {
+          manifest.set(index, f.hash, f.size);
+          if (await reuse(f.path, manifest.get(index)!, mtimeMs, true)) {
+            bytes += f.size;
+            await options.onFile?.(f);
+            continue;
+          }
+        }
         try {
           data = ("bytes" in f ? f.bytes : undefined) ?? await ops.read(source);
         } catch (error) {
           throw fromOsError(error, undefined, "read");
         }
-        const sourceTime = "source" in f ? f.mtimeMs : (await ops.stat(source))?.mtimeMs;
-        const own = sourceTime === undefined ? limit : Math.floor(sourceTime);
-        mtimeMs = clampedTime(own, limit);
       } else {
         // Lazy files are produced here, one at a time, and dropped once written: the site is never held whole.
         // Text is hashed and written as it is: no Buffer per file.

@@ -30,8 +30,11 @@ describe("reproducible builds", () => {
     await utimes(path.join(copy, "icons/php.png"), new Date(), new Date());
     // Each build in a base folder of its own: dist/, its records and the folders beside it are compared, all but
     // site.id, which names the dist/ folder the records describe (by its inode), and the records' manifest (its hash).
-    // The folders' record (dist.dirs) holds each folder's inode and change time, for the next in-place update.
-    const ids = new Set([".build-index-site/dist/site.id", ".build-index-site/dist/.build-manifest", ".build-index-site/dist.dirs"]);
+    // The folders' record (dist.dirs) holds each folder's inode and change time, for the next in-place update; the
+    // content cache (dist.content) the content files' paths, inodes and change times, for the next build's reads.
+    const ids = new Set([
+      ".build-index-site/dist/site.id", ".build-index-site/dist/.build-manifest", ".build-index-site/dist.dirs", ".build-index-site/dist.content",
+    ]);
     const a = await build({ content: DEMO_CONTENT, out: path.join(root, "a", "dist"), sourceDateEpoch: TEST_EPOCH });
     const b = await build({ content: copy, out: path.join(root, "b", "dist"), sourceDateEpoch: TEST_EPOCH });
     expect(a.counts).toEqual(b.counts);

@@ -32,8 +32,9 @@ async function snapshot(base: string): Promise<Map<string, string>> {
     for (const e of entries) {
       if (!e.isFile()) continue;
       const rel = path.relative(base, path.join(e.parentPath, e.name)).split(path.sep).join("/");
-      // site.id and the folders' record (.dirs) hold inodes and change times; .update is the journal.
-      if (rel.endsWith("/site.id") || rel.endsWith(".update") || rel.endsWith(".dirs")) continue;
+      // site.id, the folders' record (.dirs) and the content cache (.content) hold inodes and change times; .update is
+      // the journal.
+      if (rel.endsWith("/site.id") || rel.endsWith(".update") || rel.endsWith(".dirs") || rel.endsWith(".content")) continue;
       let bytes = await readFile(path.join(base, rel));
       if (rel === ".build-index-site/dist/.build-manifest") bytes = Buffer.from(bytes.toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n"));
       out.set(rel, createHash("sha1").update(bytes).digest("hex"));
@@ -137,8 +138,9 @@ await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, 
       expect([...got.keys()].sort(), next.join(" ")).toEqual([...afterCommand.keys()].sort());
       expect([...afterCommand].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file), next.join(" ")).toEqual([]);
       expect((await readdir(base)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "dist"]);
-      // The journal is gone; the folders' record is written again (the update forgot it before its first change).
-      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.dirs"]);
+      // The journal is gone; the folders' record is written again (the update forgot it before its first change), and
+      // the content cache is there.
+      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.content", "dist.dirs"]);
     }
   });
 

@@ -44,8 +44,9 @@ async function snapshot(base: string): Promise<Map<string, string>> {
       if (e.isDirectory()) continue;
       const abs = path.join(e.parentPath, e.name);
       const rel = path.relative(base, abs).split(path.sep).join("/");
-      // Both hold inodes (and the folders' record, change times): no two builds write the same.
-      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs") continue;
+      // These hold inodes (the folders' record and the content cache, change times too): no two builds write the
+      // same. The content cache is no output: what it says of each file is tested in test/content/content-cache.test.ts.
+      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs" || rel === ".build-index-site/dist.content") continue;
       const { ino } = statSync(abs);
       let hash = rel === ".build-index-site/dist/.build-manifest" ? undefined : byInode.get(ino);
       if (hash === undefined) {
