@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // bin/build-index-site.js
 // The installed command: runs the CLI as one bundle (src/cli.ts and its dependencies, esbuild, `npm run build:cli`; made
-// by `npm ci` through the `prepare` script), the pipeline's modules in chunks loaded when a build needs them. Loading
-// one file instead of each compiled module and dependency takes some 40–60 ms off every command's start.
+// by `npm ci` through the `prepare` script), the pipeline's modules evaluated when a build needs them. Loading one file
+// instead of each compiled module and dependency takes some 40–60 ms off every command's start.
 import { setFlagsFromString } from "node:v8";
 import { main } from "../lib/cli-bundle/cli.js";
 
