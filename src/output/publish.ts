@@ -13,7 +13,7 @@ import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import type { LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
-import { iconKey, unchangedInputs, type AnswerInputs } from "../routes/answer-inputs.js";
+import { changedInputs, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
 import { pathsOf, type OutputFile } from "./plan.js";
 import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
@@ -175,11 +175,10 @@ function lastInputs(last: AnswerInputs | null, now: AnswerInputs, epoch: number 
 
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
 function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputFile) => boolean) | undefined {
-  // Nothing can be kept: no answer is asked.
-  if (last === null || last.global !== now.global) return undefined;
-  const unchanged = unchangedInputs(last, now);
-  const seen = new Map<(member: string) => string, Map<string, boolean>>();
-  return (f) => f instanceof AnswerOutput && f.inputsUnchanged(unchanged, seen);
+  const changed = changedInputs(last, now);
+  if (changed === null) return undefined; // nothing can be kept: no answer is asked
+  const tests = new Map<((member: string) => string) | undefined, (member: string) => boolean>();
+  return (f) => f instanceof AnswerOutput && f.inputsUnchanged(changed, tests);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { answerText, type Answer, type AnswerKind, type Status } from "../api/answers.js";
 import { sameText } from "../model/json.js";
 import { compareBytes } from "../model/types.js";
+import { memberChanged } from "./answer-inputs.js";
 
 /** One folder of answers: member `m` is stored at `${dir}/${m}.json`. */
 export interface AnswerSet {
@@ -48,19 +49,15 @@ export class AnswerOutput {
   }
 
   /**
-   * Whether `unchanged` says so of its input key (false for a single answer), asked once per member and key
-   * function: `seen` remembers, and no key is made again (a ×100 site's 49,000 extensions have a dozen answers each).
+   * Whether its inputs are among those unchanged since the last build (src/routes/answer-inputs.ts: `changed` holds the
+   * keys that changed; false for a single answer). `tests` keeps one test per key function (memberChanged).
    */
-  inputsUnchanged(unchanged: (key: string) => boolean, seen: Map<(member: string) => string, Map<string, boolean>>): boolean {
+  inputsUnchanged(changed: ReadonlySet<string>, tests: Map<AnswerSet["inputs"], (member: string) => boolean>): boolean {
     if (this.set === null) return false;
     const { inputs } = this.set;
-    if (inputs === undefined) return unchanged("");
-    const member = this.value as string;
-    let known = seen.get(inputs);
-    if (known === undefined) seen.set(inputs, (known = new Map()));
-    let answer = known.get(member);
-    if (answer === undefined) known.set(member, (answer = unchanged(inputs(member))));
-    return answer;
+    let test = tests.get(inputs);
+    if (test === undefined) tests.set(inputs, (test = memberChanged(inputs, changed)));
+    return !test(this.value as string);
   }
 }
 

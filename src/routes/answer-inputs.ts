@@ -86,15 +86,31 @@ export function parseAnswerInputs(text: string): AnswerInputs | null {
 }
 
 /**
- * Whether an answer file whose inputs have `key` ("" for the global print alone) holds the same bytes as in the
- * build whose prints are `last`: its key's print and the global print are unchanged. A key unknown to either build
- * counts as changed.
+ * The keys whose print changed since the build whose prints are `last` (a key only one of them has counts as
+ * changed), or null when every answer must be produced: there is no last build, or the global print changed. An
+ * answer file of a set holds the same bytes as in the last build when its key ("" for the global print alone) is not
+ * among them.
  */
-export function unchangedInputs(last: AnswerInputs | null, now: AnswerInputs): (key: string) => boolean {
-  if (last === null || last.global !== now.global) return () => false;
-  return (key) => {
-    if (key === "") return true;
-    const print = now.keys.get(key);
-    return print !== undefined && last.keys.get(key) === print;
-  };
+export function changedInputs(last: AnswerInputs | null, now: AnswerInputs): ReadonlySet<string> | null {
+  if (last === null || last.global !== now.global) return null;
+  const changed = new Set<string>();
+  for (const [key, print] of now.keys) if (last.keys.get(key) !== print) changed.add(key);
+  for (const key of last.keys.keys()) if (!now.keys.has(key)) changed.add(key);
+  return changed;
+}
+
+/** Key functions whose key is a two-character prefix and a text as long as the member (lower-cased or not). */
+const PREFIXED = new Set<(member: string) => string>([extensionKey, iconKey]);
+
+/**
+ * Whether a set member's key (by the set's key function, none for the global print alone) is among `changed`. An
+ * edit changes a few keys, and a ×100 site has 590,000 members: a member whose length rules out every changed key is
+ * answered without making its key.
+ */
+export function memberChanged(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): (member: string) => boolean {
+  if (inputs === undefined || changed.size === 0) return () => false;
+  if (!PREFIXED.has(inputs)) return (member) => changed.has(inputs(member));
+  const lengths = new Set<number>();
+  for (const key of changed) lengths.add(key.length - 2);
+  return (member) => lengths.has(member.length) && changed.has(inputs(member));
 }
