@@ -25,12 +25,22 @@ function stampOf(dir: string): string | null {
 
 /** The folders of a list of files (relative paths), their parents included, and "" (the folder itself). */
 export function foldersOf(paths: Iterable<string>): Set<string> {
-  const dirs = new Set<string>([""]);
   // Files come grouped by folder: only a new folder is climbed.
   const runs = new FolderRuns();
-  for (const p of paths) {
-    if (!runs.next(p)) continue;
-    for (let d = runs.folder; d !== "" && !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) dirs.add(d);
+  function* folders(): Generator<string> {
+    for (const p of paths) if (runs.next(p)) yield runs.folder;
+  }
+  return withParents(folders());
+}
+
+/** The folders given (the folder of each file, in turn: src/output/plan.ts foldersIn), their parents, and "". */
+export function withParents(folders: Iterable<string>): Set<string> {
+  const dirs = new Set<string>([""]);
+  let last: string | undefined;
+  for (const folder of folders) {
+    if (folder === last) continue;
+    last = folder;
+    for (let d = folder; d !== "" && !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) dirs.add(d);
   }
   return dirs;
 }

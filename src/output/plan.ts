@@ -74,6 +74,22 @@ export function* pathsOf(files: readonly OutputFile[]): Generator<string> {
   for (const f of files) yield f.path;
 }
 
+/**
+ * The folder of a file's path ("api/icon/a.png.json": "api/icon"; "" at the top), without making the path of an
+ * answer or a link: the files of one folder share one string (a ×100 site's 640,000 answers and 690,000 links lie in
+ * a few thousand folders).
+ */
+export function folderOf(f: OutputFile): string {
+  if (f instanceof AnswerOutput || f instanceof SiteLink) return f.folder;
+  const slash = f.path.lastIndexOf("/");
+  return slash < 0 ? "" : f.path.slice(0, slash);
+}
+
+/** The folders of the files, one at a time (consecutive files share a folder). */
+export function* foldersIn(files: readonly OutputFile[]): Generator<string> {
+  for (const f of files) yield folderOf(f);
+}
+
 
 /**
  * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, a
@@ -151,6 +167,8 @@ export interface LinkGroup {
   readonly entries: ManifestEntries;
   /** Whether the links are a host's tree in the records, which their manifest does not list (src/layout/link-trees.ts). */
   readonly implied: boolean;
+  /** The folder of the last link asked for its folder, and its target's: the links of a folder share one string. */
+  folders?: { target: string; link: string };
 }
 
 /**
@@ -167,6 +185,16 @@ export class SiteLink {
 
   get linkTo(): string {
     return path.join(this.group.dir, this.group.files[this.index]!.path);
+  }
+
+  /** The folder of its path (folderOf), made once for a run of links into one folder. */
+  get folder(): string {
+    const target = folderOf(this.group.files[this.index]!);
+    const last = this.group.folders;
+    if (last !== undefined && last.target === target) return last.link;
+    const link = target === "" ? this.group.prefix.slice(0, -1) : this.group.prefix + target;
+    this.group.folders = { target, link };
+    return link;
   }
 
   /** The path in --out of the file it links to. */

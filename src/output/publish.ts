@@ -14,8 +14,8 @@ import type { Layout } from "../layout/paths.js";
 import type { LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import { changedInputs, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
-import { pathsOf, type OutputFile } from "./plan.js";
-import { foldersOf, forgetFolders, recordFolders, trustedFolders } from "./dir-stamps.js";
+import { foldersIn, type OutputFile } from "./plan.js";
+import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
 import {
   MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
@@ -104,17 +104,17 @@ export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan
   forgetFolders(layout.folders);
   const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
-  const folders = [{ dir: layout.out, folders: foldersOf(pathsOf(plan.site)) }];
+  const folders = [{ dir: layout.out, folders: withParents(foldersIn(plan.site)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
   for (const folder of plan.beside) {
     const files = folder.files(written);
     await writeOutput(folder.dir, files, { ...write, ...reuse, ...dated });
-    folders.push({ dir: folder.dir, folders: foldersOf(pathsOf(files)) });
+    folders.push({ dir: folder.dir, folders: withParents(foldersIn(files)) });
   }
   const recordFiles = plan.records(written);
   const records = await writeOutput(layout.records, recordFiles, { ...write, ...reuse, ...dated });
-  folders.push({ dir: layout.records, folders: foldersOf(pathsOf(recordFiles)) });
+  folders.push({ dir: layout.records, folders: withParents(foldersIn(recordFiles)) });
   removeJournal(layout.journal);
   recordFolders(layout.folders, folders);
   return {

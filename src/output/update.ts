@@ -11,12 +11,11 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { insideFolder } from "../layout/paths.js";
-import { pathsOf, SiteLink, type OutputFile } from "./plan.js";
+import { folderOf, foldersIn, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
-import { foldersOf } from "./dir-stamps.js";
-import { FolderRuns } from "./folder-runs.js";
+import { foldersOf, withParents } from "./dir-stamps.js";
 import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
@@ -133,7 +132,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const changed: number[] = [];
   // What the folder holds: in a folder the record trusts, what the manifest lists; in any other, what it holds when
   // read (names only). Anything the build did not plan is removed, as a full build would.
-  const folders = foldersOf(pathsOf(files));
+  const folders = withParents(foldersIn(files));
   const trusted = options.trusted ?? ((): boolean => false);
   const { onDisk, strayDirs } = survey(dir, folders, trusted);
   const inTrusted = folderTest(trusted);
@@ -147,20 +146,26 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
+    if ("linkTo" in f && f.implied === true) {
+      // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts: no entry is set): the
+      // last build's trees were these (publish.ts), so it is there when its folder is trusted or it is found, and the
+      // same unless its target was written again. Its path is made only when it is looked for or written (a ×100
+      // site's records hold 690,000 such links).
+      bytes += f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+      let rel: string | undefined;
+      const dirty = options.dirty.size > 0 && options.dirty.has(rel ??= f.path);
+      if (dirty) plannedDirty.add(rel!);
+      const there = (inTrusted(folderOf(f)) || onDisk.delete(rel ??= f.path)) && !dirty;
+      if (!there || linksRewritten(f, options.rewritten)) {
+        paths[i] = rel ?? f.path;
+        changed.push(i);
+      }
+      continue;
+    }
     const rel = f.path;
     const dirty = options.dirty.size > 0 && options.dirty.has(rel);
     if (dirty) plannedDirty.add(rel);
     if ("linkTo" in f) {
-      if (f.implied === true) {
-        // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts: no entry is set): the
-        // last build's trees were these (publish.ts), so it is there when its folder is trusted or it is found, and
-        // the same unless its target was written again.
-        paths[i] = rel;
-        bytes += f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
-        const there = (inTrusted(rel) || onDisk.delete(rel)) && !dirty;
-        if (!there || linksRewritten(f, options.rewritten)) changed.push(i);
-        continue;
-      }
       if (f instanceof SiteLink) f.copyEntry(entries, i);
       else entries.setEntry(i, f.entry);
       bytes += entries.size(i);
@@ -169,7 +174,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (k >= 0) matched[k] = 1;
     paths[i] = k >= 0 ? previous.paths[k]! : rel;
     const was = (): boolean => k >= 0 && entries.same(i, previous.entries, k);
-    const listed = inTrusted(rel) ? k >= 0 : onDisk.delete(rel);
+    const listed = inTrusted(folderOf(f)) ? k >= 0 : onDisk.delete(rel);
     const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
@@ -376,11 +381,11 @@ function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string
   return { onDisk, strayDirs };
 }
 
-/** Whether a file's folder is trusted, asked once per run of files in one folder. */
-function folderTest(trusted: (rel: string) => boolean): (file: string) => boolean {
-  const runs = new FolderRuns();
+/** Whether a folder is trusted, asked once per run of files in one folder (folderOf gives them one string). */
+function folderTest(trusted: (rel: string) => boolean): (folder: string) => boolean {
+  let last: string | undefined;
   let answer = false;
-  return (file) => (runs.next(file) ? (answer = trusted(runs.folder)) : answer);
+  return (folder) => (folder === last ? answer : (last = folder, answer = trusted(folder)));
 }
 
 /**

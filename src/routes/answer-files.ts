@@ -14,6 +14,8 @@ export interface AnswerSet {
   readonly dir: string;
   /** Its members' paths in the output folder begin with this ("api/findIcon/file/"): made once, not per path. */
   readonly prefix: string;
+  /** The folder of its members' files in the output folder ("api/findIcon/file"): one string for all of them. */
+  readonly folder: string;
   /** Distinct members, sorted by compareBytes; without those another set or file already holds at the same path. */
   readonly members: readonly string[];
   /** The kind and status of every member's answer: one rule serves the set, with one status and one set of headers. */
@@ -34,6 +36,12 @@ export class AnswerOutput {
   /** Made each time it is asked for: a ×100 site's 590,000 paths are never held at once. */
   get path(): string {
     return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
+  }
+  /** The folder of its path ("api/findIcon/file"): a set member's is its set's, one string for all of them. */
+  get folder(): string {
+    if (this.set !== null) return this.set.folder;
+    const slash = this.single!.lastIndexOf("/");
+    return slash < 0 ? "" : this.single!.slice(0, slash);
   }
   answer(): Answer {
     return this.set === null ? this.value as Answer : checked(this.set, this.value as string);
@@ -151,7 +159,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     if (fresh.length === 0) return null;
     // The members array is shared with the route table's `in` list when no member was left out.
     const set: AnswerSet = {
-      dir, prefix: `${dir.slice(1)}/`, members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor,
+      dir, prefix: `${dir.slice(1)}/`, folder: dir.slice(1), members: fresh.length === members.length ? members : fresh, kind: sample.kind, status: sample.status, answerFor,
       ...(inputs === undefined ? {} : { inputs }),
     };
     this.sets.push(set);
