@@ -10,7 +10,6 @@ import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_
 import { stringify, type Body } from "../model/json.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
-import { FolderRuns } from "./folder-runs.js";
 import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
@@ -237,42 +236,91 @@ const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 :
 /**
  * Paths that would land on the same file on a case-insensitive file system (macOS, Windows), each group in the order
  * of the files, the groups in the order of their first path. Only a folder that can hold two such paths is looked at
- * name by name: one spelt two ways (`Icons/` and `icons/`), or one holding a name that lower case may change (a ×100
- * site has 640,000 paths, most of them in folders of lower-case names).
+ * path by path: one spelt two ways (`Icons/` and `icons/`), one holding another file whose name lower case may
+ * change, or one whose answers' names lower case could make alike. A ×100 site has 640,000 paths, 590,000 of them
+ * answers in sets that keep one case each (`findIcon/file-upper/PHP.json`): their names are not made.
  */
 export function caseCollisions(files: readonly OutputFile[]): string[][] {
-  /** A capital or any character beyond ASCII: lower case may change it. */
-  const mayChange = /[A-Z\u0080-\uffff]/g;
-  /** Folder in lower case → the spelling first met, and whether it can hold a collision. */
+  /** Folder in lower case → the spelling first met, and the shapes of the names in it (NameShape bits). */
   const spelt = new Map<string, string>();
+  const shapes = new Map<string, number>();
   const suspect = new Set<string>();
-  // Files come grouped by folder: a folder's name is sliced and lowered once per run of its files.
-  const runs = new FolderRuns();
+  let folder: string | undefined;
   let lower = "";
+  let bits = 0;
+  const endRun = (): void => {
+    if (folder !== undefined) shapes.set(lower, (shapes.get(lower) ?? 0) | bits);
+  };
   for (let i = 0; i < files.length; i++) {
-    const p = files[i]!.path;
-    if (runs.next(p)) {
-      lower = runs.folder.toLowerCase();
+    const f = files[i]!;
+    const d = folderOf(f);
+    if (d !== folder) {
+      endRun();
+      folder = d;
+      lower = d.toLowerCase();
+      bits = 0;
       const seen = spelt.get(lower);
-      if (seen === undefined) spelt.set(lower, runs.folder);
-      else if (seen !== runs.folder) suspect.add(lower);
+      if (seen === undefined) spelt.set(lower, d);
+      else if (seen !== d) suspect.add(lower);
     }
-    if (suspect.has(lower)) continue;
-    mayChange.lastIndex = runs.folder.length === 0 ? 0 : runs.folder.length + 1;
-    if (mayChange.test(p)) suspect.add(lower);
+    const member = f instanceof AnswerOutput ? f.member : null;
+    if (member !== null) bits |= memberShape(member);
+    else {
+      const p = f.path;
+      bits |= Shape.Other | (/[A-Z\u0080-\uffff]/.test(d.length === 0 ? p : p.slice(d.length + 1)) ? Shape.OtherMayChange : 0);
+    }
   }
+  endRun();
+  for (const [name, b] of shapes) if (mayCollide(b)) suspect.add(name);
   if (suspect.size === 0) return [];
   /** Path in lower case → the indexes of the paths that are it, in the suspect folders only. */
   const groups = new Map<string, number[]>();
-  const again = new FolderRuns();
+  folder = undefined;
   for (let i = 0; i < files.length; i++) {
-    const p = files[i]!.path;
-    if (again.next(p)) lower = again.folder.toLowerCase();
+    const d = folderOf(files[i]!);
+    if (d !== folder) {
+      folder = d;
+      lower = d.toLowerCase();
+    }
     if (!suspect.has(lower)) continue;
-    const key = p.toLowerCase();
+    const key = files[i]!.path.toLowerCase();
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [i]);
     else group.push(i);
   }
   return [...groups.values()].filter((group) => group.length > 1).map((group) => group.map((i) => files[i]!.path));
+}
+
+/**
+ * What the names in a folder are like (bits). An answer of a set is named `<member>.json`, its member ASCII
+ * (src/routes/route-table.ts: SAFE_VALUE): two members lower case makes alike are both of one shape only if it is
+ * Mixed; Lower (no capital), Upper (no small letter) and Capitalized (a capital, then no other) names are each made
+ * lower case one to one. Any other file's name counts by whether lower case may change it, as it is.
+ */
+const enum Shape { Lower = 1, Upper = 2, Capitalized = 4, Mixed = 8, Other = 16, OtherMayChange = 32 }
+
+function memberShape(member: string): number {
+  let upper = 0;
+  let small = 0;
+  let firstUpper = false;
+  for (let i = 0; i < member.length; i++) {
+    const c = member.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      if (i === 0) firstUpper = true;
+      upper++;
+    } else if (c >= 97 && c <= 122) small++;
+    else if (c > 127) return Shape.Mixed; // not a safe value: looked at path by path
+  }
+  if (upper === 0) return small === 0 ? 0 : Shape.Lower;
+  if (small === 0) return Shape.Upper;
+  return firstUpper && upper === 1 ? Shape.Capitalized : Shape.Mixed;
+}
+
+/** Whether a folder whose names have these shapes can hold two that lower case makes alike. */
+function mayCollide(bits: number): boolean {
+  if ((bits & (Shape.Mixed | Shape.OtherMayChange)) !== 0) return true;
+  const members = bits & (Shape.Lower | Shape.Upper | Shape.Capitalized);
+  // Two shapes of answers; or other files beside answers that lower case changes.
+  if ((members & (members - 1)) !== 0) return true;
+  return (bits & Shape.Other) !== 0 && (members & (Shape.Upper | Shape.Capitalized)) !== 0;
 }

@@ -37,6 +37,10 @@ export class AnswerOutput {
   get path(): string {
     return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
   }
+  /** Its member, when it is one of a set (its file is `<member>.json` in its set's folder), else null. */
+  get member(): string | null {
+    return this.set === null ? null : this.value as string;
+  }
   /** The folder of its path ("api/findIcon/file"): a set member's is its set's, one string for all of them. */
   get folder(): string {
     if (this.set !== null) return this.set.folder;
