@@ -113,8 +113,8 @@ function splitPath(path: string): { dir: string; member: string } | null {
 export class AnswerFiles implements Iterable<[string, Answer]> {
   private readonly singles = new Map<string, Answer>();
   private readonly sets: AnswerSet[] = [];
-  /** Folder → the members its sets hold, while sets are added (a path is stored once); dropped by `seal`. */
-  private held: Map<string, Set<string>> | null = new Map();
+  /** Whether answers can no longer be added. */
+  private sealed = false;
   /** Folder → its sets, for lookups (by binary search in their sorted members). */
   private readonly byDir = new Map<string, AnswerSet[]>();
   private count = 0;
@@ -129,7 +129,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    * text: compared without printing.
    */
   addOne(path: string, answer: Answer): void {
-    if (this.held === null) throw new Error("Internal: answers added after seal().");
+    if (this.sealed) throw new Error("Internal: answers added after seal().");
     inApi(path);
     const existing = this.get(path);
     if (existing !== undefined) {
@@ -148,17 +148,22 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
   addSet(
     dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
   ): AnswerSet | null {
-    if (this.held === null) throw new Error("Internal: answers added after seal().");
+    if (this.sealed) throw new Error("Internal: answers added after seal().");
     inApi(`${dir}/`);
-    let inDir = this.held.get(dir);
-    if (inDir === undefined) this.held.set(dir, (inDir = new Set()));
+    // What the folder holds already: the members of earlier sets in it (found by binary search), and single answers
+    // (a few, each named here once; no path is made per member).
+    const earlier = this.byDir.get(dir) ?? [];
+    const singles = new Set<string>();
+    for (const path of this.singles.keys()) {
+      const split = splitPath(path);
+      if (split !== null && split.dir === dir) singles.add(split.member);
+    }
     const fresh: string[] = [];
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
       if (i > 0 && compareBytes(members[i - 1]!, m) >= 0) throw new Error(`Internal: the members of ${dir} are not sorted.`);
-      if (inDir.has(m) || this.singles.has(memberPath(dir, m))) continue;
+      if ((singles.size > 0 && singles.has(m)) || earlier.some((set) => hasSorted(set.members, m))) continue;
       fresh.push(m);
-      inDir.add(m);
     }
     if (fresh.length === 0) return null;
     // The members array is shared with the route table's `in` list when no member was left out.
@@ -174,9 +179,9 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     return set;
   }
 
-  /** No more answers: drops what adding needed (a ×100 site's 640,000 member names in sets). */
+  /** No more answers. */
   seal(): this {
-    this.held = null;
+    this.sealed = true;
     return this;
   }
 

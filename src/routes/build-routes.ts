@@ -4,7 +4,7 @@
 
 import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
-import { asciiLower, asciiUpper, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
+import { asciiLower, asciiUpper, compareBytes, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
 import { extensionKey, iconKey, versionKey } from "./answer-inputs.js";
 import {
@@ -46,6 +46,18 @@ function caseClass(value: string): (typeof CASE_CLASSES)[number] {
 
 const capitalize = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
 
+/**
+ * The members distinct and sorted by their UTF-8 bytes: as given when they are so already (checked in one pass), else
+ * a sorted copy. The lists buildRoutes passes are sorted once and filtered or split after (filters keep the order):
+ * a ×100 site's sets have 54,000 members each, and sorting each list again took a third of a second.
+ */
+function sortedUnique(members: Iterable<string>): string[] {
+  const list = Array.isArray(members) ? members as string[] : [...members];
+  let sorted = true;
+  for (let i = 1; i < list.length && sorted; i++) sorted = compareBytes(list[i - 1]!, list[i]!) < 0;
+  return sorted ? list : sortBytes([...new Set(list)]);
+}
+
 class RouteBuilder {
   readonly rules: Rule[] = [];
   readonly files = new AnswerFiles();
@@ -71,7 +83,7 @@ class RouteBuilder {
     answerFor: (member: string) => Answer, ignoreCase = false, inputs?: (member: string) => string,
   ): void {
     const safe: string[] = [];
-    for (const member of sortBytes([...new Set(members)])) {
+    for (const member of sortedUnique(members)) {
       if (!SAFE_VALUE.test(member)) {
         const target = `${dir}/${escapedStem(member)}.json`;
         this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answerFor(member));
@@ -113,9 +125,10 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
   const r = new RouteBuilder();
   const action = (name: A.ActionName): Record<string, Predicate> => ({ action: eq(name) });
 
-  const knownExtensions = [
+  // Every list of members is sorted once here (the sets keep the order of what they are given, filtered or split).
+  const knownExtensions = sortBytes([...new Set([
     ...site.extensionMap.indexing.keys(), ...site.extensionMap.viewing.keys(), ...site.iconMap.entries.keys(),
-  ];
+  ])]);
 
   // config
   r.one("config", action("config"), "/api/config.json", A.config(site));
@@ -144,7 +157,7 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
     r.one(`getExtensionSetting.empty${empty === "" ? "" : "-zero"}`, { ...ges, extension: eq(empty) },
       "/api/errors/extension-required.json", A.getExtensionSetting(site, empty, undefined));
   }
-  const settingKeys = knownExtensions.map(asciiLower).filter((e) => !isEmptyParam(e));
+  const settingKeys = sortBytes([...new Set(knownExtensions.map(asciiLower).filter((e) => !isEmptyParam(e)))]);
   const gesDir = "/api/getExtensionSetting";
   for (const type of ["indexing", "viewing"] as const) {
     r.set(`getExtensionSetting.${type}`, { ...ges, type: eq(type) }, "extension", settingKeys, `${gesDir}/${type}`,
@@ -201,14 +214,15 @@ export function buildRoutes(site: SiteModel): BuiltRoutes {
     r.setByCase(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", knownExtensions.filter((e) => !isEmptyParam(e)),
       `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e), extensionKey);
   }
-  const variants = new Set<string>();
+  const variantSet = new Set<string>();
   for (const e of knownExtensions) {
     const lower = asciiLower(e);
-    for (const v of [e, lower, asciiUpper(lower), capitalize(lower)]) if (!isEmptyParam(v)) variants.add(v);
+    for (const v of [e, lower, asciiUpper(lower), capitalize(lower)]) if (!isEmptyParam(v)) variantSet.add(v);
   }
+  const variants = sortBytes([...variantSet]);
   r.setByCase("findIcon.file", fi, "extension", variants, `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), extensionKey);
   // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
-  r.set("findIcon.file.any-case", fi, "extension", [...variants].filter((v) => v === asciiLower(v)), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true, extensionKey);
+  r.set("findIcon.file.any-case", fi, "extension", variants.filter((v) => v === asciiLower(v)), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true, extensionKey);
   r.one("findIcon.file.unknown", { ...fi, extension: present }, `${fiDir}/file.json`, A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""));
   r.one("findIcon.missing", fi, "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, undefined));
 
