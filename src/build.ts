@@ -458,6 +458,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
   const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
+  const inputsText = inputs === undefined ? undefined : printAnswerInputs(inputs);
   const trees = linkTrees(hosts);
   const done = await publish(layout, last, {
     site,
@@ -480,10 +481,10 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp),
       // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
-      ...(inputs === undefined ? {} : { answerInputs: printAnswerInputs(inputs) }),
+      ...(inputsText === undefined ? {} : { answerInputs: inputsText }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),
-    ...(inputs === undefined ? {} : { answerInputs: inputs }),
+    ...(inputs === undefined || inputsText === undefined ? {} : { answerInputs: { inputs, text: inputsText } }),
   }, {
     // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
     write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },

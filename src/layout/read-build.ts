@@ -9,7 +9,6 @@ import { createInterface } from "node:readline";
 import { UsageError } from "../errors.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable, type RouteTable } from "../routes/route-table.js";
 import { corePath, DATA_DIR } from "../edge/data.js";
-import { parseAnswerInputs, type AnswerInputs } from "../routes/answer-inputs.js";
 import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
 import { fileHash, parseHostsRecord, type HostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
@@ -317,8 +316,9 @@ export interface LastBuild {
   siteManifest(): string;
   /** The manifest a written folder keeps inside (the records, a folder beside --out); "" when there is none. */
   folderManifest(dir: string): string;
-  /** What its answer files were computed from (src/routes/answer-inputs.ts), or null when it kept none. */
-  answerInputs(): AnswerInputs | null;
+  /** What its answer files were computed from, as its records print it (src/routes/answer-inputs.ts), or null when it
+   * kept none. */
+  answerInputsText(): string | null;
   /** Each host's files as it wrote them, read back, when they were made from `key` (src/hosts/record.ts) and the
    * build is whole; null otherwise (then they are made again). */
   hostOutputs(key: string): KeptHost[] | null;
@@ -349,7 +349,7 @@ export function lastBuild(layout: Layout): LastBuild {
     unfinished: existsSync(layout.journal),
     siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
-    answerInputs: () => parseAnswerInputs(readText(path.join(layout.records, ANSWER_INPUTS_FILE)) ?? ""),
+    answerInputsText: () => readText(path.join(layout.records, ANSWER_INPUTS_FILE)),
     hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, recordOfHosts(), key)),
     linkTrees: () => {
       const record = recordOfHosts();

@@ -13,7 +13,7 @@ import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import type { LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
-import { changedInputs, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
+import { changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
 import { foldersIn, type OutputFile } from "./plan.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
@@ -41,9 +41,9 @@ export interface PublishPlan {
   records(site: SiteWritten): OutputFile[];
   /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
   trees: readonly LinkTree[];
-  /** What the answer files of --out are computed from, when it holds answers: an update in place keeps those whose
-   * inputs the last build's records show unchanged, without producing them. */
-  answerInputs?: AnswerInputs;
+  /** What the answer files of --out are computed from, when it holds answers, and its text in the records: an update
+   * in place keeps those whose inputs the last build's records show unchanged, without producing them. */
+  answerInputs?: { inputs: AnswerInputs; text: string };
 }
 
 export interface PublishOptions {
@@ -134,7 +134,7 @@ function inPlace(
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
     ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
-    ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputs(), plan.answerInputs, epoch)),
+    ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputsText(), plan.answerInputs, epoch)),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
     ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
@@ -167,16 +167,18 @@ function inPlace(
 }
 
 /** What the prints of the last build's inputs vouch for: answer files kept whole, and copies' times. */
-function lastInputs(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): Pick<UpdateOptions, "keep" | "sameTime"> {
-  const keep = keptAnswers(last, now);
-  const sameTime = keptIconTimes(last, now, epoch);
-  return { ...(keep === undefined ? {} : { keep }), ...(sameTime === undefined ? {} : { sameTime }) };
+function lastInputs(
+  lastText: string | null, now: { inputs: AnswerInputs; text: string }, epoch: number | undefined,
+): Pick<UpdateOptions, "keep" | "sameTime"> {
+  const changed = changedPrints(lastText, now.text, now.inputs);
+  if (changed === null) return {}; // nothing can be kept: no answer is asked, every copy's time is read
+  const keep = keptAnswers(changed);
+  const sameTime = keptIconTimes(changed, now.inputs, epoch);
+  return { keep, ...(sameTime === undefined ? {} : { sameTime }) };
 }
 
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
-function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputFile) => boolean) | undefined {
-  const changed = changedInputs(last, now);
-  if (changed === null) return undefined; // nothing can be kept: no answer is asked
+function keptAnswers(changed: ReadonlySet<string>): (f: OutputFile) => boolean {
   const tests = new Map<((member: string) => string) | undefined, (member: string) => boolean>();
   return (f) => f instanceof AnswerOutput && f.inputsUnchanged(changed, tests);
 }
@@ -185,17 +187,16 @@ function keptAnswers(last: AnswerInputs | null, now: AnswerInputs): ((f: OutputF
  * Copies of icons/ files whose modification time is the last build's, without reading it: under SOURCE_DATE_EPOCH,
  * a time clamped to it now whose file's print (src/routes/answer-inputs.ts: size and time in seconds, clamped the
  * same way) is unchanged was clamped to it then. A ×100 site has 49,000 icons: their times, read one by one, took
- * half a second of a one-mapping rebuild. (Their bytes are hashed still: a time can hide an edit.)
+ * half a second of a one-mapping rebuild.
  */
-function keptIconTimes(last: AnswerInputs | null, now: AnswerInputs, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
-  if (last === null || epoch === undefined) return undefined;
+function keptIconTimes(changed: ReadonlySet<string>, now: AnswerInputs, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
+  if (epoch === undefined) return undefined;
   const limit = epoch * 1000;
   return (f, mtimeMs) => {
     const name = mtimeMs === limit ? iconDirName(f.path) : null;
     if (name === null) return false;
     const key = iconKey(name);
-    const print = now.keys.get(key);
-    return print !== undefined && last.keys.get(key) === print;
+    return now.keys.has(key) && !changed.has(key);
   };
 }
 

@@ -8,7 +8,7 @@ import { answerText } from "../../src/api/answers.js";
 import type { JsonObject } from "../../src/model/json.js";
 import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../../src/model/types.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
-import { answerInputs, changedInputs, parseAnswerInputs, printAnswerInputs, type AnswerInputs } from "../../src/routes/answer-inputs.js";
+import { answerInputs, changedInputs, changedPrints, parseAnswerInputs, printAnswerInputs, type AnswerInputs } from "../../src/routes/answer-inputs.js";
 
 /** Whether an answer whose inputs have `key` ("" for the global print alone) keeps its bytes from `last` to `now`:
  * the global print is the same, and so is its key's print (a key only one build has counts as changed). */
@@ -93,6 +93,28 @@ describe("answer inputs", () => {
     }
     // Edits of one key leave most answers alone: the test would pass vacuously if nothing were ever kept.
     expect(kept).toBeGreaterThan(compared / 4);
+  });
+
+  it("finds the same changed keys from the records' texts as from the prints, after 300 random edits", () => {
+    const next = prng(11);
+    let aligned = 0;
+    let changedSome = 0;
+    for (let round = 0; round < 300; round++) {
+      const before = makeSite();
+      const edits = [randomEdit(next), ...(next() < 0.3 ? [randomEdit(next)] : [])];
+      const after = edits.reduce((s, e) => e.apply(s), before);
+      const tool = next() < 0.1 ? "tool-2" : TOOL;
+      const [a, b] = [answerInputs(before, TOOL), answerInputs(after, tool)];
+      const expected = changedInputs(a, b);
+      const got = changedPrints(printAnswerInputs(a), printAnswerInputs(b), b);
+      expect(got === null ? null : [...got].sort(), edits.map((e) => e.name).join("; ")).toEqual(expected === null ? null : [...expected].sort());
+      // The texts' own path (the same keys in the same order) must be taken, not only the parsed one.
+      if (tool === TOOL && [...a.keys.keys()].join("\n") === [...b.keys.keys()].join("\n")) aligned++;
+      if (expected !== null && expected.size > 0) changedSome++;
+    }
+    expect(aligned).toBeGreaterThan(50);
+    expect(changedSome).toBeGreaterThan(100);
+    expect(changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL))).toBeNull();
   });
 
   it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
