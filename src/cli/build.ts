@@ -1,8 +1,10 @@
 // src/cli/build.ts
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
+import { setFlagsFromString } from "node:v8";
 import { Command } from "commander";
 import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
+import { isBuild } from "../layout/read-build.js";
 import type { ContentCache } from "../content/content-cache.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
@@ -40,6 +42,10 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
 /** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
 export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<void> {
   const started = performance.now();
+  // bin/build-index-site.js holds V8's heap to 20% growth, for the peak memory of a build that writes every file. A
+  // rebuild over an earlier build updates it in place: V8's own growth makes it faster (at ×100, a one-mapping
+  // rebuild 0.6-1.3 s, for some 80 MB more at its peak).
+  if (options.force !== true && isBuild(options.out)) setFlagsFromString("--heap-growing-percent=0");
   const core = buildOptions(options, signal);
   const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;
