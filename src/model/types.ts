@@ -61,6 +61,27 @@ export const isLowerCaseIconName = (name: string): boolean => ICON_NAME_LOWER.te
 /** PHP 8's strtolower(): ASCII letters only. */
 export const asciiLower = (s: string): string => (HAS_UPPER.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s);
 export const asciiUpper = (s: string): string => (HAS_LOWER.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s);
+
+/**
+ * The case of a value's ASCII letters (the others have no case here): "lower" (no capital, or no letter at all),
+ * "upper" (no small letter), "capitalized" (its first letter the only capital: capitalize(asciiLower(value))), or
+ * "mixed". Lower case maps the ASCII values of one class but "mixed" one to one.
+ */
+export function caseShape(value: string): "lower" | "upper" | "capitalized" | "mixed" {
+  let upper = 0;
+  let lower = 0;
+  let firstIsUpper = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      if (upper === 0 && lower === 0) firstIsUpper = true;
+      upper++;
+    } else if (c >= 97 && c <= 122) lower++;
+  }
+  if (upper === 0) return "lower";
+  if (lower === 0) return "upper";
+  return firstIsUpper && upper === 1 ? "capitalized" : "mixed";
+}
 // Most keys hold no letter of the other case: a test is cheaper than a replace with a callback (×100: 590,000 keys).
 const HAS_UPPER = /[A-Z]/;
 const HAS_LOWER = /[a-z]/;

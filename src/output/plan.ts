@@ -8,6 +8,7 @@ import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
+import { caseShape } from "../model/types.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import { serveConfig } from "./serve-config.js";
@@ -264,7 +265,7 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
       else if (seen !== d) suspect.add(lower);
     }
     const member = f instanceof AnswerOutput ? f.member : null;
-    if (member !== null) bits |= memberShape(member);
+    if (member !== null) bits |= SHAPE[caseShape(member)];
     else {
       const p = f.path;
       bits |= Shape.Other | (/[A-Z\u0080-\uffff]/.test(d.length === 0 ? p : p.slice(d.length + 1)) ? Shape.OtherMayChange : 0);
@@ -292,29 +293,13 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
 }
 
 /**
- * What the names in a folder are like (bits). An answer of a set is named `<member>.json`, its member ASCII
- * (src/routes/route-table.ts: SAFE_VALUE): two members lower case makes alike are both of one shape only if it is
- * Mixed; Lower (no capital), Upper (no small letter) and Capitalized (a capital, then no other) names are each made
- * lower case one to one. Any other file's name counts by whether lower case may change it, as it is.
+ * What the names in a folder are like (bits). An answer of a set is named `<member>.json`, its member an ASCII safe
+ * value (src/routes/route-table.ts: SAFE_VALUE; build-routes.ts gives any other value a single answer of its own):
+ * two members lower case makes alike are of one shape only if it is mixed, since lower case maps the members of one
+ * other shape one to one (caseShape). Any other file's name counts by whether lower case may change it, as it is.
  */
 const enum Shape { Lower = 1, Upper = 2, Capitalized = 4, Mixed = 8, Other = 16, OtherMayChange = 32 }
-
-function memberShape(member: string): number {
-  let upper = 0;
-  let small = 0;
-  let firstUpper = false;
-  for (let i = 0; i < member.length; i++) {
-    const c = member.charCodeAt(i);
-    if (c >= 65 && c <= 90) {
-      if (i === 0) firstUpper = true;
-      upper++;
-    } else if (c >= 97 && c <= 122) small++;
-    else if (c > 127) return Shape.Mixed; // not a safe value: looked at path by path
-  }
-  if (upper === 0) return small === 0 ? 0 : Shape.Lower;
-  if (small === 0) return Shape.Upper;
-  return firstUpper && upper === 1 ? Shape.Capitalized : Shape.Mixed;
-}
+const SHAPE = { lower: Shape.Lower, upper: Shape.Upper, capitalized: Shape.Capitalized, mixed: Shape.Mixed } as const;
 
 /** Whether a folder whose names have these shapes can hold two that lower case makes alike. */
 function mayCollide(bits: number): boolean {

@@ -4,7 +4,7 @@
 
 import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
-import { asciiLower, asciiUpper, compareBytes, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
+import { asciiLower, asciiUpper, caseShape, compareBytes, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
 import { extensionKey, iconKey, versionKey } from "./answer-inputs.js";
 import {
@@ -26,23 +26,8 @@ export function escapedStem(value: string): string {
 
 /** Which folder a case variant's answer lives in, so that no two files differ only in case. */
 const CASE_CLASSES = ["", "-upper", "-capitalized", "-mixed"] as const;
-function caseClass(value: string): (typeof CASE_CLASSES)[number] {
-  // One pass over the ASCII letters (the others have no case here): all lower, all upper, the first upper and the
-  // rest lower (capitalize(asciiLower(value))), or any other mix.
-  let upper = 0;
-  let lower = 0;
-  let firstIsUpper = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 65 && c <= 90) {
-      if (upper === 0 && lower === 0) firstIsUpper = true;
-      upper++;
-    } else if (c >= 97 && c <= 122) lower++;
-  }
-  if (upper === 0) return "";
-  if (lower === 0) return "-upper";
-  return firstIsUpper && upper === 1 ? "-capitalized" : "-mixed";
-}
+const CASE_FOLDER = { lower: "", upper: "-upper", capitalized: "-capitalized", mixed: "-mixed" } as const;
+const caseClass = (value: string): (typeof CASE_CLASSES)[number] => CASE_FOLDER[caseShape(value)];
 
 const capitalize = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
 

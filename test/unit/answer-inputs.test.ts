@@ -72,15 +72,20 @@ function answersOf(site: SiteModel): Map<string, { text: string; key: string | n
   return out;
 }
 
+/** A site, one or two random edits of it, and the site after them. */
+function randomRound(next: () => number): { before: SiteModel; edits: Array<ReturnType<typeof randomEdit>>; after: SiteModel } {
+  const before = makeSite();
+  const edits = [randomEdit(next), ...(next() < 0.3 ? [randomEdit(next)] : [])];
+  return { before, edits, after: edits.reduce((s, e) => e.apply(s), before) };
+}
+
 describe("answer inputs", () => {
   it("keeps only answers whose text is unchanged, after 300 random edits (and keeps most of them)", () => {
     const next = prng(7);
     let kept = 0;
     let compared = 0;
     for (let round = 0; round < 300; round++) {
-      const before = makeSite();
-      const edits = [randomEdit(next), ...(next() < 0.3 ? [randomEdit(next)] : [])];
-      const after = edits.reduce((s, e) => e.apply(s), before);
+      const { before, edits, after } = randomRound(next);
       const was = answersOf(before);
       const unchanged = unchangedInputs(answerInputs(before, TOOL), answerInputs(after, TOOL));
       for (const [file, now] of answersOf(after)) {
@@ -100,9 +105,7 @@ describe("answer inputs", () => {
     let aligned = 0;
     let changedSome = 0;
     for (let round = 0; round < 300; round++) {
-      const before = makeSite();
-      const edits = [randomEdit(next), ...(next() < 0.3 ? [randomEdit(next)] : [])];
-      const after = edits.reduce((s, e) => e.apply(s), before);
+      const { before, edits, after } = randomRound(next);
       const tool = next() < 0.1 ? "tool-2" : TOOL;
       const [a, b] = [answerInputs(before, TOOL), answerInputs(after, tool)];
       const expected = changedInputs(a, b);
