@@ -204,6 +204,8 @@ export class BuildMemo {
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
   /** The hosts' files as the last build in the same place wrote them, when made from `key` (src/hosts/record.ts). */
   keptHosts?: (key: string) => KeptHost[] | null;
+  /** The prints of the last build's catalogue pages, as its records hold them (src/catalogue/index.ts). */
+  lastCataloguePrints?: () => string | null;
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -232,6 +234,8 @@ export interface Compiled {
   hostsRecord(): string;
   /** The key in it: of what the hosts' files and the route table are made from (src/hosts/record.ts). */
   hostsKey(): string;
+  /** The records' prints of the catalogue's pages, when it is built (src/catalogue/index.ts). */
+  cataloguePrints?: string;
   diagnostics: Diagnostic[];
 }
 
@@ -243,8 +247,9 @@ export function filesToWrite(compiled: Compiled): number {
   const links = (docroot: "site" | "plain" | undefined): number =>
     docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
   // The records: build.json, site.id, site.manifest, routes.json, serve.json, hosts.json, handler.js with an edge host,
-  // and answer-inputs.json with a static host.
-  let n = compiled.site.length + 6 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0);
+  // answer-inputs.json with a static host, and catalogue-inputs.json with the catalogue.
+  let n = compiled.site.length + 6 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0)
+    + (compiled.cataloguePrints === undefined ? 0 : 1);
   for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
   for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : plain);
   return n;
@@ -304,7 +309,10 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("limits");
   // The catalogue's pages join the site's plain files (left out, with a warning, when the content has an index.html).
-  const catalogue = options.catalogue === false ? { files: [] } : (await import("./catalogue/index.js")).catalogueFiles({ model, raw, diagnostics });
+  const catalogueModule = options.catalogue === false ? null : await import("./catalogue/index.js");
+  const catalogue = catalogueModule === null ? { files: [] } : catalogueModule.catalogueFiles({
+    model, raw, diagnostics, tool: toolFingerprint(), last: catalogueModule.parseCataloguePrints(options.lastCataloguePrints?.() ?? null),
+  });
   if (catalogue.warning !== undefined) diagnostics.push(...applyStrict([catalogue.warning], options.strict));
   if (diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const files = planSite(routes, raw.published, { answers, data, pages: catalogue.files });
@@ -319,6 +327,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
     model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers, hostsRecord,
     hostsKey: keyOfHosts,
     ...(needsEdgeData(selected) ? { handler: edge.entryBundle("cloudflare") } : {}),
+    ...(catalogue.prints === undefined || catalogueModule === null ? {} : { cataloguePrints: catalogueModule.printCataloguePrints(catalogue.prints) }),
   };
 }
 
@@ -443,8 +452,9 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
-  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey } = await compileContent(raw, {
-    ...options, ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key) }),
+  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey, cataloguePrints } = await compileContent(raw, {
+    ...options,
+    ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
@@ -482,6 +492,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
       ...(inputsText === undefined ? {} : { answerInputs: inputsText }),
+      ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
     }),
     ...(inputs === undefined || inputsText === undefined ? {} : { answerInputs: { inputs, text: inputsText } }),

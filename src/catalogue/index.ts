@@ -3,6 +3,7 @@
 // bundle of browser.ts, read from lib/ like the edge handler's bundle) and the style sheet. Left out, with a warning,
 // when the content has an index.html of its own (that page is the site's root then).
 
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +13,9 @@ import type { Diagnostic } from "../errors.js";
 import { formatTimestamp } from "../model/time.js";
 import { sortedIconNames, type SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
-import { catalogueList, cataloguePages, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView } from "./page.js";
+import {
+  catalogueList, cataloguePlan, LIST_FILE, pageHeader, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView, type PagePlan,
+} from "./page.js";
 import type { IconEntry, MappingEntry } from "./rows.js";
 
 export { CATALOGUE_DIR } from "./page.js";
@@ -38,13 +41,53 @@ export interface CatalogueInput {
   raw: Pick<RawContent, "dir" | "iconDirFiles" | "published">;
   /** The build's diagnostics: the catalogue's problems section quotes its ICON_MISSING warnings. */
   diagnostics: readonly Diagnostic[];
+  /** The tool's fingerprint: a page's print holds it (another tool may make other text of the same inputs). */
+  tool: string;
+  /** The prints of the last build's pages (parseCataloguePrints), when it kept them: a page whose print is the same
+   * is the same text, and an update in place keeps it without making it. */
+  last?: ReadonlyMap<string, string> | null;
 }
 
 export interface CatalogueOutput {
-  /** The site's data is printed when the writer asks for it (src/output/plan.ts): the model it comes from is kept. */
-  files: Array<{ path: string; data: string | Uint8Array } | { path: string; produce(): string }>;
+  /** The pages and the site's data are made when the writer asks for them (src/output/plan.ts): the model and the
+   * view they come from are kept. A page `unchanged` is the last build's, by its print. */
+  files: Array<{ path: string; data: string | Uint8Array } | { path: string; produce(): string | Uint8Array; unchanged?: boolean }>;
+  /** The pages' prints, for the records (printCataloguePrints). */
+  prints?: Map<string, string>;
   /** Set when the catalogue is left out (the content's own index.html is the root page). */
   warning?: Diagnostic;
+}
+
+const PRINTS_FORMAT = 1;
+
+/** Each page's print: a hash of the tool, the view's header and the page's inputs, which make its text (page.ts). */
+export function pagePrints(view: CatalogueView, plans: readonly PagePlan[], tool: string): Map<string, string> {
+  const header = JSON.stringify(pageHeader(view));
+  return new Map(plans.map((plan) => [
+    plan.path, createHash("sha1").update(`${tool}\n${header}\n`).update(JSON.stringify(plan.inputs)).digest("base64url"),
+  ]));
+}
+
+/** The records' text of the pages' prints: JSON, a page per line. */
+export function printCataloguePrints(prints: ReadonlyMap<string, string>): string {
+  return `{"format":${PRINTS_FORMAT},"pages":{\n${[...prints].map(([page, print]) => `${JSON.stringify(page)}:${JSON.stringify(print)}`).join(",\n")}\n}}\n`;
+}
+
+/** The prints a build's records hold, or null when they hold none this tool reads. */
+export function parseCataloguePrints(text: string | null): Map<string, string> | null {
+  if (text === null) return null;
+  try {
+    const json = JSON.parse(text) as { format?: unknown; pages?: unknown };
+    if (json.format !== PRINTS_FORMAT || typeof json.pages !== "object" || json.pages === null) return null;
+    const prints = new Map<string, string>();
+    for (const [page, print] of Object.entries(json.pages as Record<string, unknown>)) {
+      if (typeof print !== "string") return null;
+      prints.set(page, print);
+    }
+    return prints;
+  } catch {
+    return null;
+  }
 }
 
 /** What the pages show: the model's icons with their sizes and the keys that map to them, the mappings, the problems. */
@@ -92,15 +135,19 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   }
   const view = catalogueView(input);
   const { model } = input;
-  // The pages as their UTF-8 bytes: a page with a character beyond Latin-1 is held as two bytes a character, and the
-  // ×100 catalogue's 103 pages are 50 MB of UTF-8. (They are made all at once: page.ts is left as it is, since the
-  // script's bundle, which imports it, changes with any edit of it.)
-  const files: CatalogueOutput["files"] = cataloguePages(view).map((page) => ({ path: page.path, data: Buffer.from(page.data, "utf8") }));
+  // Each page is made when it is written, as its UTF-8 bytes (a page with a character beyond Latin-1 is held as two
+  // bytes a character; the ×100 catalogue's 107 pages are 57 MB), and not at all by an update that finds its print
+  // unchanged: an edited mapping changes one page of mappings and the pages of its two icons.
+  const plans = cataloguePlan(view);
+  const prints = pagePrints(view, plans, input.tool);
+  const files: CatalogueOutput["files"] = plans.map((plan) => ({
+    path: plan.path, produce: () => Buffer.from(plan.render(), "utf8"), unchanged: input.last?.get(plan.path) === prints.get(plan.path),
+  }));
   files.push(
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
     { path: SITE_DATA_FILE, produce: () => `${JSON.stringify(toSiteData(model))}\n` },
     { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
-  return { files };
+  return { files, prints };
 }

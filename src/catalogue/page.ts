@@ -241,21 +241,55 @@ export interface CataloguePage {
   data: string;
 }
 
+/**
+ * One page of the catalogue, made when asked for. Its text is made from the view's header (pageHeader) and `inputs`
+ * alone: two pages whose header and inputs are alike are the same text (src/catalogue/index.ts keeps a print of them,
+ * and a rebuild makes again only the pages whose print changed).
+ */
+export interface PagePlan {
+  path: string;
+  inputs: unknown;
+  render(): string;
+}
+
+/** What every page shows of the view, besides its own list (document, apiSection). */
+export const pageHeader = (view: CatalogueView): unknown[] => [
+  view.service, view.serviceVersion, view.description, view.configVersion, view.versions, view.builtAt, view.baseUrl, view.favicon,
+];
+
 /** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. */
-export function cataloguePages(view: CatalogueView): CataloguePage[] {
-  const out: CataloguePage[] = [];
+export function cataloguePlan(view: CatalogueView): PagePlan[] {
+  const plans: PagePlan[] = [];
   const unmapped = view.icons.filter((i) => i.keys.length === 0).length;
-  const index = [SEARCH, iconList(view, 1, "index.html", unmapped), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
-  out.push({ path: "index.html", data: document(view, "index.html", `${view.service}: icon catalogue`, index, true) });
+  const missing = view.mappings.filter((m) => !m.exists).length;
+  plans.push({
+    // Its list is the first page of icons, and its data block the list's head (LIST_HEAD_ROWS ≤ PAGE_SIZE).
+    path: "index.html", inputs: ["index", view.icons.length, unmapped, view.icons.slice(0, PAGE_SIZE), view.problems, view.mappings.length, missing],
+    render: () => {
+      const index = [SEARCH, iconList(view, 1, "index.html", unmapped), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
+      return document(view, "index.html", `${view.service}: icon catalogue`, index, true);
+    },
+  });
   for (let p = 2; p <= pages(view.icons.length); p++) {
     const path = iconPagePath(p);
-    out.push({ path, data: document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped), false) });
+    plans.push({
+      path, inputs: ["icons", p, view.icons.length, unmapped, view.icons.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
+      render: () => document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped), false),
+    });
   }
   for (let p = 1; p <= pages(view.mappings.length); p++) {
     const path = mappingPagePath(p);
-    out.push({ path, data: document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path), false) });
+    plans.push({
+      path, inputs: ["mappings", p, view.mappings.length, view.mappings.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
+      render: () => document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path), false),
+    });
   }
-  return out;
+  return plans;
+}
+
+/** Every page of the catalogue, made now. */
+export function cataloguePages(view: CatalogueView): CataloguePage[] {
+  return cataloguePlan(view).map((plan) => ({ path: plan.path, data: plan.render() }));
 }
 
 function mappingsLink(view: CatalogueView): string {

@@ -31,6 +31,9 @@ export const ANSWER_INPUTS_FILE = "answer-inputs.json";
 /** Which host wrote which file, and what they were made from (src/hosts/record.ts): the next build reads them back
  * instead of making them again when that is unchanged. */
 export const HOSTS_RECORD_FILE = "hosts.json";
+/** A print of what each page of the catalogue shows (src/catalogue/index.ts), when the catalogue is built: an
+ * in-place update makes again only the pages whose print changed. */
+export const CATALOGUE_PRINTS_FILE = "catalogue-inputs.json";
 /** The manifest that every folder the build writes keeps inside (the records, the folders beside --out): a hash and
  * size per file; its first line also marks the folder as this tool's. --out's own is the records' site.manifest. */
 export const MANIFEST_FILE = ".build-manifest";

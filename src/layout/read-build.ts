@@ -13,7 +13,7 @@ import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
 import { fileHash, parseHostsRecord, type HostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
 import { linkTrees, type LinkTree } from "./link-trees.js";
-import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
+import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, CATALOGUE_PRINTS_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
@@ -319,6 +319,8 @@ export interface LastBuild {
   /** What its answer files were computed from, as its records print it (src/routes/answer-inputs.ts), or null when it
    * kept none. */
   answerInputsText(): string | null;
+  /** The prints of its catalogue's pages, as its records print them (src/catalogue/index.ts), or null. */
+  cataloguePrintsText(): string | null;
   /** Each host's files as it wrote them, read back, when they were made from `key` (src/hosts/record.ts) and the
    * build is whole; null otherwise (then they are made again). */
   hostOutputs(key: string): KeptHost[] | null;
@@ -350,6 +352,7 @@ export function lastBuild(layout: Layout): LastBuild {
     siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputsText: () => readText(path.join(layout.records, ANSWER_INPUTS_FILE)),
+    cataloguePrintsText: () => readText(path.join(layout.records, CATALOGUE_PRINTS_FILE)),
     hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, recordOfHosts(), key)),
     linkTrees: () => {
       const record = recordOfHosts();

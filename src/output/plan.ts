@@ -6,7 +6,7 @@ import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { ANSWER_INPUTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import { ANSWER_INPUTS_FILE, CATALOGUE_PRINTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import { caseShape } from "../model/types.js";
 import { AnswerOutput } from "../routes/answer-files.js";
@@ -115,6 +115,8 @@ export interface RecordsInput {
   handler?: string;
   /** What the answer files were computed from (src/routes/answer-inputs.ts), printed: when a static host is built. */
   answerInputs?: string;
+  /** The prints of the catalogue's pages (src/catalogue/index.ts), printed: when the catalogue is built. */
+  cataloguePrints?: string;
   /** Which host wrote which file, and what they were made from (src/hosts/record.ts), printed. */
   hostsRecord: string;
   /** The hosts' copies of the site (src/layout/link-trees.ts): `linkTrees(hosts)`. */
@@ -141,6 +143,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   ];
   if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
   if (input.answerInputs !== undefined) files.push({ path: ANSWER_INPUTS_FILE, data: input.answerInputs });
+  if (input.cataloguePrints !== undefined) files.push({ path: CATALOGUE_PRINTS_FILE, data: input.cataloguePrints });
   files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;

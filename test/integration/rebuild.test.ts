@@ -129,14 +129,15 @@ describe("rebuilds reuse unchanged files", () => {
     // The catalogue shows each icon's size: its pages and data change too.
     for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|_edge-data\/(core\.json|whole\/icons\.json|shards\/\d+\.json)|index\.html|catalogue\/.*)$/);
     expect(changed.filter((f) => f.startsWith("_edge-data/shards/"))).toHaveLength(1);
-    // In the records: the stamp, the manifests, what the answers are computed from (the icon's size and time) and the
-    // hosts' links to the changed files; not the route table, not the handler (the same for every site).
+    // In the records: the stamp, the manifests, what the answers and the catalogue's pages are computed from (the
+    // icon's size and time) and the hosts' links to the changed files; not the route table, not the handler (the same
+    // for every site).
     const recordsAfter = await snapshot(layoutOf(out).records);
     const changedRecords = [...recordsAfter].filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes)).map(([file]) => file);
     expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", MANIFEST_FILE, ...(mode === "full" ? ["site.id"] : [])]));
     if (mode === "in place") expect(changedRecords).not.toContain("site.id");
     for (const file of changedRecords) {
-      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|answer-inputs\.json|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/apache\/(index\.html|catalogue\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*|index\.html|catalogue\/.*))$/);
+      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|answer-inputs\.json|catalogue-inputs\.json|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/apache\/(index\.html|catalogue\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*|index\.html|catalogue\/.*))$/);
     }
     expect(changed.length).toBeLessThan(after.size / 4);
 
