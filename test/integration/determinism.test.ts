@@ -37,7 +37,10 @@ describe("reproducible builds", () => {
     ]);
     const a = await build({ content: DEMO_CONTENT, out: path.join(root, "a", "dist"), sourceDateEpoch: TEST_EPOCH });
     const b = await build({ content: copy, out: path.join(root, "b", "dist"), sourceDateEpoch: TEST_EPOCH });
-    expect(a.counts).toEqual(b.counts);
+    // The bytes written count site.id's, whose inode may have another number of digits in the other build.
+    const withoutSiteId = async (counts: typeof a.counts, base: string) =>
+      ({ ...counts, bytes: counts.bytes - (await readFile(path.join(root, base, ".build-index-site/dist/site.id"))).length });
+    expect(await withoutSiteId(a.counts, "a")).toEqual(await withoutSiteId(b.counts, "b"));
     const [sa, sb] = [await snapshot(path.join(root, "a")), await snapshot(path.join(root, "b"))];
     expect([...sa.keys()].sort()).toEqual([...sb.keys()].sort());
     expect([...sa.keys()]).toEqual(expect.arrayContaining(["dist/api/status.json", ".build-index-site/dist/routes.json", ".netlify/v1/config.json"]));
