@@ -193,7 +193,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 }
 
 /**
- * What `dev` keeps between builds besides the content's bytes: the hosts' files and their measures. They are made from
+ * What `dev` keeps between builds besides the content cache: the hosts' files and their measures. They are made from
  * the route table, the service's name, the name of --out and the hosts chosen alone (src/hosts), and an edit of a
  * mapping or an icon leaves all of these as they were.
  */
