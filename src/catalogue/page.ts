@@ -236,11 +236,6 @@ const PREVIEW = `<section id="preview" aria-labelledby="preview-title" hidden>
 <pre id="preview-output" tabindex="0" aria-label="Answer body"></pre>
 </section>`;
 
-export interface CataloguePage {
-  path: string;
-  data: string;
-}
-
 /**
  * One page of the catalogue, made when asked for. Its text is made from the view's header (pageHeader) and `inputs`
  * alone: two pages whose header and inputs are alike are the same text (src/catalogue/index.ts keeps a print of them,
@@ -285,11 +280,6 @@ export function cataloguePlan(view: CatalogueView): PagePlan[] {
     });
   }
   return plans;
-}
-
-/** Every page of the catalogue, made now. */
-export function cataloguePages(view: CatalogueView): CataloguePage[] {
-  return cataloguePlan(view).map((plan) => ({ path: plan.path, data: plan.render() }));
 }
 
 function mappingsLink(view: CatalogueView): string {

@@ -6,7 +6,7 @@
 // modification time (a normalised time, 1 in a Nix store) still shows. A file changed within RACY_MS of being read
 // is not kept: its change time could be that of a later write in the same clock tick (git's "racily clean").
 
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { FileFacts, ImageFacts } from "./file-facts.js";
 
 /** What the cache knows a file by: its place, size, modification time, and stamp (read-content.ts: RawFile). */
@@ -91,7 +91,8 @@ export class ContentCache {
     try {
       const json = JSON.parse(text) as { format?: unknown; tool?: unknown; files?: unknown };
       if (json.format !== FORMAT || json.tool !== tool || !Array.isArray(json.files)) return this;
-      for (const line of json.files as Line[]) {
+      for (const line of json.files as unknown[]) {
+        if (!isLine(line)) throw new Error("not a line of this cache");
         const [absPath, size, mtimeMs, dev, ino, ctimeMs, sha1, image] = line;
         const hash = Buffer.from(sha1, "base64url");
         this.files.set(absPath, { size, mtimeMs, dev, ino, ctimeMs, facts: image === undefined ? { hash } : { hash, image } });
@@ -112,10 +113,34 @@ export class ContentCache {
       if (e.facts.image !== undefined) line.push(e.facts.image);
       lines.push(JSON.stringify(line));
     }
+    // Written beside it and renamed over it. The temporary is created anew, never opened as it is: one left there (by
+    // a killed build, or anyone) is removed first, so that nothing it may link to is written through.
     const tmp = `${file}.new`;
-    writeFileSync(tmp, `{"format":${FORMAT},"tool":${JSON.stringify(tool)},"files":[\n${lines.join(",\n")}\n]}\n`);
-    renameSync(tmp, file);
+    rmSync(tmp, { force: true });
+    try {
+      writeFileSync(tmp, `{"format":${FORMAT},"tool":${JSON.stringify(tool)},"files":[\n${lines.join(",\n")}\n]}\n`, { flag: "wx" });
+      renameSync(tmp, file);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
+    }
     this.changed = false;
     this.stored = true;
   }
+}
+
+const isCount = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
+const isPixels = (x: unknown): boolean => x === null || isCount(x);
+
+/** A line as save() writes it: a damaged or edited cache is not trusted in any part (load() starts empty). */
+function isLine(x: unknown): x is Line {
+  if (!Array.isArray(x) || (x.length !== 7 && x.length !== 8)) return false;
+  const [absPath, size, mtimeMs, dev, ino, ctimeMs, sha1, image] = x as unknown[];
+  if (typeof absPath !== "string" || ![size, mtimeMs, dev, ino, ctimeMs].every(isCount)) return false;
+  if (typeof sha1 !== "string" || !/^[A-Za-z0-9_-]{27}$/.test(sha1)) return false;
+  if (image === undefined) return x.length === 7;
+  if (typeof image !== "object" || image === null) return false;
+  const { type, width, height, active } = image as Record<string, unknown>;
+  return (type === null || typeof type === "string") && isPixels(width) && isPixels(height)
+    && (active === undefined || (Array.isArray(active) && active.every((a) => typeof a === "string")));
 }

@@ -12,7 +12,7 @@ import fg from "fast-glob";
 import { fromOsError, UsageError, type Diagnostic } from "../errors.js";
 import type { ContentCache } from "./content-cache.js";
 import { DEFAULT_EXCLUDE } from "./exclude.js";
-import { digest, factsOf, IMAGE_NAME, type FileFacts } from "./file-facts.js";
+import { factsOf, IMAGE_NAME, type FileFacts } from "./file-facts.js";
 
 /** The content directory contract: these names are relied on by tests and tools outside the project. */
 export const CONTENT_FILES = {
@@ -335,16 +335,6 @@ function readFacts(raw: RawContent, cache: ContentCache | undefined, readAt: num
     cache?.set(f, f.facts, readAt);
   }
   cache?.retain(new Set(raw.published.map((f) => f.absPath)));
-}
-
-/** The sha1 of a published file's bytes: its facts' (every file readContent returns has them), else read now. */
-export function contentHash(f: RawFile): Buffer {
-  if (f.facts !== undefined) return f.facts.hash;
-  try {
-    return digest(f.data ?? readFileSync(f.absPath));
-  } catch (error) {
-    throw fromOsError(error, undefined, "read");
-  }
 }
 
 export { DEFAULT_EXCLUDE };

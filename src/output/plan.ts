@@ -68,12 +68,6 @@ export function planSite(
   return files;
 }
 
-/** The paths of the files, made one at a time: an array of them would hold 690,000 new strings at ×100 (the answers'
- * and the links' paths are made when asked for). */
-export function* pathsOf(files: readonly OutputFile[]): Generator<string> {
-  for (const f of files) yield f.path;
-}
-
 /**
  * The folder of a file's path ("api/icon/a.png.json": "api/icon"; "" at the top), without making the path of an
  * answer or a link: the files of one folder share one string (a ×100 site's 640,000 answers and 690,000 links lie in

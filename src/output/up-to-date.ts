@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contentHash, type RawContent } from "../content/read-content.js";
+import type { RawContent } from "../content/read-content.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { besideStamp, lastBuild } from "../layout/read-build.js";
@@ -75,7 +75,8 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
   if (raw.configReference) hash.update(`reference ${Math.min(raw.configReference.file.mtimeMs, limit)} `).update(raw.configReference.text).update("\0");
   // Published files by their bytes' hash (and their time, which the copy keeps). The JSON texts above are among them.
   for (const f of raw.published) {
-    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(contentHash(f)).update("\n");
+    if (f.facts === undefined) throw new Error(`Internal: ${f.path} was not read (readContent gives every published file its facts).`);
+    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(f.facts.hash).update("\n");
   }
   return hash.digest("base64url");
 }

@@ -295,6 +295,8 @@ async function writeAll(
       let data: string | Uint8Array;
       let mtimeMs: number | undefined;
       let isCopy = false;
+      /** The entry reuse was tried with already (a copy known by its hash): not tried again for the same bytes. */
+      let tried: string | undefined;
       // A link its folder's manifest leaves out (a host's copy of the site in the records, src/layout/link-trees.ts)
       // gets no entry: the manifest prints the entries set.
       const listed = !("linkTo" in f && f.implied === true);
@@ -321,7 +323,8 @@ async function writeAll(
         mtimeMs = clampedTime(own, limit);
         if ("source" in f && f.hash !== undefined && f.bytes === undefined && listed && options.reuse !== false && previous !== null) {
           manifest.set(index, f.hash, f.size);
-          if (await reuse(f.path, manifest.get(index)!, mtimeMs, true)) {
+          tried = manifest.get(index)!;
+          if (await reuse(f.path, tried, mtimeMs, true)) {
             bytes += f.size;
             await options.onFile?.(f);
             continue;
@@ -341,7 +344,8 @@ async function writeAll(
       const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
       if (listed) manifest.set(index, digest(data), size); // the path is added when the manifest is printed: no string per file
       const rel = f.path;
-      if (!(listed && options.reuse !== false && previous !== null && await reuse(rel, manifest.get(index)!, mtimeMs, isCopy || !previous.sameMtimes))) {
+      const entry = listed ? manifest.get(index)! : undefined;
+      if (!(listed && options.reuse !== false && previous !== null && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {
         await ops.write(path.join(root, rel), data, mtimeMs);
       }
       bytes += size;

@@ -3,7 +3,7 @@
 // what the cache kept is trusted only for the same file unchanged (size, modification time, device, inode and change
 // time), never for a file changed within RACY_MS of being read, and only by the tool that wrote it.
 
-import { readFile, utimes, writeFile } from "node:fs/promises";
+import { readFile, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
@@ -71,6 +71,35 @@ describe("content cache: what it trusts", () => {
     await writeFile(saved, (await readFile(saved, "utf8")).slice(0, 80));
     expect(new ContentCache().load(saved, "tool-a").get(f)).toBeUndefined();
     expect(new ContentCache().load(path.join(dir, "none"), "tool-a").get(f)).toBeUndefined();
+  });
+});
+
+describe("content cache: its file", () => {
+  it("trusts no part of a file with a line it did not write, and never writes through what lies at its temporary", async () => {
+    const dir = await tmpDir("bis-cache-file-");
+    temps.push(dir);
+    const saved = path.join(dir, "dist.content");
+    const f = file();
+    const cache = new ContentCache();
+    cache.set(f, facts, later(f));
+    cache.save(saved, "tool-a");
+    const text = await readFile(saved, "utf8");
+    expect(new ContentCache().load(saved, "tool-a").get(f)).toEqual(facts);
+    // An image's type edited to a number; a hash that is no sha1.
+    for (const edited of [text.replace('"type":"png"', '"type":5'), text.replace(/"[A-Za-z0-9_-]{27}"/, '"x"')]) {
+      expect(edited).not.toBe(text);
+      await writeFile(saved, edited);
+      expect(new ContentCache().load(saved, "tool-a").get(f)).toBeUndefined();
+    }
+    // A link where the temporary goes (left by anyone): replaced, its target untouched.
+    const other = path.join(dir, "someone-else.txt");
+    await writeFile(other, "theirs\n");
+    await symlink(other, `${saved}.new`);
+    const again = new ContentCache();
+    again.set(f, facts, later(f));
+    again.save(saved, "tool-a");
+    expect(await readFile(other, "utf8")).toBe("theirs\n");
+    expect(new ContentCache().load(saved, "tool-a").get(f)).toEqual(facts);
   });
 });
 
