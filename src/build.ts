@@ -487,13 +487,13 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
         return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       },
     })),
-    records: (written) => planRecords({
+    records: (written, links) => planRecords({
       routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp),
       // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
       ...(inputsText === undefined ? {} : { answerInputs: inputsText }),
       ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
-      site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
+      site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest }, ...(links === false ? { links } : {}),
     }),
     ...(inputs === undefined || inputsText === undefined ? {} : { answerInputs: { inputs, text: inputsText } }),
   }, {

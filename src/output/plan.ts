@@ -117,6 +117,9 @@ export interface RecordsInput {
   trees: readonly LinkTree[];
   /** Whether the route table is the last build's (the same hosts key): routes.json then keeps its bytes. */
   tableUnchanged: boolean;
+  /** Whether the trees' links are among the files (default): an update in place looks only at those it must
+   * (src/output/tree-links.ts). */
+  links?: boolean;
 }
 
 /**
@@ -143,7 +146,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     const dir = `${HOSTS_DIR}/${host.name}`;
     for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
     const tree = input.trees.find((t) => t.host === host.name);
-    if (tree === undefined) continue;
+    if (tree === undefined || input.links === false) continue;
     const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
     for (let i = 0; i < site.files.length; i++) {

@@ -16,6 +16,7 @@ import { AnswerOutput } from "../routes/answer-files.js";
 import { changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
 import { foldersIn, type OutputFile } from "./plan.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
+import { treeLinks } from "./tree-links.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
 import {
   MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
@@ -37,8 +38,9 @@ export interface PublishPlan {
   site: readonly OutputFile[];
   /** Each folder beside --out (absolute), its files made once --out is written (they link to its files). */
   beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
-  /** The records' files, made once --out is written (they record its manifest and identity). */
-  records(site: SiteWritten): OutputFile[];
+  /** The records' files, made once --out is written (they record its manifest and identity); without the trees' links
+   * when `links` is false. */
+  records(site: SiteWritten, links?: boolean): OutputFile[];
   /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
   trees: readonly LinkTree[];
   /** What the answer files of --out are computed from, when it holds answers, and its text in the records: an update
@@ -148,13 +150,26 @@ function inPlace(
   let { bytes } = site;
   let changed = site.written.length;
   let removed = site.removed.length;
-  const folders = [...plan.beside.map((b) => ({ dir: b.dir, files: () => b.files(written) })), { dir: layout.records, files: () => plan.records(written) }];
+  // The records' links into --out: only those the update must look at (src/output/tree-links.ts), all of them after an
+  // interrupted update.
+  const records = (): { files: OutputFile[]; implied: UpdateOptions["implied"] } => {
+    const files = plan.records(written, false);
+    const links = treeLinks(plan.trees, { files: plan.site, entries: site.entries, dir: layout.out }, {
+      trusted: trusted(layout.records), rewritten: rewritten.indexes, all: (dirty.get(layout.records) ?? none).size > 0,
+    });
+    for (const link of links.links) files.push(link); // one by one: 690,000 after an interrupted update at ×100
+    return { files, implied: { trees: plan.trees, removedSitePaths: site.removed, folders: links.folders, otherBytes: links.otherBytes } };
+  };
+  const folders = [
+    ...plan.beside.map((b) => ({ dir: b.dir, files: () => ({ files: b.files(written), implied: undefined }) })), { dir: layout.records, files: records },
+  ];
   const updated = [{ dir: layout.out, folders: site.folders }];
   for (const folder of folders) {
-    const stats = updateInPlace(folder.dir, folder.files(), {
+    const { files, implied } = folder.files();
+    const stats = updateInPlace(folder.dir, files, {
       ...common, previous: last.folderManifest(folder.dir), trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
       manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
-      ...(folder.dir === layout.records ? { implied: { trees: plan.trees, removedSitePaths: site.removed } } : {}),
+      ...(implied === undefined ? {} : { implied }),
     })!;
     if (folder.dir === layout.records) bytes += stats.bytes;
     changed += stats.written.length;

@@ -91,8 +91,9 @@ export interface UpdateOptions {
   maxChanged?: number;
   /** The hosts' copies of the site, when `dir` is the records (src/layout/link-trees.ts): the manifest leaves their
    * links out. They must be those of the last build (publish.ts checks): the links to --out's files it removed are
-   * removed. */
-  implied?: { trees: readonly LinkTree[]; removedSitePaths: readonly string[] };
+   * removed. Only the links the update must look at are among the files (src/output/tree-links.ts): `folders` are
+   * those of every link, and `otherBytes` the bytes of the others. */
+  implied?: { trees: readonly LinkTree[]; removedSitePaths: readonly string[]; folders: ReadonlySet<string>; otherBytes: number };
   /** The files of --out (`dir`) this build has rewritten (relative paths, and their indexes in `files`, --out's file
    * list): a link to one of them is made again, whatever its entry. */
   rewritten?: { dir: string; paths: ReadonlySet<string>; files: readonly OutputFile[]; indexes: ReadonlySet<number> };
@@ -133,6 +134,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // What the folder holds: in a folder the record trusts, what the manifest lists; in any other, what it holds when
   // read (names only). Anything the build did not plan is removed, as a full build would.
   const folders = withParents(foldersIn(files));
+  for (const d of options.implied?.folders ?? []) folders.add(d);
   const trusted = options.trusted ?? ((): boolean => false);
   const { onDisk, strayDirs } = survey(dir, folders, trusted);
   const inTrusted = folderTest(trusted);
@@ -142,7 +144,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const plannedDirty = new Set<string>();
   const held = new Map<number, string | Uint8Array>();
   let heldBytes = 0;
-  let bytes = 0;
+  let bytes = options.implied?.otherBytes ?? 0;
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;

@@ -97,6 +97,7 @@ describe("the folders' record", () => {
     const records = layoutOf(out).records;
     const hostFile = (await readdir(path.join(records, "hosts/apache/api"))).find((n) => n.endsWith(".json"))!;
     await rm(path.join(records, "hosts/apache/api", hostFile)); // in the records too
+    await writeFile(path.join(records, "hosts/cloudflare/public/icons/stray.png"), "x"); // beside the hosts' links
 
     await rm(path.join(content, "icons/extra.png"));
     const result = await buildIt();
