@@ -7,7 +7,7 @@
 // files is src/layout/read-build.ts's.
 
 import { createHash } from "node:crypto";
-import { HOST_NAMES, type HostName, type HostOutput, type HostInput } from "./types.js";
+import { HOST_NAMES, type HostFile, type HostName, type HostOutput, type HostInput } from "./types.js";
 
 /** A file as the record lists it: its path and the sha1 of its bytes (base64url), which are in the file. */
 export interface RecordedFile {
@@ -43,7 +43,7 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
 /** The sha1 of a host file's bytes (its text as UTF-8), as the record lists it. */
 export const fileHash = (data: string): string => createHash("sha1").update(data).digest("base64url");
 
-const recorded = (files: ReadonlyArray<{ path: string; data: string }>): RecordedFile[] => files.map((f) => ({ path: f.path, sha1: fileHash(f.data) }));
+const recorded = (files: readonly HostFile[]): RecordedFile[] => files.map((f) => ({ path: f.path, sha1: f.sha1 ?? fileHash(f.data) }));
 
 /** The record's text: JSON, a host per line. */
 export function printHostsRecord(key: string, outputs: ReadonlyArray<{ name: HostName; output: HostOutput; handlerBytes?: number; handlerGzipBytes?: number }>): string {

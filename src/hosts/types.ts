@@ -13,6 +13,9 @@ export { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
 export interface HostFile {
   path: string;
   data: string;
+  /** Its sha1 as the hosts' record lists it (src/hosts/record.ts), when known: a file read back from the last build
+   * and checked against its record is not hashed again to be recorded. */
+  sha1?: string;
 }
 
 /**

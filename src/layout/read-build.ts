@@ -370,7 +370,7 @@ function keptHosts(layout: Layout, record: HostsRecord | null, key: string): Kep
     for (const f of listed) {
       const data = readText(path.join(dir, ...f.path.split("/")));
       if (data === null || fileHash(data) !== f.sha1) return null;
-      files.push({ path: f.path, data });
+      files.push({ path: f.path, data, sha1: f.sha1 });
     }
     return files;
   };
