@@ -21,7 +21,7 @@ export interface SiteFiles {
 export interface TreeLinks {
   /** The links to look at. */
   links: SiteLink[];
-  /** Every folder the trees' links lie in (relative to the records), their parents but "" included. */
+  /** Every folder the trees' links lie in (relative to the records), with their parents but not the records' own (""). */
   folders: Set<string>;
   /** The bytes of the links not looked at (their targets' sizes). */
   otherBytes: number;
@@ -56,4 +56,3 @@ export function treeLinks(
   }
   return { links, folders, otherBytes };
 }
-
