@@ -7,6 +7,7 @@
 // files is src/layout/read-build.ts's.
 
 import { createHash } from "node:crypto";
+import { insideFolder } from "../model/relative-path.js";
 import { HOST_NAMES, type HostFile, type HostName, type HostOutput, type HostInput } from "./types.js";
 
 /** A file as the record lists it: its path and the sha1 of its bytes (base64url), which are in the file. */
@@ -72,10 +73,9 @@ export function parseHostsRecord(text: string): HostsRecord | null {
   return v.hosts.every(recordedHost) ? { key: v.key, hosts: v.hosts } : null;
 }
 
-/** A path inside its folder: "/"-separated names, none empty, "." or "..". The record says where files are read back
- * from and written to: one that names anything else is not this tool's. */
-const inside = (p: unknown): boolean =>
-  typeof p === "string" && p.split("/").every((name) => name !== "" && name !== "." && name !== ".." && !name.includes("\\"));
+/** A path inside its folder (insideFolder), without a backslash. The record says where files are read back from and
+ * written to: one that names anything else is not this tool's. */
+const inside = (p: unknown): boolean => typeof p === "string" && insideFolder(p) && !p.includes("\\");
 const files = (a: unknown): a is RecordedFile[] => Array.isArray(a) && a.every((f: unknown) =>
   typeof f === "object" && f !== null && inside((f as RecordedFile).path) && typeof (f as RecordedFile).sha1 === "string");
 const optional = (x: unknown, test: (x: unknown) => boolean): boolean => x === undefined || test(x);

@@ -41,18 +41,6 @@ export const MANIFEST_HEADER = "build-index-site manifest 1";
 /** The stamp in each folder written beside --out (".netlify/v1"): the build's own, naming its --out. */
 export const BESIDE_STAMP_FILE = ".build-inputs";
 
-/**
- * Whether a relative path that a record names (a manifest's line, the update journal's) lies inside its folder:
- * "/"-separated names, none empty, "." or "..". A line naming anything else is not this tool's and is ignored: the
- * build removes what its records list, and "../x" would be outside the folder. Most paths are checked by a few
- * substring tests only (a ×100 manifest has 640,000).
- */
-export function insideFolder(p: string): boolean {
-  if (p === "" || p.startsWith("/")) return false;
-  if (!p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return true;
-  return p.split("/").every((name) => name !== "" && name !== "." && name !== "..");
-}
-
 export interface Layout {
   /** --out, absolute: the public site. */
   out: string;

@@ -10,7 +10,7 @@ import { appendFileSync, closeSync, futimesSync, linkSync, lstatSync, mkdirSync,
 import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { insideFolder } from "../layout/paths.js";
+import { insideFolder } from "../model/relative-path.js";
 import { folderOf, foldersIn, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,

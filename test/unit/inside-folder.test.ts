@@ -2,7 +2,7 @@
 // insideFolder: which relative paths a record may name. The cases are written out by hand.
 
 import { describe, expect, it } from "vitest";
-import { insideFolder } from "../../src/layout/paths.js";
+import { insideFolder } from "../../src/model/relative-path.js";
 
 describe("insideFolder", () => {
   it("takes names below the folder, dotted names included, and nothing that leaves it or is not a file's path", () => {
