@@ -41,6 +41,8 @@ describe("hosts.json", () => {
       // Paths that would lead out of their folder.
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"../../dist/x","sha1":"s"}],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"/etc/passwd","sha1":"s"}],"beside":[]}]}',
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"..\\\\x","sha1":"s"}],"beside":[]}]}',
+      '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"a//b","sha1":"s"}],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"vercel","files":[],"beside":[{"dir":"../..","files":[]}]}]}']) {
       expect(parseHostsRecord(text), text).toBeNull();
     }
