@@ -226,8 +226,8 @@ async function measuredRebuild(content, out, root, edit) {
 /**
  * Above this many files a row's floor copies are removed as soon as they are timed: at ×100 each run's two floors
  * hold 2 M inodes (the bare copy makes every hard link a file), more than a disk of 16 M inodes keeps free for the
- * row. The removal is not timed, and is synced: the next build, the one that follows it, pays for what the sync
- * leaves (the measuring trap in docs/benchmark.md), so the figures can only be against the build.
+ * row. The removal is not timed, and is synced: the build that follows it pays for what the sync leaves (the measuring
+ * trap in docs/benchmark.md), so the figures can only be against the build.
  */
 const DROP_FLOORS_ABOVE = 200_000;
 
@@ -245,8 +245,8 @@ function linkCopy(from, to) {
 // ---------------------------------------------------------------------------------------------------------- builds
 async function benchBuild(name, content) {
   // Each build and each floor copy gets a root of its own (dist/ and the host folders beside it), and nothing is
-  // removed until the row is measured (but the floors of a row too large for the disk's inodes: DROP_FLOORS_ABOVE):
-  // no run pays for another's deletions, and nothing calls sync.
+  // removed until the row is measured, but the floors of a row too large for the disk's inodes (DROP_FLOORS_ABOVE): no
+  // other run pays for another's deletions, and nothing else calls sync.
   const rowDir = path.join(WORK, name);
   await rm(rowDir, { recursive: true, force: true });
   await mkdir(rowDir, { recursive: true });
