@@ -79,13 +79,17 @@ function randomRound(next: () => number): { before: SiteModel; edits: Array<Retu
   return { before, edits, after: edits.reduce((s, e) => e.apply(s), before) };
 }
 
+/** `count` random rounds from one seed; `next` goes on drawing from the same sequence inside each. */
+function eachRound(seed: number, count: number, body: (round: ReturnType<typeof randomRound>, next: () => number) => void): void {
+  const next = prng(seed);
+  for (let i = 0; i < count; i++) body(randomRound(next), next);
+}
+
 describe("answer inputs", () => {
   it("keeps only answers whose text is unchanged, after 300 random edits (and keeps most of them)", () => {
-    const next = prng(7);
     let kept = 0;
     let compared = 0;
-    for (let round = 0; round < 300; round++) {
-      const { before, edits, after } = randomRound(next);
+    eachRound(7, 300, ({ before, edits, after }) => {
       const was = answersOf(before);
       const unchanged = unchangedInputs(answerInputs(before, TOOL), answerInputs(after, TOOL));
       for (const [file, now] of answersOf(after)) {
@@ -95,17 +99,15 @@ describe("answer inputs", () => {
         expect(now.text, `${file} after ${edits.map((e) => e.name).join("; ")}`).toBe(old.text);
       }
       compared += was.size;
-    }
+    });
     // Edits of one key leave most answers alone: the test would pass vacuously if nothing were ever kept.
     expect(kept).toBeGreaterThan(compared / 4);
   });
 
   it("finds the same changed keys from the records' texts as from the prints, after 300 random edits", () => {
-    const next = prng(11);
     let aligned = 0;
     let changedSome = 0;
-    for (let round = 0; round < 300; round++) {
-      const { before, edits, after } = randomRound(next);
+    eachRound(11, 300, ({ before, edits, after }, next) => {
       const tool = next() < 0.1 ? "tool-2" : TOOL;
       const [a, b] = [answerInputs(before, TOOL), answerInputs(after, tool)];
       const expected = changedInputs(a, b);
@@ -114,7 +116,7 @@ describe("answer inputs", () => {
       // The texts' own path (the same keys in the same order) must be taken, not only the parsed one.
       if (tool === TOOL && [...a.keys.keys()].join("\n") === [...b.keys.keys()].join("\n")) aligned++;
       if (expected !== null && expected.size > 0) changedSome++;
-    }
+    });
     expect(aligned).toBeGreaterThan(50);
     expect(changedSome).toBeGreaterThan(100);
     expect(changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL))).toBeNull();
