@@ -5,6 +5,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import type { ContentCache } from "./content/content-cache.js";
+import type { ParsedFiles } from "./content/load-content.js";
 import { readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
@@ -200,6 +201,8 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 export class BuildMemo {
   /** `record`: the hosts' record as printed from these (its sha1s cost 80 ms at ×100), once it is. */
   hosts: { key: string; rendered: RenderedHosts; measures: HostMeasures[]; record?: string } | null = null;
+  /** The content's JSON files as parsed and checked, by their text (src/content/load-content.ts). */
+  parsed: ParsedFiles | null = null;
 }
 
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
@@ -263,14 +266,15 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
+    { buildModel, ParsedFiles }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   mark("load modules");
   // Only the model and the diagnostics are kept: the parsed files' trees (their positions, for diagnostics) are 77 MB
   // at ×100, and this function lives until everything is planned.
-  const { model, diagnostics: found } = buildModel(raw, { clock, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
+  const parsed = options.memo === undefined ? {} : { parsed: (options.memo.parsed ??= new ParsedFiles()) };
+  const { model, diagnostics: found } = buildModel(raw, { clock, ...parsed, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
   const diagnostics = applyStrict(found, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("model");

@@ -2,9 +2,9 @@
 // RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent } from "./read-content.js";
+import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawText } from "./read-content.js";
 import { crossCheck } from "./cross-checks.js";
-import { parseJson, type ParsedJson } from "./parse-json.js";
+import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
 import type { JsonObject } from "../model/json.js";
@@ -15,6 +15,36 @@ export interface ModelOptions {
   clock: BuildClock;
   /** Overrides manifest.base_url (the --base-url flag). */
   baseUrl?: string;
+  /** What `dev` keeps of the last build's parses: the files whose text is unchanged are not parsed or checked again. */
+  parsed?: ParsedFiles;
+}
+
+/**
+ * Each JSON content file's parse and schema problems, kept by `dev` between builds for its exact text: an edit of
+ * icons.json leaves config.json and extensionMap.json (4.8 MB at ×100) as they were parsed and checked. Positions are
+ * not kept (parse-json.ts: withoutTree).
+ */
+export class ParsedFiles {
+  private readonly files = new Map<JsonContentName, { text: string; parsed: ParsedJson; problems?: { skipBaseUrl: boolean; found: Diagnostic[] } }>();
+
+  /** The parse of `text` as `file`, kept or made now. */
+  parse(name: JsonContentName, file: string, text: RawText): ParsedJson {
+    const kept = this.files.get(name);
+    if (kept !== undefined && kept.text === text.text && kept.parsed.file === file && text.invalidUtf8At === undefined) return kept.parsed;
+    const parsed = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
+    if (parsed.value === null || text.invalidUtf8At !== undefined) this.files.delete(name);
+    else this.files.set(name, { text: text.text, parsed: withoutTree(parsed, text.text) });
+    return parsed;
+  }
+
+  /** The schema problems of the file parsed from `text`, kept or found now by `validate` (`skipBaseUrl`:
+   * manifest.base_url is not checked). */
+  problems(name: JsonContentName, text: string, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
+    const kept = this.files.get(name);
+    if (kept === undefined || kept.text !== text) return validate();
+    if (kept.problems?.skipBaseUrl !== skipBaseUrl) kept.problems = { skipBaseUrl, found: validate() };
+    return kept.problems.found;
+  }
 }
 
 export interface ModelResult {
@@ -38,7 +68,8 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
       });
       continue;
     }
-    const result = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
+    const result = options.parsed?.parse(name, file, text)
+      ?? parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     parsed[name] = result;
     diagnostics.push(...result.diagnostics);
   }
@@ -52,7 +83,8 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     if (p === undefined || p.value === null && p.diagnostics.some((d) => d.severity === "error")) continue; // unparsed: its error is reported
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
-    const problems = validateContent(name, p, skip);
+    const check = (): Diagnostic[] => validateContent(name, p, skip);
+    const problems = options.parsed?.problems(name, raw.json[name]!.text, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }

@@ -185,6 +185,15 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
 }
 
 /**
+ * The same parse without its tree (77 MB for ×100 content): positions are found by parsing the text again when one is
+ * first asked for, which only a diagnostic does. What `dev` keeps between builds (load-content.ts: ParsedFiles).
+ */
+export function withoutTree(parsed: ParsedJson, text: string): ParsedJson {
+  let positionOf: ParsedJson["positionOf"] | undefined;
+  return { ...parsed, positionOf: (pointer) => (positionOf ??= parseJson(parsed.file, text).positionOf)(pointer) };
+}
+
+/**
  * The node at a JSON Pointer, or its nearest existing parent. Of repeated keys the last counts, as in the value (and
  * in PHP's json_decode).
  */

@@ -17,6 +17,10 @@ export const MAX_SHARDS = 256;
 /** The strong ETag of a body (as the handler's, src/edge/etag.ts): the SHA-1 of its UTF-8 bytes, base64url. */
 const bodyEtag = (body: string): string => `"${createHash("sha1").update(body).digest("base64url")}"`;
 
+/** A shard's file: the JSON of its ShardData (keys in this order), from its rows' JSON texts. */
+const shardText = (shard: Record<LookupKind, string[]>): string =>
+  `{"e":[${shard.e.join(",")}],"x":[${shard.x.join(",")}],"v":[${shard.v.join(",")}],"f":[${shard.f.join(",")}]}`;
+
 /** Whole answers up to this size are inline in core.json (one file less to fetch). */
 const INLINE_BYTES = 2048;
 
@@ -99,14 +103,22 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     ["v", Array.from(model.extensionMap.viewing, ([k, v]) => [k, v])],
     ["f", Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified])],
   ];
-  // The rows' JSON, plus one byte each: a kind's rows as one JSON array hold them, a comma between two and two
-  // brackets, so one byte less (one call per kind, not one per row).
-  const bytes = lookups.reduce((n, [, rows]) => n + (rows.length === 0 ? 0 : JSON.stringify(rows).length - 1), 0);
+  // Each row's JSON, printed once: its length plus one byte (a comma or a bracket) sizes the shards, and the shards
+  // are the rows' texts joined, as JSON.stringify would print each shard's object.
+  let bytes = 0;
+  const texts = lookups.map(([, rows]) => rows.map((row) => {
+    const text = JSON.stringify(row);
+    bytes += text.length + 1;
+    return text;
+  }));
   let shards = 1;
   while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
-  const data: ShardData[] = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
-  for (const [kind, rows] of lookups) for (const row of rows) (data[shardOf(kind, row[0] as string, shards)]![kind] as unknown[]).push(row);
-  for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: JSON.stringify(shard) });
+  const data: Array<Record<LookupKind, string[]>> = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
+  for (const [j, [kind, rows]] of lookups.entries()) {
+    const text = texts[j]!;
+    for (let i = 0; i < rows.length; i++) data[shardOf(kind, rows[i]![0] as string, shards)]![kind].push(text[i]!);
+  }
+  for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shardText(shard) });
 
   const core: CoreData = {
     format: DATA_FORMAT,

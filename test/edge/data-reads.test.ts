@@ -4,6 +4,7 @@
 // The real fixture has several shards, so two lookups in two shards would show as a third read.
 
 import { describe, expect, test } from "vitest";
+import { edgeDataFiles } from "../../src/edge/data-files.js";
 import { createApiHandler } from "../../src/edge/handler.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { compileContent, haveRealFixtures, realFixture } from "../helpers/fixtures.js";
@@ -33,5 +34,23 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("a fresh handler's data re
     const read = memoryReader(site);
     await createApiHandler()(new Request("https://site.example/api.php?action=versionCheck&current_version=1.0"), read);
     expect(read.reads).toEqual(["/_edge-data/core.json"]);
+  });
+});
+
+describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards' files (indexer-1.2.0-r2)", () => {
+  test("each is JSON.stringify's print of its rows, e, x, v, f in that order, and they hold every row once", async () => {
+    const site: SiteModel = (await compileContent(realFixture("indexer-1.2.0-r2"))).model;
+    const shards = edgeDataFiles(site).filter((f) => f.path.startsWith("_edge-data/shards/"));
+    expect(shards.length).toBeGreaterThan(1);
+    const rows = { e: 0, x: 0, v: 0, f: 0 };
+    for (const { path, data } of shards) {
+      const parsed = JSON.parse(data) as Record<keyof typeof rows, unknown[]>;
+      expect(Object.keys(parsed), path).toEqual(["e", "x", "v", "f"]);
+      expect(data, path).toBe(JSON.stringify(parsed));
+      for (const kind of ["e", "x", "v", "f"] as const) rows[kind] += parsed[kind].length;
+    }
+    expect(rows).toEqual({
+      e: site.iconMap.entries.size, x: site.extensionMap.indexing.size, v: site.extensionMap.viewing.size, f: site.iconDirFiles.size,
+    });
   });
 });
