@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import path from "node:path";
 import type { ContentCache } from "./content/content-cache.js";
 import type { ParsedFiles } from "./content/load-content.js";
-import { readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
+import { ContentListings, readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
 import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
@@ -203,6 +203,9 @@ export class BuildMemo {
   hosts: { key: string; rendered: RenderedHosts; measures: HostMeasures[]; record?: string } | null = null;
   /** The content's JSON files as parsed and checked, by their text (src/content/load-content.ts). */
   parsed: ParsedFiles | null = null;
+  /** The published folders' files, kept while the watcher reports no change in them (src/content/read-content.ts):
+   * `dev` tells it each change it sees. */
+  readonly listings = new ContentListings();
 }
 
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
@@ -214,8 +217,9 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin"
   out?: string;
 };
 
-const readOptions = (options: Pick<BuildOptions, "exclude" | "cache">): ReadOptions => ({
+const readOptions = (options: Pick<BuildOptions, "exclude" | "cache" | "memo">): ReadOptions => ({
   ...(options.exclude === undefined ? {} : { exclude: options.exclude }), ...(options.cache === undefined ? {} : { cache: options.cache }),
+  ...(options.memo === undefined ? {} : { listings: options.memo.listings }),
 });
 
 export interface Compiled {

@@ -64,7 +64,8 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let controller = new AbortController();
 
   // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
-  // which file to read again), and so do the hosts' files (made again when the route table changes).
+  // which file to read again), and so do the published folders' listings (walked again when the watcher sees a change
+  // in them), the JSON files' parses and the hosts' files (made again when the route table changes).
   const { ContentCache } = await import("../content/content-cache.js");
   const cache = new ContentCache();
   const { BuildMemo } = await import("../build.js");
@@ -115,11 +116,15 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let changedMeanwhile = false;
   const watcher = watchTree(opts.content, (file) => {
     cache.forget(file === undefined ? undefined : path.join(contentReal, file));
+    memo.listings.changed(file);
     if (built) loop.trigger();
     else changedMeanwhile = true;
   }, {
     poll: opts.poll === true,
-    onError: (error) => io.err(colorErr(io, "yellow", `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`)),
+    onError: (error) => {
+      memo.listings.fail(); // every build walks the content again
+      io.err(colorErr(io, "yellow", `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`));
+    },
   });
   await watcher.ready;
   try {

@@ -116,6 +116,8 @@ function kind(s: Stats | Dirent): string {
  */
 class Reader {
   readonly diagnostics: Diagnostic[] = [];
+  /** Symbolic links met so far (a walk that met one is not kept by ContentListings). */
+  links = 0;
   private readonly ignore: string[];
   constructor(readonly dir: string, private readonly real: string, exclude: readonly string[]) {
     this.ignore = exclude.map(ignorePattern);
@@ -155,6 +157,7 @@ class Reader {
       throw error;
     }
     if (!s.isSymbolicLink()) return { stats: s, real: path.join(this.real, rel), link: false };
+    this.links++;
     let real: string;
     try {
       real = realpathSync.native(abs);
@@ -344,6 +347,62 @@ export interface ReadOptions {
   exclude?: readonly string[];
   /** The facts of the content's files kept from the last build (content-cache.ts): only the files not known are read. */
   cache?: ContentCache;
+  /** `dev`: the published folders' files as its last build found them, while its watcher saw no change in them. */
+  listings?: ContentListings;
+}
+
+/** A file of a published folder as a walk finds it (RawFile without what the build reads of its bytes). */
+type ListedFile = Pick<RawFile, "path" | "absPath" | "size" | "mtimeMs" | "stamp">;
+
+/**
+ * What `dev` keeps of the published folders' walks between builds: each folder's files as the last walk found them,
+ * kept while the watcher reports no change under the folder (icons/ holds 49,000 files at ×100: finding and
+ * lstat-ing them took 0.45 s of every rebuild, an edit of icons.json included). Only a walk that met no symbolic link
+ * and reported nothing is kept. A change the watcher reports during a walk leaves that walk unkept.
+ */
+export class ContentListings {
+  /** Changes reported under each published folder (by its name), and anywhere (a change without a path). */
+  private readonly changes = new Map<string, number>();
+  private everywhere = 0;
+  private broken = false;
+  private readonly kept = new Map<string, { real: string; changes: number; everywhere: number; exists: boolean; files: ListedFile[] }>();
+
+  /** The watcher saw `rel` (relative to the content folder) change; without a path, anything may have changed. */
+  changed(rel?: string): void {
+    if (rel === undefined) this.everywhere++;
+    else {
+      const top = rel.split(/[\\/]/)[0]!;
+      this.changes.set(top, (this.changes.get(top) ?? 0) + 1);
+    }
+  }
+
+  /** The watcher failed: changes may go unreported, so no walk is kept from now on. */
+  fail(): void {
+    this.broken = true;
+    this.kept.clear();
+  }
+
+  /** What to keep a walk of `folder` begun now with. */
+  mark(folder: string): { changes: number; everywhere: number } {
+    return { changes: this.changes.get(folder) ?? 0, everywhere: this.everywhere };
+  }
+
+  /** The kept walk of `folder` of the content folder `real`, while no change was reported under it. */
+  get(real: string, folder: string): { exists: boolean; files: readonly ListedFile[] } | undefined {
+    const kept = this.kept.get(folder);
+    if (kept === undefined) return undefined;
+    if (kept.real === real && kept.changes === (this.changes.get(folder) ?? 0) && kept.everywhere === this.everywhere) return kept;
+    this.kept.delete(folder);
+    return undefined;
+  }
+
+  set(real: string, folder: string, mark: { changes: number; everywhere: number }, exists: boolean, files: readonly RawFile[]): void {
+    if (this.broken) return;
+    this.kept.set(folder, {
+      real, ...mark, exists,
+      files: files.map((f) => ({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.stamp === undefined ? {} : { stamp: f.stamp }) })),
+    });
+  }
 }
 
 /**
@@ -385,9 +444,22 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   const dirFiles: RawFile[] = [];
   const seen = new Set<string>();
   let iconsDirExists = false;
+  const { listings } = options;
   for (const d of PUBLISHED_DIRS) {
+    const kept = listings?.get(real, d);
+    if (kept !== undefined) {
+      for (const f of kept.files) dirFiles.push({ ...f });
+      if (kept.exists) seen.add(path.join(real, d)); // as its walk did: a link to it elsewhere is not walked again
+      if (d === "icons") iconsDirExists = kept.exists;
+      continue;
+    }
+    const mark = listings?.mark(d);
+    const before = { files: dirFiles.length, diagnostics: reader.diagnostics.length, links: reader.links };
     const exists = await reader.tree(d, dirFiles, seen);
     if (d === "icons") iconsDirExists = exists;
+    if (mark !== undefined && reader.diagnostics.length === before.diagnostics && reader.links === before.links) {
+      listings!.set(real, d, mark, exists, dirFiles.slice(before.files));
+    }
   }
   dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => iconDirName(f.path) !== null);

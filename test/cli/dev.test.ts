@@ -46,8 +46,9 @@ async function devLoop(flags: Partial<DevFlags>, prepare: (content: string, out:
 const iconFor = async (url: string, ext: string): Promise<string> =>
   ((await (await fetch(`${url}api.php?action=findIcon&extension=${ext}`)).json()) as { icon: { filename: string } }).icon.filename;
 
-const iconSize = async (url: string, name: string): Promise<number> =>
-  ((await (await fetch(`${url}api.php?action=icon&name=${name}`)).json()) as { icon: { size: number } }).icon.size;
+/** The icon's size, or undefined while the site has no such icon (404). */
+const iconSize = async (url: string, name: string): Promise<number | undefined> =>
+  ((await (await fetch(`${url}api.php?action=icon&name=${name}`)).json()) as { icon?: { size: number } }).icon?.size;
 
 async function mapIcon(content: string, ext: string, icon: string): Promise<void> {
   const file = path.join(content, "icons.json");
@@ -90,6 +91,10 @@ describe.each([["file system events", false], ["polling", true]])("dev (%s)", (_
       const png = squarePng(33, [9, 9, 9, 255]);
       await writeFile(path.join(loop.content, "icons/php.png"), png);
       await until("the new icon's size", async () => ((await iconSize(loop.url, "php.png")) === png.length ? true : undefined));
+      // An icon added after builds that kept icons/'s listing (only icons.json and config.json changed): found.
+      const added = squarePng(21, [1, 2, 3, 255]);
+      await writeFile(path.join(loop.content, "icons/added.png"), added);
+      await until("the added icon", async () => ((await iconSize(loop.url, "added.png")) === added.length ? true : undefined));
       expect(loop.io.stdout.some((l) => /^Updated .* in place: \d+ answers?, .*\d+ files? written, \d+ removed in /.test(l))).toBe(true);
     } finally {
       expect(await loop.stop()).toBe(0);

@@ -80,6 +80,11 @@ class Undo {
     this.kept.set(file, existsSync(file) ? { bytes: readFileSync(file), mtime: statSync(file).mtime } : null);
   }
 
+  /** The files kept: those the edit may have touched. */
+  files(): string[] {
+    return [...this.kept.keys()];
+  }
+
   async undo(): Promise<void> {
     for (const [file, was] of this.kept) {
       if (was === null) await rm(file, { force: true });
@@ -202,9 +207,13 @@ function propertySequences(from: number, count: number): void {
       const content = path.join(root, "content");
       await cp(realFixture("indexer-1.2.0-r2"), content, { recursive: true, preserveTimestamps: true });
       const out = path.join(root, "site", "dist");
-      // Half the rebuilds keep what `dev` keeps between builds (the hosts' files, src/build.ts); the full builds keep
-      // nothing, and read nothing back (--force).
+      // Half the rebuilds keep what `dev` keeps between builds (src/build.ts: the hosts' files, the parses, the
+      // published folders' listings); the full builds keep nothing, and read nothing back (--force). The memo is told
+      // of every file an edit touches, as dev's watcher tells it.
       const memo = new BuildMemo();
+      const seen = (undo: Undo): void => {
+        for (const file of undo.files()) memo.listings.changed(path.relative(content, file));
+      };
       const options = { content, out, nowMs: NOW, sourceDateEpoch: "" };
       await build({ ...options, memo });
       const random = prng(seed);
@@ -213,6 +222,7 @@ function propertySequences(from: number, count: number): void {
       for (let n = 1; n <= EDITS; n++) {
         const undo = new Undo();
         done.push(await randomEdit(content, random, n, undo));
+        seen(undo);
         const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
         // A full build (--force: every folder written whole and swapped in; unchanged files hard-linked from the last
         // full build in this folder, which is itself one), in a base folder of its own.
@@ -225,6 +235,7 @@ function propertySequences(from: number, count: number): void {
           expect(await snapshot(path.dirname(out)), where).toEqual(before);
           done.push("(refused, undone)");
           await undo.undo();
+          seen(undo);
           continue;
         }
         // Every other rebuild keeps no memo: it reads the hosts' files back from the records, as the command does.
