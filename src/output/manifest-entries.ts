@@ -37,7 +37,25 @@ export class ManifestEntries {
 
   /** From the printed hash in `text` (base64url, from `start`) and the size, without a string per entry. */
   setPrinted(index: number, text: string, start: number, size: number): void {
-    this.hashes.write(text.slice(start, start + HASH_CHARS), index * HASH_BYTES, HASH_BYTES, "base64url");
+    // Decoded here, character by character (no string per entry: a ×100 site's manifest has 640,000); a field that
+    // is not 27 characters of base64url (a line edited by hand) is decoded by Buffer's lenient decoder, as it was.
+    const h = this.hashes;
+    let o = index * HASH_BYTES;
+    let bits = 0;
+    let n = 0;
+    for (let c = start; c < start + HASH_CHARS; c++) {
+      const v = DECODE[text.charCodeAt(c)] ?? 255;
+      if (v === 255) {
+        h.write(text.slice(start, start + HASH_CHARS), index * HASH_BYTES, HASH_BYTES, "base64url");
+        break;
+      }
+      n = (n << 6) | v;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        h[o++] = (n >>> bits) & 0xff;
+      }
+    }
     this.sizes[index] = size;
   }
 
@@ -59,6 +77,54 @@ export class ManifestEntries {
     return this.sizes[index]!;
   }
 
+  /**
+   * Prints the entry at `index` ("<sha1 base64url> <size>", which must be set) into `out` at `at`, as `get` spells it;
+   * returns where it ends. Byte by byte: a ×100 site's manifest prints 640,000 of them, and a string each, made by
+   * a call into Buffer's encoder, cost three times as much.
+   */
+  printInto(index: number, out: Buffer, at: number): number {
+    const h = this.hashes;
+    let i = index * HASH_BYTES;
+    // 18 bytes in 6 groups of three (4 characters each), then 2 bytes (3 characters, no padding).
+    for (const end = i + 18; i < end; i += 3) {
+      const n = (h[i]! << 16) | (h[i + 1]! << 8) | h[i + 2]!;
+      out[at++] = BASE64URL[n >>> 18]!;
+      out[at++] = BASE64URL[(n >>> 12) & 63]!;
+      out[at++] = BASE64URL[(n >>> 6) & 63]!;
+      out[at++] = BASE64URL[n & 63]!;
+    }
+    const n = (h[i]! << 8) | h[i + 1]!;
+    out[at++] = BASE64URL[n >>> 10]!;
+    out[at++] = BASE64URL[(n >>> 4) & 63]!;
+    out[at++] = BASE64URL[(n << 2) & 63]!;
+    out[at++] = 0x20;
+    let size = this.sizes[index]!;
+    if (!Number.isSafeInteger(size)) return at + out.write(String(size), at, "latin1"); // a hand-edited line's
+    const first = at;
+    do {
+      out[at++] = 0x30 + (size % 10);
+      size = Math.floor(size / 10);
+    } while (size > 0);
+    for (let a = first, b = at - 1; a < b; a++, b--) {
+      const digit = out[a]!;
+      out[a] = out[b]!;
+      out[b] = digit;
+    }
+    return at;
+  }
+
+  /** How many bytes printInto prints for the entry at `index` (which must be set). */
+  printedLength(index: number): number {
+    let size = this.sizes[index]!;
+    if (!Number.isSafeInteger(size)) return HASH_CHARS + 1 + String(size).length;
+    let digits = 1;
+    while (size >= 10) {
+      size = Math.floor(size / 10);
+      digits++;
+    }
+    return HASH_CHARS + 1 + digits;
+  }
+
   get(index: number): string | undefined {
     const size = this.sizes[index]!;
     if (size < 0) return undefined;
@@ -77,3 +143,8 @@ export interface ManifestText {
 
 /** Characters of a sha1 in base64url (no padding). */
 export const HASH_CHARS = 27;
+
+/** base64url's alphabet, as character codes, and each code's value (255: not in it). */
+const BASE64URL = Buffer.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", "latin1");
+const DECODE = new Uint8Array(128).fill(255);
+for (const [value, code] of BASE64URL.entries()) DECODE[code] = value;

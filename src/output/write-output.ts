@@ -387,29 +387,54 @@ export function* manifestChunks(
 }
 
 /**
- * A manifest printed when it is asked for. Its bytes are counted first (no line is printed for that), then printed
- * into one buffer of that size: the chunks and a buffer joined from them would hold the text three times. `paths`,
- * when the caller holds them (an update has each file's path), saves making each file's path again.
+ * A manifest printed when it is asked for: in chunks of lines, or as its bytes (manifestBytes). `paths`, when the
+ * caller holds them (an update has each file's path), saves making each file's path again.
  */
 export function printedManifest(
   files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
 ): ManifestText {
   return {
     chunks: () => manifestChunks(files, entries, epoch, paths),
-    bytes: () => {
-      let size = Buffer.byteLength(`${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`);
-      for (let i = 0; i < files.length; i++) {
-        const bytes = entries.size(i);
-        // "<sha1 base64url> <size> <path>\n"
-        if (bytes >= 0) size += HASH_CHARS + 1 + String(bytes).length + 1 + Buffer.byteLength(paths?.[i] ?? files[i]!.path) + 1;
-      }
-      const out = Buffer.allocUnsafe(size);
-      let at = 0;
-      for (const chunk of manifestChunks(files, entries, epoch, paths)) at += out.write(chunk, at);
-      if (at !== size) throw new Error(`Internal: a manifest of ${size} bytes printed ${at}.`);
-      return out;
-    },
+    bytes: () => manifestBytes(files, entries, epoch, paths),
   };
+}
+
+/**
+ * The manifest's UTF-8 bytes, printed straight into one buffer: of the size its lines take when their paths are
+ * ASCII (as a site's are, but for names the content chose), grown and then cut to size when one is not. The chunks
+ * and a buffer joined from them would hold the text three times, and a string per entry cost twice the time.
+ */
+function manifestBytes(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[]): Buffer {
+  const head = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
+  const pathOf = (i: number): string => paths?.[i] ?? files[i]!.path;
+  let size = Buffer.byteLength(head);
+  // "<sha1 base64url> <size> <path>\n"
+  for (let i = 0; i < files.length; i++) if (entries.size(i) >= 0) size += entries.printedLength(i) + 1 + pathOf(i).length + 1;
+  let out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0, "utf8");
+  for (let i = 0; i < files.length; i++) {
+    if (entries.size(i) < 0) continue;
+    const rel = pathOf(i);
+    // Room for the line whatever its path holds (three bytes per UTF-16 unit at most), or for its exact bytes: only
+    // the last lines, or a path that is not ASCII, are measured.
+    const room = out.length - at;
+    if (room < HASH_CHARS + 1 + 24 + 3 * rel.length + 1) {
+      const line = entries.printedLength(i) + 1 + Buffer.byteLength(rel) + 1;
+      if (line > room) {
+        const grown = Buffer.allocUnsafe(Math.max(out.length * 2, at + line));
+        out.copy(grown, 0, 0, at);
+        out = grown;
+      }
+    }
+    at = entries.printInto(i, out, at);
+    out[at++] = 0x20;
+    at += out.write(rel, at, "utf8");
+    out[at++] = 0x0a;
+  }
+  if (at === out.length) return out;
+  const exact = Buffer.allocUnsafe(at);
+  out.copy(exact, 0, 0, at);
+  return exact;
 }
 
 /** Whether the chunks spell exactly `text`, stopping at the first that differs. */
