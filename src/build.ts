@@ -213,6 +213,8 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin"
   keptHosts?: (key: string) => KeptHost[] | null;
   /** The prints of the last build's catalogue pages, as its records hold them (src/catalogue/index.ts). */
   lastCataloguePrints?: () => string | null;
+  /** The JSON files' parses kept from earlier builds (src/content/load-content.ts). */
+  parsed?: ParsedFiles;
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
   out?: string;
 };
@@ -270,15 +272,16 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel, ParsedFiles }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
+    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
   mark("load modules");
   // Only the model and the diagnostics are kept: the parsed files' trees (their positions, for diagnostics) are 77 MB
   // at ×100, and this function lives until everything is planned.
-  const parsed = options.memo === undefined ? {} : { parsed: (options.memo.parsed ??= new ParsedFiles()) };
-  const { model, diagnostics: found } = buildModel(raw, { clock, ...parsed, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) });
+  const { model, diagnostics: found } = buildModel(raw, {
+    clock, ...(options.parsed === undefined ? {} : { parsed: options.parsed }), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  });
   const diagnostics = applyStrict(found, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("model");
@@ -468,8 +471,13 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
+  // The JSON files' parses: dev's, or the record's (read when first needed); none with --force.
+  const [{ ParsedFiles }, { readParses, writeParses }] = await Promise.all([import("./content/load-content.js"), import("./content/parse-cache.js")]);
+  const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
+  const parsed = options.force === true ? new ParsedFiles()
+    : options.memo !== undefined ? (options.memo.parsed ??= new ParsedFiles(recorded)) : new ParsedFiles(recorded);
   const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey, cataloguePrints } = await compileContent(raw, {
-    ...options,
+    ...options, parsed,
     ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
@@ -518,6 +526,10 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
   });
   mark(`publish (${done.mode})`);
+  if (parsed.changed) {
+    writeParses(layout.parsedCache, toolFingerprint(), parsed.entries());
+    parsed.changed = false;
+  }
   return {
     outDir: path.resolve(options.out),
     model,

@@ -7,7 +7,8 @@ import { crossCheck } from "./cross-checks.js";
 import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
-import type { JsonObject } from "../model/json.js";
+import type { Json, JsonObject } from "../model/json.js";
+import { digest } from "./file-facts.js";
 import type { BuildClock } from "../model/time.js";
 import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../model/types.js";
 
@@ -19,33 +20,70 @@ export interface ModelOptions {
   parsed?: ParsedFiles;
 }
 
+/** What ParsedFiles keeps of one JSON content file, and what its record (src/content/parse-cache.ts) holds. */
+export interface KeptParse {
+  name: JsonContentName;
+  /** The sha1 of the file's bytes (base64url): the parse is kept for these bytes only. */
+  hash: string;
+  file: string;
+  value: Json;
+  /** Its schema problems, with or without manifest.base_url checked (--base-url replaces it). */
+  problems?: { skipBaseUrl: boolean; found: Diagnostic[] };
+}
+
 /**
- * Each JSON content file's parse and schema problems, kept by `dev` between builds for its exact text: an edit of
- * icons.json leaves config.json and extensionMap.json (4.8 MB at ×100) as they were parsed and checked. Positions are
- * not kept (parse-json.ts: withoutTree).
+ * Each JSON content file's parse and schema problems, kept for its exact bytes: by `dev` between builds, and in the
+ * records for the next command (src/content/parse-cache.ts). An edit of icons.json leaves config.json and
+ * extensionMap.json (4.8 MB at ×100: 0.3 s to parse and check) as they were. A file whose parse reported anything is
+ * not kept. Positions are not kept: a diagnostic that asks for one parses the text again (parse-json.ts: withoutTree).
  */
 export class ParsedFiles {
-  private readonly files = new Map<JsonContentName, { text: string; parsed: ParsedJson; problems?: { skipBaseUrl: boolean; found: Diagnostic[] } }>();
+  private files: Map<JsonContentName, KeptParse & { parsed?: ParsedJson }> | null = null;
+  /** Whether it holds a parse its record does not (then src/content/parse-cache.ts writes it again). */
+  changed = false;
+
+  /** `restore`: the parses a record holds, read when first needed (none without it). */
+  constructor(private readonly restore?: () => readonly KeptParse[]) {}
+
+  private kept(): Map<JsonContentName, KeptParse & { parsed?: ParsedJson }> {
+    if (this.files === null) this.files = new Map((this.restore?.() ?? []).map((k) => [k.name, { ...k }]));
+    return this.files;
+  }
+
+  /** What it keeps, for its record. */
+  entries(): KeptParse[] {
+    return [...this.kept().values()].map(({ parsed: _, ...k }) => k);
+  }
 
   /** The parse of `text` as `file`, kept or made now. */
   parse(name: JsonContentName, file: string, text: RawText): ParsedJson {
-    const kept = this.files.get(name);
-    if (kept !== undefined && kept.text === text.text && kept.parsed.file === file && text.invalidUtf8At === undefined) return kept.parsed;
+    const hash = hashOf(text);
+    const kept = this.kept().get(name);
+    if (kept !== undefined && kept.hash === hash && kept.file === file) {
+      return (kept.parsed ??= withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text));
+    }
     const parsed = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
-    if (parsed.value === null || text.invalidUtf8At !== undefined) this.files.delete(name);
-    else this.files.set(name, { text: text.text, parsed: withoutTree(parsed, text.text) });
+    if (kept !== undefined || parsed.diagnostics.length === 0) this.changed = true;
+    if (parsed.value === null || parsed.diagnostics.length > 0) this.files!.delete(name);
+    else this.files!.set(name, { name, hash, file, value: parsed.value, parsed: withoutTree(parsed, text.text) });
     return parsed;
   }
 
   /** The schema problems of the file parsed from `text`, kept or found now by `validate` (`skipBaseUrl`:
    * manifest.base_url is not checked). */
-  problems(name: JsonContentName, text: string, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
-    const kept = this.files.get(name);
-    if (kept === undefined || kept.text !== text) return validate();
-    if (kept.problems?.skipBaseUrl !== skipBaseUrl) kept.problems = { skipBaseUrl, found: validate() };
+  problems(name: JsonContentName, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
+    const kept = this.kept().get(name);
+    if (kept === undefined || kept.hash !== hashOf(text)) return validate();
+    if (kept.problems?.skipBaseUrl !== skipBaseUrl) {
+      kept.problems = { skipBaseUrl, found: validate() };
+      this.changed = true;
+    }
     return kept.problems.found;
   }
 }
+
+/** The sha1 of a text's bytes: its facts' (read-content.ts gives each published file its facts), or made now. */
+const hashOf = (text: RawText): string => (text.file.facts?.hash ?? digest(text.file.data ?? text.text)).toString("base64url");
 
 export interface ModelResult {
   /** null when there were errors. */
@@ -84,7 +122,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const check = (): Diagnostic[] => validateContent(name, p, skip);
-    const problems = options.parsed?.problems(name, raw.json[name]!.text, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
+    const problems = options.parsed?.problems(name, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }

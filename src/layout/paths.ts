@@ -64,6 +64,9 @@ export interface Layout {
   /** The facts of the content's files the last build read (`.build-index-site/<name>.content`: sha1, image type and
    * size, by inode, size and times): the next build reads only the files that changed (src/content/content-cache.ts). */
   contentCache: string;
+  /** The content's JSON files as parsed and checked (`.build-index-site/<name>.parsed`): the next build parses only
+   * those whose bytes changed (src/content/parse-cache.ts). */
+  parsedCache: string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -91,6 +94,7 @@ export function layoutOf(outDir: string): Layout {
     journal: `${records}.update`,
     folders: `${records}.dirs`,
     contentCache: `${records}.content`,
+    parsedCache: `${records}.parsed`,
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

@@ -31,9 +31,11 @@ describe("reproducible builds", () => {
     // Each build in a base folder of its own: dist/, its records and the folders beside it are compared, all but
     // site.id, which names the dist/ folder the records describe (by its inode), and the records' manifest (its hash).
     // The folders' record (dist.dirs) holds each folder's inode and change time, for the next in-place update; the
-    // content cache (dist.content) the content files' paths, inodes and change times, for the next build's reads.
+    // content cache (dist.content) the content files' paths, inodes and change times, for the next build's reads, and
+    // the parses' record (dist.parsed) the content files' names as --content spells them.
     const ids = new Set([
       ".build-index-site/dist/site.id", ".build-index-site/dist/.build-manifest", ".build-index-site/dist.dirs", ".build-index-site/dist.content",
+      ".build-index-site/dist.parsed",
     ]);
     const a = await build({ content: DEMO_CONTENT, out: path.join(root, "a", "dist"), sourceDateEpoch: TEST_EPOCH });
     const b = await build({ content: copy, out: path.join(root, "b", "dist"), sourceDateEpoch: TEST_EPOCH });

@@ -33,8 +33,8 @@ async function snapshot(base: string): Promise<Map<string, string>> {
       if (!e.isFile()) continue;
       const rel = path.relative(base, path.join(e.parentPath, e.name)).split(path.sep).join("/");
       // site.id, the folders' record (.dirs) and the content cache (.content) hold inodes and change times; .update is
-      // the journal.
-      if (rel.endsWith("/site.id") || rel.endsWith(".update") || rel.endsWith(".dirs") || rel.endsWith(".content")) continue;
+      // the journal; the parses' record (.parsed) lists the parses in the order they were made.
+      if (rel.endsWith("/site.id") || rel.endsWith(".update") || rel.endsWith(".dirs") || rel.endsWith(".content") || rel.endsWith(".parsed")) continue;
       let bytes = await readFile(path.join(base, rel));
       if (rel === ".build-index-site/dist/.build-manifest") bytes = Buffer.from(bytes.toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n"));
       out.set(rel, createHash("sha1").update(bytes).digest("hex"));
@@ -139,8 +139,8 @@ await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, 
       expect([...afterCommand].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file), next.join(" ")).toEqual([]);
       expect((await readdir(base)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "dist"]);
       // The journal is gone; the folders' record is written again (the update forgot it before its first change), and
-      // the content cache is there.
-      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.content", "dist.dirs"]);
+      // the content cache and the parses' record are there.
+      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.content", "dist.dirs", "dist.parsed"]);
     }
   });
 

@@ -45,8 +45,10 @@ async function snapshot(base: string): Promise<Map<string, string>> {
       const abs = path.join(e.parentPath, e.name);
       const rel = path.relative(base, abs).split(path.sep).join("/");
       // These hold inodes (the folders' record and the content cache, change times too): no two builds write the
-      // same. The content cache is no output: what it says of each file is tested in test/content/content-cache.test.ts.
-      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs" || rel === ".build-index-site/dist.content") continue;
+      // same. The content cache is no output: what it says of each file is tested in test/content/content-cache.test.ts;
+      // nor is the parses' record (test/content/parse-cache.test.ts), which lists the parses in the order they were made.
+      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs" || rel === ".build-index-site/dist.content"
+        || rel === ".build-index-site/dist.parsed") continue;
       const { ino } = statSync(abs);
       let hash = rel === ".build-index-site/dist/.build-manifest" ? undefined : byInode.get(ino);
       if (hash === undefined) {
