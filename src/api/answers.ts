@@ -58,8 +58,31 @@ export function answerHeaders(answer: Pick<Answer, "kind" | "status">): Record<s
   return headers;
 }
 
+/**
+ * The whole-site answers (config, icons, iconMappings, extensionMappings, configReference, info and status) are made
+ * once per model and printed once: the answer files and the handler's data both hold them (a ×100 site's icons
+ * answer is 8.6 MB of JSON). `printed` says which answers are kept (null until printed); a set member's is not.
+ */
+const made = new WeakMap<SiteModel, Map<string, Answer>>();
+const printed = new WeakMap<Answer, string | null>();
+
+function once(site: SiteModel, key: string, make: () => Answer): Answer {
+  let answers = made.get(site);
+  if (answers === undefined) made.set(site, (answers = new Map()));
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answers.set(key, (answer = make()));
+    printed.set(answer, null);
+  }
+  return answer;
+}
+
 export function answerText(answer: Answer): string {
-  return stringify(answer.body);
+  const kept = printed.get(answer);
+  if (typeof kept === "string") return kept;
+  const text = stringify(answer.body);
+  if (kept === null) printed.set(answer, text);
+  return text;
 }
 
 const ok = (kind: AnswerKind, body: Body): Answer => ({ kind, status: 200, body });
@@ -89,6 +112,10 @@ const ENDPOINTS: ReadonlyArray<readonly [ActionName, string, string]> = [
 ];
 
 export function info(site: SiteModel): Answer {
+  return once(site, "info", () => infoAnswer(site));
+}
+
+function infoAnswer(site: SiteModel): Answer {
   const endpoints: Record<string, Body> = {};
   for (const [name, url, description] of ENDPOINTS) endpoints[name] = { url, description, method: "GET" };
   return ok("info", {
@@ -103,12 +130,12 @@ export function info(site: SiteModel): Answer {
 }
 
 export function config(site: SiteModel): Answer {
-  return ok("config", {
+  return once(site, "config", () => ok("config", {
     success: true,
     config: site.config.json,
     version: site.config.version,
     last_modified: site.config.lastModified,
-  });
+  }));
 }
 
 /**
@@ -131,6 +158,10 @@ export function versionCheck(site: SiteModel, current: string | undefined, echo:
 }
 
 export function extensionMappings(site: SiteModel, type: string | undefined): Answer {
+  return once(site, `extensionMappings ${type === "indexing" || type === "viewing" ? type : "all"}`, () => extensionMappingsAnswer(site, type));
+}
+
+function extensionMappingsAnswer(site: SiteModel, type: string | undefined): Answer {
   const { indexingJson, viewingJson } = site.extensionMap;
   if (type === "indexing" || type === "viewing") {
     const mappings = type === "indexing" ? indexingJson : viewingJson;
@@ -186,6 +217,10 @@ function iconRecord(site: SiteModel, filename: string, withPath: boolean): Body 
 }
 
 export function icons(site: SiteModel): Answer {
+  return once(site, "icons", () => iconsAnswer(site));
+}
+
+function iconsAnswer(site: SiteModel): Answer {
   const list = sortedIconNames(site).map((name) => iconRecord(site, name, false));
   return ok("icons", { success: true, icons: list, count: list.length });
 }
@@ -226,10 +261,14 @@ export function findIcon(site: SiteModel, type: string | undefined, extension: s
 }
 
 export function iconMappings(site: SiteModel): Answer {
-  return ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size });
+  return once(site, "iconMappings", () => ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }));
 }
 
 export function status(site: SiteModel): Answer {
+  return once(site, "status", () => statusAnswer(site));
+}
+
+function statusAnswer(site: SiteModel): Answer {
   let iconCount = 0;
   for (const name of site.iconDirFiles.keys()) if (isLowerCaseIconName(name)) iconCount++;
   return ok("status", {
@@ -251,6 +290,10 @@ export function status(site: SiteModel): Answer {
 }
 
 export function configReference(site: SiteModel): Answer {
+  return once(site, "configReference", () => configReferenceAnswer(site));
+}
+
+function configReferenceAnswer(site: SiteModel): Answer {
   const ref = site.configReference;
   if (ref === null) return fail("configReference", 404, MESSAGES.referenceNotFound);
   return ok("configReference", {

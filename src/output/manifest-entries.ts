@@ -141,6 +141,25 @@ export interface ManifestText {
   bytes(): Buffer;
 }
 
+/** Texts at least this long (1 MiB of UTF-16 units) are hashed once per writer call (TextDigests). */
+const LARGE_TEXT = 2 ** 20;
+
+/**
+ * The sha1 of each file's bytes, for one folder's write: a large text met again (the same answer is two files of a
+ * site: api/icons.json and the handler's _edge-data/whole/icons.json, 8.6 MB at ×100) is hashed once. A Map keyed by
+ * a string that long hashes it by its length alone, and finds the same string by identity.
+ */
+export class TextDigests {
+  private readonly large = new Map<string, Buffer>();
+
+  of(data: string | Uint8Array): Buffer {
+    if (typeof data !== "string" || data.length < LARGE_TEXT) return digest(data);
+    let hash = this.large.get(data);
+    if (hash === undefined) this.large.set(data, (hash = digest(data)));
+    return hash;
+  }
+}
+
 /** Characters of a sha1 in base64url (no padding). */
 export const HASH_CHARS = 27;
 

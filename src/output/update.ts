@@ -16,6 +16,7 @@ import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
 import { foldersOf, withParents } from "./dir-stamps.js";
+import { TextDigests } from "./manifest-entries.js";
 import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
@@ -143,6 +144,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const paths = new Array<string>(files.length);
   const plannedDirty = new Set<string>();
   const held = new Map<number, string | Uint8Array>();
+  const digests = new TextDigests();
   let heldBytes = 0;
   let bytes = options.implied?.otherBytes ?? 0;
   for (let i = 0; i < files.length; i++) {
@@ -188,7 +190,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       bytes += entries.size(i);
       continue;
     }
-    const p = prepare(f, limit);
+    const p = prepare(f, limit, digests);
     entries.set(i, p.hash, p.size);
     bytes += p.size;
     let same = there && was();
@@ -285,7 +287,7 @@ function linksRewritten(f: Extract<OutputFile, { linkTo: string }>, rewritten: U
 }
 
 /** The file's manifest entry ("<sha1> <size>") and the modification time the writer gives it. */
-function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | undefined): Prepared {
+function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | undefined, digests: TextDigests): Prepared {
   if ("source" in f) {
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
     if (f.hash !== undefined) return { hash: f.hash, size: f.size, mtimeMs: clampedTime(own, limit), copy: true };
@@ -293,7 +295,7 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
     return { data, hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
   const data = "data" in f ? f.data : f.produce();
-  return { data, hash: digest(data), size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength, mtimeMs: limit, copy: false };
+  return { data, hash: digests.of(data), size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength, mtimeMs: limit, copy: false };
 }
 
 function read(source: string): Uint8Array {

@@ -8,7 +8,7 @@ import { closeSync, futimesSync, linkSync, mkdirSync, openSync, readFileSync, st
 import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
-import { digest, HASH_CHARS, ManifestEntries, type ManifestText } from "./manifest-entries.js";
+import { digest, HASH_CHARS, ManifestEntries, TextDigests, type ManifestText } from "./manifest-entries.js";
 import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
 import type { OutputFile } from "./plan.js";
@@ -258,6 +258,7 @@ async function writeAll(
   let failed = false;
   /** `<hash> <size>` of each file, by index in `files`. */
   const manifest = new ManifestEntries(files.length);
+  const digests = new TextDigests();
   /**
    * Links the previous output's file into the new folder when its bytes hash the same (and, when the file must have
    * a given modification time, it has it); false otherwise or when linking fails (then the file is written).
@@ -342,7 +343,7 @@ async function writeAll(
         mtimeMs = limit;
       }
       const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
-      if (listed) manifest.set(index, digest(data), size); // the path is added when the manifest is printed: no string per file
+      if (listed) manifest.set(index, digests.of(data), size); // the path is added when the manifest is printed: no string per file
       const rel = f.path;
       const entry = listed ? manifest.get(index)! : undefined;
       if (!(listed && options.reuse !== false && previous !== null && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {

@@ -5,7 +5,7 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { ManifestEntries } from "../../src/output/manifest-entries.js";
+import { ManifestEntries, TextDigests } from "../../src/output/manifest-entries.js";
 import type { OutputFile } from "../../src/output/plan.js";
 import { MARKER_HEADER } from "../../src/output/out-folder.js";
 import { mtimesLine, printedManifest } from "../../src/output/write-output.js";
@@ -63,5 +63,19 @@ describe("the manifest's bytes", () => {
     const files: OutputFile[] = [{ path: "ignored", data: "" }, { path: "ignored-too", data: "" }];
     const text = printedManifest(files, entries, undefined, ["a/ü.json", "b"]).bytes().toString("utf8");
     expect(text.split("\n").slice(2)).toEqual([`${hash.toString("base64url")} 1 a/ü.json`, `${hash.toString("base64url")} 22 b`, ""]);
+  });
+});
+
+describe("TextDigests", () => {
+  test("a large text is hashed once; two large texts of one length each get their own sha1", () => {
+    const digests = new TextDigests();
+    const a = "a".repeat(2 ** 21);
+    const b = `${"a".repeat(2 ** 21 - 1)}b`;
+    const sha1 = (s: string): string => createHash("sha1").update(s).digest("hex");
+    expect(digests.of(a).toString("hex")).toBe(sha1(a));
+    expect(digests.of(a)).toBe(digests.of(a));
+    expect(digests.of(b).toString("hex")).toBe(sha1(b));
+    expect(digests.of("small").toString("hex")).toBe(sha1("small"));
+    expect(digests.of(Buffer.from("bytes")).toString("hex")).toBe(createHash("sha1").update("bytes").digest("hex"));
   });
 });
