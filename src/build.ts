@@ -504,8 +504,8 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
         if (folder.plainFiles !== undefined) {
           // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
           const group = { prefix: `${folder.plainFiles}/`, files: site, dir: layout.out, entries: written.entries, implied: false };
-          for (const [j, f] of site.entries()) {
-            if (servedByEdge(f) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
+          for (let j = 0; j < site.length; j++) {
+            if (servedByEdge(site[j]!) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
           }
         }
         return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

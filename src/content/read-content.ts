@@ -156,7 +156,7 @@ class Reader {
       if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
       throw error;
     }
-    if (!s.isSymbolicLink()) return { stats: s, real: path.join(this.real, rel), link: false };
+    if (!s.isSymbolicLink()) return { stats: s, real: abs, link: false };
     this.links++;
     let real: string;
     try {

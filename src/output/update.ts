@@ -177,12 +177,11 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const k = previous.find(rel);
     if (k >= 0) matched[k] = 1;
     paths[i] = k >= 0 ? previous.paths[k]! : rel;
-    const was = (): boolean => k >= 0 && entries.same(i, previous.entries, k);
     const listed = inTrusted(folderOf(f)) ? k >= 0 : onDisk.delete(rel);
     const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
-      if (!there || !was() || linksRewritten(f, options.rewritten)) changed.push(i);
+      if (!there || !(k >= 0 && entries.same(i, previous.entries, k)) || linksRewritten(f, options.rewritten)) changed.push(i);
       continue;
     }
     if (there && k >= 0 && sameMtimes && (options.keep?.(f) === true || ("produce" in f && f.unchanged === true))) {
@@ -193,7 +192,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const p = prepare(f, limit, digests);
     entries.set(i, p.hash, p.size);
     bytes += p.size;
-    let same = there && was();
+    let same = there && k >= 0 && entries.same(i, previous.entries, k);
     if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined && !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)) {
       const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
