@@ -201,7 +201,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 export class BuildMemo {
   /** `record`: the hosts' record as printed from these (its sha1s cost 80 ms at ×100), once it is. */
   hosts: { key: string; rendered: RenderedHosts; measures: HostMeasures[]; record?: string } | null = null;
-  /** The content's JSON files as parsed and checked, by their text (src/content/load-content.ts). */
+  /** The content's JSON files as parsed and checked, by the sha1 of their bytes (src/content/load-content.ts). */
   parsed: ParsedFiles | null = null;
   /** The published folders' files, kept while the watcher reports no change in them (src/content/read-content.ts):
    * `dev` tells it each change it sees. */

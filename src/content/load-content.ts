@@ -16,18 +16,19 @@ export interface ModelOptions {
   clock: BuildClock;
   /** Overrides manifest.base_url (the --base-url flag). */
   baseUrl?: string;
-  /** What `dev` keeps of the last build's parses: the files whose text is unchanged are not parsed or checked again. */
+  /** The parses kept from earlier builds (dev's, or the records'): a file whose bytes are unchanged is neither parsed
+   * nor checked again. */
   parsed?: ParsedFiles;
 }
 
-/** What ParsedFiles keeps of one JSON content file, and what its record (src/content/parse-cache.ts) holds. */
+/** What ParsedFiles keeps of one JSON content file, and what its record (src/content/parse-cache.ts) holds: nothing
+ * of where the file is (`--content` may name the folder otherwise next time). */
 export interface KeptParse {
   name: JsonContentName;
   /** The sha1 of the file's bytes (base64url): the parse is kept for these bytes only. */
   hash: string;
-  file: string;
   value: Json;
-  /** Its schema problems, with or without manifest.base_url checked (--base-url replaces it). */
+  /** Its schema problems, with or without manifest.base_url checked (--base-url replaces it); their `file` is empty. */
   problems?: { skipBaseUrl: boolean; found: Diagnostic[] };
 }
 
@@ -55,30 +56,33 @@ export class ParsedFiles {
     return [...this.kept().values()].map(({ parsed: _, ...k }) => k);
   }
 
-  /** The parse of `text` as `file`, kept or made now. */
+  /** The parse of `text` as `file` (the name its diagnostics give), kept or made now. */
   parse(name: JsonContentName, file: string, text: RawText): ParsedJson {
     const hash = hashOf(text);
     const kept = this.kept().get(name);
-    if (kept !== undefined && kept.hash === hash && kept.file === file) {
-      return (kept.parsed ??= withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text));
+    if (kept !== undefined && kept.hash === hash) {
+      if (kept.parsed?.file !== file) kept.parsed = withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text);
+      return kept.parsed;
     }
     const parsed = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     if (kept !== undefined || parsed.diagnostics.length === 0) this.changed = true;
     if (parsed.value === null || parsed.diagnostics.length > 0) this.files!.delete(name);
-    else this.files!.set(name, { name, hash, file, value: parsed.value, parsed: withoutTree(parsed, text.text) });
+    else this.files!.set(name, { name, hash, value: parsed.value, parsed: withoutTree(parsed, text.text) });
     return parsed;
   }
 
-  /** The schema problems of the file parsed from `text`, kept or found now by `validate` (`skipBaseUrl`:
-   * manifest.base_url is not checked). */
-  problems(name: JsonContentName, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
+  /** The schema problems of `parsed` (made from `text`), kept or found now by `validate` (`skipBaseUrl`:
+   * manifest.base_url is not checked); kept ones name the file as `parsed` does. */
+  problems(name: JsonContentName, parsed: ParsedJson, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
     const kept = this.kept().get(name);
     if (kept === undefined || kept.hash !== hashOf(text)) return validate();
     if (kept.problems?.skipBaseUrl !== skipBaseUrl) {
-      kept.problems = { skipBaseUrl, found: validate() };
+      const found = validate();
+      kept.problems = { skipBaseUrl, found: found.map((d) => ({ ...d, file: "" })) }; // kept without the file's place
       this.changed = true;
+      return found;
     }
-    return kept.problems.found;
+    return kept.problems.found.map((d) => ({ ...d, file: parsed.file }));
   }
 }
 
@@ -122,7 +126,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const check = (): Diagnostic[] => validateContent(name, p, skip);
-    const problems = options.parsed?.problems(name, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
+    const problems = options.parsed?.problems(name, p, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }

@@ -52,8 +52,8 @@ export function writeParses(file: string, tool: string, parses: readonly KeptPar
 
 function isKeptParse(x: unknown): x is KeptParse {
   if (typeof x !== "object" || x === null) return false;
-  const { name, hash, file, problems } = x as Record<string, unknown>;
-  if (!(JSON_CONTENT as readonly unknown[]).includes(name) || typeof hash !== "string" || typeof file !== "string" || !("value" in x)) return false;
+  const { name, hash, problems } = x as Record<string, unknown>;
+  if (!(JSON_CONTENT as readonly unknown[]).includes(name) || typeof hash !== "string" || !("value" in x)) return false;
   if (problems === undefined) return true;
   if (typeof problems !== "object" || problems === null) return false;
   const { skipBaseUrl, found } = problems as Record<string, unknown>;

@@ -79,8 +79,8 @@ export class ManifestEntries {
 
   /**
    * Prints the entry at `index` ("<sha1 base64url> <size>", which must be set) into `out` at `at`, as `get` spells it;
-   * returns where it ends. Byte by byte: a ×100 site's manifest prints 640,000 of them, and a string each, made by
-   * a call into Buffer's encoder, cost three times as much.
+   * returns where it ends. Byte by byte: a ×100 site's manifest prints 640,000 of them, and a string each (Buffer's
+   * encoder for the hash, String() for the size) cost twice as much.
    */
   printInto(index: number, out: Buffer, at: number): number {
     const h = this.hashes;

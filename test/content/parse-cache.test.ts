@@ -61,6 +61,18 @@ describe("the parses' record", () => {
     expect(model?.iconMap.entries.get("php")).toBe("text.png");
   });
 
+  test("holds nothing of where the content is: read for a copy elsewhere, its diagnostics name the copy's files", async () => {
+    const { content, record } = await folder();
+    const config = path.join(content, "config.json");
+    await writeFile(config, (await readFile(config, "utf8")).replace('"version": "', '"version": 7, "was": "'));
+    writeParses(record, TOOL, (await withRecord(content, record)).entries());
+    expect((await readFile(record)).includes(Buffer.from(content)), "no path in the record").toBe(false);
+    const copy = await copyContent(content);
+    temps.push(copy);
+    const parsed = await withRecord(copy, record); // its diagnostics are a fresh parse's of the copy
+    expect(parsed.changed, "every parse came from the record").toBe(false);
+  });
+
   test("another tool's record, or one damaged in any byte, is not read", async () => {
     const { content, record } = await folder();
     writeParses(record, TOOL, (await withRecord(content, record)).entries());
