@@ -206,7 +206,8 @@ function entriesOf(files, hashes) {
  * One edit of the content, then a rebuild from the command: its time, and how many files it rewrote (counted from the
  * inodes before and after, not from the tool's log) and how many changed bytes (from the manifests). Neither counts
  * the bookkeeping every build changes: each folder's own manifest and inputs stamp (any input), the record of the
- * folders (.build-index-site/<out>.dirs, any build) and the content cache (<out>.content, any content file read).
+ * folders (.build-index-site/<out>.dirs, any build), the content cache (<out>.content, any content file read) and the
+ * parses' record (<out>.parsed, any JSON file changed).
  */
 async function measuredRebuild(content, out, root, edit) {
   const before = await listFiles(root);
@@ -216,7 +217,7 @@ async function measuredRebuild(content, out, root, edit) {
   const after = await listFiles(root);
   const hashesAfter = entriesOf(after, await manifests(root));
   const rewritten = [...after].filter(([p, f]) => before.get(p)?.ino !== f.ino).map(([p]) => p)
-    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.(dirs|content)$/.test(p));
+    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.(dirs|content|parsed)$/.test(p));
   const changed = new Set([...hashesAfter].filter(([p, h]) => hashesBefore.get(p) !== h).map(([p]) => p).filter((p) => !/\.build-inputs$/.test(p)));
   const extra = rewritten.filter((p) => !changed.has(p));
   const extraLine = extra.length > 0 ? `; rewritten with the same bytes: ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? ", …" : ""}` : "";
