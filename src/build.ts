@@ -213,8 +213,8 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin"
   keptHosts?: (key: string) => KeptHost[] | null;
   /** The prints of the last build's catalogue pages, as its records hold them (src/catalogue/index.ts). */
   lastCataloguePrints?: () => string | null;
-  /** The JSON files' parses kept from earlier builds (src/content/load-content.ts), and where to record them once the
-   * model is built (when they changed): they are then let go, not held while the build is written. */
+  /** The JSON files' parses kept from earlier builds (src/content/load-content.ts), and what to do with them once the
+   * model is built, when they changed (make their record): they are then let go, not held while the build is written. */
   parsed?: ParsedFiles;
   saveParsed?: (parsed: ParsedFiles) => void;
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */
@@ -477,15 +477,16 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
-  // The JSON files' parses: dev's, or the record's (read when first needed); none with --force. Recorded once the model
-  // is built; not held here (at ×100 they are 80 MB that the build no longer needs).
-  const [{ ParsedFiles }, { readParses, writeParses }] = await Promise.all([import("./content/load-content.js"), import("./content/parse-cache.js")]);
+  // The JSON files' parses: dev's, or the record's (read when first needed); none with --force. Their record is made
+  // once the model is built, and written with the build; the parses are not held here (80 MB at ×100).
+  const [{ ParsedFiles }, { parsesRecord, readParses, writeParses }] = await Promise.all([import("./content/load-content.js"), import("./content/parse-cache.js")]);
   const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
+  let parsesChanged: Buffer | undefined;
   const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey, cataloguePrints } = await compileContent(raw, {
     ...options,
     parsed: options.force === true ? new ParsedFiles()
       : options.memo !== undefined ? (options.memo.parsed ??= new ParsedFiles(recorded)) : new ParsedFiles(recorded),
-    saveParsed: (parsed) => writeParses(layout.parsedCache, toolFingerprint(), parsed.entries()),
+    saveParsed: (parsed) => (parsesChanged = parsesRecord(toolFingerprint(), parsed.entries())),
     ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
@@ -534,6 +535,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
   });
   mark(`publish (${done.mode})`);
+  if (parsesChanged !== undefined) writeParses(layout.parsedCache, parsesChanged);
   return {
     outDir: path.resolve(options.out),
     model,

@@ -36,14 +36,20 @@ export function readParses(file: string, tool: string): KeptParse[] {
   }
 }
 
-/** Writes the parses to `file` (beside it, then renamed over it). A failure costs the next build its parses, never
- * this one its output. */
-export function writeParses(file: string, tool: string, parses: readonly KeptParse[]): void {
+/** The record of the parses for the tool `tool`: made once the model is built, so that the parses can be let go
+ * while the build is written (at ×100 they are 80 MB of objects, and their record 5 MB). */
+export function parsesRecord(tool: string, parses: readonly KeptParse[]): Buffer {
   const payload = serialize(parses);
+  return Buffer.concat([Buffer.from(`${HEADER}\n${tool}\n${digest(payload).toString("base64url")}\n`), payload]);
+}
+
+/** Writes a record to `file` (beside it, then renamed over it). A failure costs the next build its parses, never this
+ * one its output. */
+export function writeParses(file: string, record: Buffer): void {
   const tmp = `${file}.new`;
   try {
     rmSync(tmp, { force: true });
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${HEADER}\n${tool}\n${digest(payload).toString("base64url")}\n`), payload]), { flag: "wx" });
+    writeFileSync(tmp, record, { flag: "wx" });
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import { buildModel, ParsedFiles } from "../../src/content/load-content.js";
-import { readParses, writeParses } from "../../src/content/parse-cache.js";
+import { parsesRecord, readParses, writeParses as writeRecord } from "../../src/content/parse-cache.js";
 import { readContent } from "../../src/content/read-content.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { buildClock } from "../../src/model/time.js";
@@ -27,6 +27,8 @@ async function folder(): Promise<{ content: string; record: string }> {
   temps.push(content, dir);
   return { content, record: path.join(dir, "dist.parsed") };
 }
+
+const writeParses = (file: string, tool: string, parses: Parameters<typeof parsesRecord>[1]): void => writeRecord(file, parsesRecord(tool, parses));
 
 /** Parses the content with a record's parses, and without: their models and diagnostics must be the same. */
 async function withRecord(content: string, record: string, tool = TOOL): Promise<ParsedFiles> {
