@@ -6,21 +6,12 @@
 import { symlink, writeFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ContentListings, readContent } from "../../src/content/read-content.js";
 import { squarePng } from "../../src/init/png.js";
-import { copyContent, DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
+import { demoCopies } from "../helpers/fixtures.js";
 
-const temps: string[] = [];
-afterAll(async () => {
-  for (const dir of temps) await removeDir(dir);
-});
-
-async function content(): Promise<string> {
-  const dir = await copyContent(DEMO_CONTENT);
-  temps.push(dir);
-  return dir;
-}
+const content = demoCopies();
 
 const iconNames = async (dir: string, listings: ContentListings): Promise<string[]> =>
   (await readContent(dir, { listings })).iconDirFiles.map((f) => f.path);

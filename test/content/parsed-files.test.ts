@@ -5,23 +5,14 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { buildModel, ParsedFiles, type ModelResult } from "../../src/content/load-content.js";
 import { readContent } from "../../src/content/read-content.js";
 import { buildClock } from "../../src/model/time.js";
-import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH } from "../helpers/fixtures.js";
+import { demoCopies, TEST_EPOCH } from "../helpers/fixtures.js";
 
 const clock = buildClock(TEST_EPOCH, 0);
-const temps: string[] = [];
-afterAll(async () => {
-  for (const dir of temps) await removeDir(dir);
-});
-
-async function content(): Promise<string> {
-  const dir = await copyContent(DEMO_CONTENT);
-  temps.push(dir);
-  return dir;
-}
+const content = demoCopies();
 
 /** Replaces `from` by `to` in a content file (once; the text must hold it). */
 async function edit(dir: string, file: string, from: string, to: string): Promise<void> {

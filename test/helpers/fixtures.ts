@@ -3,6 +3,7 @@
 // temporary folders, and an in-memory build with a fixed clock.
 
 import { cp, mkdtemp, rm } from "node:fs/promises";
+import { afterAll } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +41,22 @@ export async function copyContent(from: string): Promise<string> {
   const dir = await tmpDir("bis-content-");
   await cp(from, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Writable copies of the demo content for one test file: each call makes one, and all are removed after the file's
+ * tests (vitest's afterAll, registered when this is called at the file's top level).
+ */
+export function demoCopies(): () => Promise<string> {
+  const made: string[] = [];
+  afterAll(async () => {
+    for (const dir of made) await removeDir(dir);
+  });
+  return async () => {
+    const dir = await copyContent(DEMO_CONTENT);
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** The whole build in memory, with the fixed clock. */
