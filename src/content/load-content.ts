@@ -86,8 +86,14 @@ export class ParsedFiles {
   }
 }
 
-/** The sha1 of a text's bytes: its facts' (read-content.ts gives each published file its facts), or made now. */
-const hashOf = (text: RawText): string => (text.file.facts?.hash ?? digest(text.file.data ?? text.text)).toString("base64url");
+/** The sha1 of a text's bytes: its facts' (read-content.ts gives each published file its facts), or made once (parse
+ * and problems both ask: manifest.json is not published). */
+const hashes = new WeakMap<RawText, string>();
+function hashOf(text: RawText): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) hashes.set(text, (hash = (text.file.facts?.hash ?? digest(text.file.data ?? text.text)).toString("base64url")));
+  return hash;
+}
 
 export interface ModelResult {
   /** null when there were errors. */
