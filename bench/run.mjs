@@ -345,9 +345,13 @@ async function benchBuild(name, content) {
 
   // The same edit in `dev` (the process stays up between edits, with the content in memory): the rebuild's time as
   // `dev` reports it once the output is updated ("Updated dist/ in place: … in N ms"), so without the watcher's
-  // debounce; `runs` edits, the mapping alternating as above.
-  const devMs = await devMappingRebuilds(work, out, mapFile, map, key, [icon, original], runs);
-  log(`  one-mapping rebuild in dev ${round(median(devMs))} ms (median of ${devMs.length})`);
+  // debounce; `runs` edits, the mapping alternating as above, then `runs` more: a maintainer keeps `dev` up for hours,
+  // and its first edits run code V8 has not optimized yet (the first rebuild takes two to three times the tenth). The
+  // target is held to the first `runs`; the later ones show the steady state.
+  const devAll = await devMappingRebuilds(work, out, mapFile, map, key, [icon, original], 2 * runs);
+  const devMs = devAll.slice(0, runs);
+  const devLaterMs = devAll.slice(runs);
+  log(`  one-mapping rebuild in dev ${round(median(devMs))} ms (median of the first ${devMs.length}; ${round(median(devLaterMs))} ms of the next ${devLaterMs.length})`);
   await rm(work, { recursive: true, force: true });
   await rm(rowDir, { recursive: true, force: true });
 
@@ -385,6 +389,8 @@ async function benchBuild(name, content) {
     oneMappingRewrittenUnchanged: mapping.extra,
     devMappingMs: round(median(devMs), 1),
     devMappingRunsMs: devMs.map((ms) => round(ms, 1)),
+    devLaterMs: round(median(devLaterMs), 1),
+    devLaterRunsMs: devLaterMs.map((ms) => round(ms, 1)),
   };
 }
 
@@ -420,7 +426,7 @@ async function devMappingRebuilds(content, out, mapFile, map, key, values, runs)
   try {
     await waitFor(/^Preview: http/m, 0);
     for (let i = 0; i < runs; i++) {
-      map[key] = values[(i + runs) % 2]; // the CLI loop left values[(runs - 1) % 2]: each edit is a change
+      map[key] = map[key] === values[0] ? values[1] : values[0]; // each edit is a change
       const from = text.length;
       const tmp = `${mapFile}.new`;
       await writeFile(tmp, `${JSON.stringify(map, null, 4)}\n`);
@@ -549,10 +555,10 @@ function markdown(result) {
     + " the same run. Nothing is deleted until a row is measured, but the floors' copies of a row over"
     + ` ${DROP_FLOORS_ABOVE.toLocaleString("en")} files (×100): removed untimed, then synced, as soon as they are timed.`, "");
   L.push("## Builds", "");
-  L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median) |");
+  L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median of the first runs; of as many after them) |");
   L.push(`|---|${"---:|".repeat(17)}`);
   for (const b of result.builds) {
-    L.push(`| ${b.name} | ${b.answers} | ${b.files} (${b.distFiles}) | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} | ${b.addIconS} s | ${b.addIconRewritten} / ${b.addIconChangedBytes} | ${b.oneMappingS} s | ${b.oneMappingRewritten} / ${b.oneMappingChangedBytes} | ${b.devMappingMs} ms |`);
+    L.push(`| ${b.name} | ${b.answers} | ${b.files} (${b.distFiles}) | ${round(b.bytes / 1e6, 1)} | ${b.buildS} s | ${b.peakRssMb} MB | ${b.floorS} s | **${b.ratio}** | ${b.noopS} s | ${Math.round(b.noopOfFull * 100)}% | ${b.noopRewritten} | ${b.oneIconS} s | ${b.oneIconRewritten} / ${b.oneIconChangedBytes} | ${b.addIconS} s | ${b.addIconRewritten} / ${b.addIconChangedBytes} | ${b.oneMappingS} s | ${b.oneMappingRewritten} / ${b.oneMappingChangedBytes} | ${b.devMappingMs} ms; ${b.devLaterMs ?? "–"} ms |`);
   }
   for (const f of result.failures ?? []) L.push(`| ${f.name} | **build failed**: ${f.error.replace(/\|/g, "\\|")} |||||||||||| |`);
   L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in ${RESULTS_NAME}.json).`);

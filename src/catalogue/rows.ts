@@ -31,7 +31,9 @@ export const PAGE_SIZE = 1000;
 export const KEYS_SHOWN = 12;
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const SPECIAL = /[&<>"']/;
+/** HTML-escapes text (most of it, names and keys, has nothing to escape: it is returned as it is). */
+export const esc = (s: string): string => (SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : s);
 
 /** A query string for /api.php (PHP decodes %XX; every value is encoded). */
 export const apiQuery = (params: ReadonlyArray<readonly [string, string]>): string =>
