@@ -19,6 +19,7 @@ import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
 import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
+import type { PublishMemo } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
@@ -206,6 +207,8 @@ export class BuildMemo {
   /** The published folders' files, kept while the watcher reports no change in them (src/content/read-content.ts):
    * `dev` tells it each change it sees. */
   readonly listings = new ContentListings();
+  /** --out's manifest as the last update left it (src/output/publish.ts), made with the first build. */
+  publish: PublishMemo | null = null;
 }
 
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
@@ -497,7 +500,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
   const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
-  const { publish } = await import("./output/publish.js");
+  const { publish, PublishMemo } = await import("./output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
   const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
@@ -533,6 +536,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
     write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },
     claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
+    ...(options.memo === undefined ? {} : { memo: (options.memo.publish ??= new PublishMemo()) }),
   });
   mark(`publish (${done.mode})`);
   if (parsesChanged !== undefined) writeParses(layout.parsedCache, parsesChanged);

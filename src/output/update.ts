@@ -69,6 +69,9 @@ export function removeTemporaries(dir: string, paths: Iterable<string>): void {
 export interface UpdateOptions {
   /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`). */
   previous: string;
+  /** That text's lines, when they are known (`dev` keeps those of its last update, src/output/publish.ts): then the
+   * text is not read. Only for a folder whose manifest the caller keeps (`manifestInside` false). */
+  previousLines?: ManifestLines;
   /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists (src/output/dir-stamps.ts):
    * then it is not read. Default: none is. */
   trusted?: (rel: string) => boolean;
@@ -101,6 +104,9 @@ export interface UpdateOptions {
 }
 
 export interface UpdateStats extends WriteStats {
+  /** The folder's manifest as the update leaves it, in lines (for a folder whose files are all listed: not the
+   * records, whose manifest leaves the hosts' copies of the site out). */
+  lines: ManifestLines;
   /** Paths written (new or changed) and removed. */
   written: string[];
   /** The indexes in the files given of those written. */
@@ -128,7 +134,8 @@ interface Prepared {
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
-  const previous = manifestLines(options.previous);
+  const previous = options.previousLines ?? manifestLines(options.previous);
+  const find = finder(previous.paths);
   const sameMtimes = previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
   const changed: number[] = [];
@@ -174,7 +181,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       else entries.setEntry(i, f.entry);
       bytes += entries.size(i);
     }
-    const k = previous.find(rel);
+    const k = find(rel);
     if (k >= 0) matched[k] = 1;
     paths[i] = k >= 0 ? previous.paths[k]! : rel;
     const listed = inTrusted(folderOf(f)) ? k >= 0 : onDisk.delete(rel);
@@ -228,9 +235,9 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (folders.has(rel) || trusted(rel)) continue;
     if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
   }
-  for (const rel of options.dirty) if (!plannedDirty.has(rel) && previous.find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
+  for (const rel of options.dirty) if (!plannedDirty.has(rel) && find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
   // What is left of the folders read is what no planned file is.
-  for (const rel of onDisk) if (rel !== MANIFEST_FILE && previous.find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
+  for (const rel of onDisk) if (rel !== MANIFEST_FILE && find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
   const manifestText = printedManifest(files, entries, options.sourceDateEpoch, paths);
   const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText.chunks());
@@ -272,7 +279,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
     reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
-    folders,
+    folders, lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch) },
   };
 }
 
@@ -391,11 +398,15 @@ function folderTest(trusted: (rel: string) => boolean): (folder: string) => bool
   return (folder) => (folder === last ? answer : (last = folder, answer = trusted(folder)));
 }
 
-/**
- * A manifest's lines as two lists, and a lookup that expects the paths in about the manifest's order (each build
- * plans them in the same order): a path that is not next is looked up in a map, made only then.
- */
-function manifestLines(text: string): { paths: string[]; entries: ManifestEntries; mtimes: string | null; find(path: string): number } {
+/** A manifest's lines as two lists (paths, and their entries by the same index), and its line of times. */
+export interface ManifestLines {
+  readonly paths: readonly string[];
+  readonly entries: ManifestEntries;
+  readonly mtimes: string | null;
+}
+
+/** A manifest's lines from its text. */
+function manifestLines(text: string): ManifestLines {
   const paths: string[] = [];
   let mtimes: string | null = null;
   let lines = 0;
@@ -419,9 +430,17 @@ function manifestLines(text: string): { paths: string[]; entries: ManifestEntrie
       at = end + 1;
     }
   }
+  return { paths, entries, mtimes };
+}
+
+/**
+ * A lookup of a path's index in the manifest that expects the paths in about the manifest's order (each build plans
+ * them in the same order): a path that is not next is looked up in a map, made only then.
+ */
+function finder(paths: readonly string[]): (path: string) => number {
   let next = 0;
   let index: Map<string, number> | null = null;
-  const find = (p: string): number => {
+  return (p: string): number => {
     if (paths[next] === p) return next++;
     if (index === null) {
       index = new Map();
@@ -432,7 +451,6 @@ function manifestLines(text: string): { paths: string[]; entries: ManifestEntrie
     next = k + 1;
     return k;
   };
-  return { paths, entries, mtimes, find };
 }
 
 /** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */

@@ -1,0 +1,71 @@
+// test/integration/publish-memo.test.ts
+// What `dev` keeps of its last update in place (src/output/publish.ts: PublishMemo): --out's manifest in lines, used
+// by the next update while the records' site.manifest is the file that update wrote, and not once anything else has
+// written or touched it. Either way the output is a fresh full build's, byte for byte (compared as the property test
+// compares them: test/integration/incremental-property.ts).
+
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { build, BuildMemo } from "../../src/build.js";
+import { layoutOf } from "../../src/layout/paths.js";
+import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { snapshot } from "./incremental-property.js";
+
+const temps: string[] = [];
+afterAll(async () => Promise.all(temps.map(removeDir)));
+
+/** Maps `key` in icons.json to `icon`. */
+async function mapTo(content: string, key: string, icon: string): Promise<void> {
+  const file = path.join(content, "icons.json");
+  const map = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+  map[key] = icon;
+  await writeFile(file, `${JSON.stringify(map, null, 4)}\n`);
+}
+
+/** What a fresh full build of `content` writes, in a base folder of its own. */
+async function fresh(content: string): Promise<Map<string, string>> {
+  const root = await tmpDir("bis-memo-fresh-");
+  temps.push(root);
+  await build({ content, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH, force: true });
+  return snapshot(root);
+}
+
+describe("dev's memo of --out's manifest", () => {
+  it("is used by the update after an update, and not after another build or a hand changed the record", async () => {
+    const content = await copyContent(DEMO_CONTENT);
+    const root = await tmpDir("bis-memo-");
+    temps.push(content, root);
+    const out = path.join(root, "dist");
+    const { siteManifest } = layoutOf(out);
+    const memo = new BuildMemo();
+    const options = { content, out, sourceDateEpoch: TEST_EPOCH, memo };
+    await build(options); // a full build: nothing kept
+    expect(memo.publish?.siteLines(siteManifest) ?? null).toBeNull();
+
+    await mapTo(content, "php", "text.png");
+    expect((await build(options)).changes.mode).toBe("in place");
+    expect(memo.publish?.siteLines(siteManifest), "kept by the update").not.toBeNull();
+    // Another key: the answers the last update changed are kept now, with the entries the memo holds for them.
+    await mapTo(content, "css", "folder.png");
+    expect((await build(options)).changes.mode).toBe("in place"); // from the kept lines
+    expect(await snapshot(root)).toEqual(await fresh(content));
+    expect(memo.publish?.siteLines(siteManifest)).not.toBeNull();
+
+    // Another build (the command, no memo) writes the record anew: the memo's lines are not used.
+    await mapTo(content, "php", "markdown.png");
+    await build({ content, out, sourceDateEpoch: TEST_EPOCH });
+    expect(memo.publish?.siteLines(siteManifest)).toBeNull();
+    await mapTo(content, "php", "folder.png");
+    await build(options);
+    expect(await snapshot(root)).toEqual(await fresh(content));
+
+    // A hand changes the record (a line for a file that is not there): the memo's lines are not used.
+    expect(memo.publish?.siteLines(siteManifest)).not.toBeNull();
+    await appendFile(siteManifest, "2jmj7l5rSw0yVb_vlWAYkK_YBwk 0 icons/zz-hand.png\n");
+    expect(memo.publish?.siteLines(siteManifest)).toBeNull();
+    await mapTo(content, "php", "text.png");
+    await build(options);
+    expect(await snapshot(root)).toEqual(await fresh(content));
+  });
+});
