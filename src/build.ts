@@ -277,7 +277,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts }, edge,
+    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
@@ -307,7 +307,8 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const kept = memo === null && options.keptHosts !== undefined ? options.keptHosts(keyOfHosts()) : null;
   let hosts: RenderedHosts;
   try {
-    hosts = memo?.rendered ?? (kept === null ? renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected) : assembleHosts(kept));
+    hosts = memo?.rendered
+      ?? (kept === null ? withFileHashes(renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected)) : assembleHosts(kept));
   } catch (error) {
     if (!(error instanceof HostLimitError)) throw error;
     throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,

@@ -6,6 +6,7 @@ import { cloudflare } from "./cloudflare.js";
 import { netlifyStatic } from "./netlify.js";
 import { netlify } from "./netlify-edge.js";
 import { nginx } from "./nginx.js";
+import { fileHash } from "./record.js";
 import {
   DEFAULT_HOSTS, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
   type HostOutput,
@@ -42,6 +43,15 @@ export interface RenderedHosts {
 /** Every chosen host's files, in registry order. Two hosts never write the same folder beside --out. */
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
   return assembleHosts(HOST_NAMES.filter((n) => hosts.includes(n)).map((name) => ({ name, output: HOSTS[name].render(input) })));
+}
+
+/** The same hosts, each file with its sha1 (the hosts' record lists it, and the writers use it): hashed once. */
+export function withFileHashes(rendered: RenderedHosts): RenderedHosts {
+  const hashed = (files: readonly HostFile[]): HostFile[] => files.map((f) => (f.sha1 === undefined ? { ...f, sha1: fileHash(f.data) } : f));
+  return assembleHosts(rendered.outputs.map(({ name, output }) => ({
+    name,
+    output: { ...output, files: hashed(output.files), ...(output.beside === undefined ? {} : { beside: output.beside.map((b) => ({ ...b, files: hashed(b.files) })) }) },
+  })));
 }
 
 /** The hosts' folders, from each host's output (rendered now, or as the last build wrote them: src/hosts/record.ts). */

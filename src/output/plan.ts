@@ -15,7 +15,8 @@ import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
 export type OutputFile =
-  | { path: string; data: string | Uint8Array }
+  /** A file whose bytes are at hand; `hash`: their sha1, when it is known (a host's file, from the hosts' record). */
+  | { path: string; data: string | Uint8Array; hash?: Buffer }
   /**
    * A file whose bytes are produced only when it is written (answers: the site is never held as text). `unchanged`:
    * its bytes are the last build's, known without producing them (an in-place update keeps the file as it is).
@@ -151,7 +152,9 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
-    for (const f of host.files) files.push({ path: `${dir}/${f.path}`, data: f.data });
+    for (const f of host.files) {
+      files.push({ path: `${dir}/${f.path}`, data: f.data, ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }) });
+    }
     const tree = input.trees.find((t) => t.host === host.name);
     if (tree === undefined || input.links === false) continue;
     const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };

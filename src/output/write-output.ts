@@ -343,7 +343,8 @@ async function writeAll(
         mtimeMs = limit;
       }
       const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
-      if (listed) manifest.set(index, digests.of(data), size); // the path is added when the manifest is printed: no string per file
+      // The path is added when the manifest is printed: no string per file.
+      if (listed) manifest.set(index, ("hash" in f ? f.hash : undefined) ?? digests.of(data), size);
       const rel = f.path;
       const entry = listed ? manifest.get(index)! : undefined;
       if (!(listed && options.reuse !== false && previous !== null && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { build, BuildMemo } from "../../src/build.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { untrueManifestLines } from "../helpers/manifests.js";
 import { snapshot } from "./incremental-property.js";
 
 const temps: string[] = [];
@@ -50,6 +51,7 @@ describe("dev's memo of --out's manifest", () => {
     await mapTo(content, "css", "folder.png");
     expect((await build(options)).changes.mode).toBe("in place"); // from the kept lines
     expect(await snapshot(root)).toEqual(await fresh(content));
+    expect(untrueManifestLines(out)).toEqual([]);
     expect(memo.publish?.siteLines(siteManifest)).not.toBeNull();
 
     // Another build (the command, no memo) writes the record anew: the memo's lines are not used.
