@@ -227,14 +227,51 @@ async function measuredRebuild(content, out, root, edit) {
 /**
  * Above this many files a row's floor copies are removed as soon as they are timed: at ×100 each run's two floors
  * hold 2 M inodes (the bare copy makes every hard link a file), more than a disk of 16 M inodes keeps free for the
- * row. The removal is not timed, and is synced: the build that follows it pays for what the sync leaves (the measuring
- * trap in docs/benchmark.md), so the figures can only be against the build.
+ * row. The removal is not timed; it is synced, and the disk let settle (settleDisk) before the next build.
  */
 const DROP_FLOORS_ABOVE = 200_000;
 
 async function dropRoots(roots) {
   for (const root of roots) await rm(root, { recursive: true, force: true });
   spawnSync("sync");
+  await settleDisk();
+}
+
+/**
+ * Waits until the disk under WORK has written and discarded nothing for SETTLED_S seconds (its counters in
+ * /sys/class/block/<device>/stat), at most SETTLE_MAX_S: on a disk mounted with `discard`, a removal's discards go on
+ * after `sync` returns, and a build that starts meanwhile takes two to three times as long (docs/benchmark.md). Does
+ * nothing where the counters cannot be read. Returns the seconds waited (logged, and kept in the results).
+ */
+const SETTLED_S = 5;
+const SETTLE_MAX_S = 180;
+const settleWaits = [];
+async function settleDisk() {
+  const device = path.basename(spawnSync("df", ["--output=source", WORK], { encoding: "utf8" }).stdout.trim().split("\n").pop() ?? "");
+  const statFile = `/sys/class/block/${device}/stat`;
+  // Fields (Documentation/block/stat.rst): 7 sectors written, 15 sectors discarded (index 6 and 14).
+  const counters = async () => {
+    try {
+      const f = (await readFile(statFile, "utf8")).trim().split(/\s+/);
+      return `${f[6]} ${f[14] ?? "-"}`;
+    } catch {
+      return null;
+    }
+  };
+  const started = performance.now();
+  let last = await counters();
+  if (last === null) return 0;
+  let quiet = 0;
+  while (quiet < SETTLED_S && performance.now() - started < SETTLE_MAX_S * 1000) {
+    await new Promise((done) => setTimeout(done, 1000));
+    const now = await counters();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+  const waited = round((performance.now() - started) / 1000, 1);
+  settleWaits.push(waited);
+  log(`  (the disk settled ${waited} s after the floors' removal)`);
+  return waited;
 }
 
 /** A writable copy of a content folder that shares the files' bytes (hard links): cheap at any size. */
@@ -553,7 +590,9 @@ function markdown(result) {
     + " the faster of `bench/floor.mjs`, a bare Node process that copies every file the build wrote (readFileSync +"
     + " writeFileSync per file), and `cp -a` of the same root (hard links kept), measured alternately with the builds in"
     + " the same run. Nothing is deleted until a row is measured, but the floors' copies of a row over"
-    + ` ${DROP_FLOORS_ABOVE.toLocaleString("en")} files (×100): removed untimed, then synced, as soon as they are timed.`, "");
+    + ` ${DROP_FLOORS_ABOVE.toLocaleString("en")} files (×100): removed untimed, then synced, as soon as they are timed,`
+    + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
+    + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`, "");
   L.push("## Builds", "");
   L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median of the first runs; of as many after them) |");
   L.push(`|---|${"---:|".repeat(17)}`);
@@ -669,6 +708,7 @@ async function main() {
   for (const [name, dir] of flag("--no-builds") ? [] : sites) {
     try {
       result.builds.push(await benchBuild(name, dir));
+      result.settleWaitsS = settleWaits;
     } catch (error) {
       const message = String(error?.message ?? error);
       log(`${name}: FAILED: ${message}`);
