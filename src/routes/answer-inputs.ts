@@ -35,7 +35,7 @@ export interface AnswerInputs {
 const fileInfo = (site: SiteModel, name: string): FileInfo | null => site.iconDirFiles.get(name) ?? null;
 const filePrint = (info: FileInfo | null): string => (info === null ? "-" : `${info.size} ${info.lastModified}`);
 
-/** The prints of a site's answers. */
+/** The prints of a site's answers, each JSON text (the records hold them as they are: printAnswerInputs). */
 export function answerInputs(site: SiteModel, tool: string): AnswerInputs {
   const folder = site.iconMap.entries.get("folder") ?? "folder.png";
   const global = JSON.stringify([
@@ -53,33 +53,37 @@ export function answerInputs(site: SiteModel, tool: string): AnswerInputs {
       icon ?? null, icon === undefined ? "" : filePrint(fileInfo(site, icon)),
     ]));
   }
-  for (const [name, info] of site.iconDirFiles) keys.set(`i:${name}`, filePrint(info));
+  // A JSON string: digits, a space and a dash need no escape.
+  for (const [name, info] of site.iconDirFiles) keys.set(`i:${name}`, `"${filePrint(info)}"`);
   return { global, keys };
 }
 
-/** The records' text of the prints (src/layout/paths.ts: ANSWER_INPUTS_FILE): JSON, one key per line. */
+/** The records' text of the prints (src/layout/paths.ts: ANSWER_INPUTS_FILE): JSON, one key per line, each print as
+ * the JSON it is (not quoted again: no escaping of its quotes). */
 export function printAnswerInputs(inputs: AnswerInputs): string {
-  const lines = [`{"format":1,"global":${JSON.stringify(inputs.global)},"keys":{`];
+  const lines = [`{"format":${FORMAT},"global":${JSON.stringify(inputs.global)},"keys":{`];
   let first = true;
   for (const [key, print] of inputs.keys) {
-    lines.push(`${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(print)}`);
+    lines.push(`${first ? "" : ","}${JSON.stringify(key)}:${print}`);
     first = false;
   }
   lines.push("}}\n");
   return lines.join("\n");
 }
 
+/** The records' format of the prints; a record of another is not read (every answer is produced again). */
+const FORMAT = 2;
+
 /** The prints a build's records hold, or null when they hold none this tool reads. */
 export function parseAnswerInputs(text: string): AnswerInputs | null {
   try {
-    const json = JSON.parse(text) as { format?: unknown; global?: unknown; keys?: unknown };
-    if (json.format !== 1 || typeof json.global !== "string" || typeof json.keys !== "object" || json.keys === null) return null;
+    const parsed = JSON.parse(text) as { format?: unknown; global?: unknown; keys?: unknown };
+    if (parsed.format !== FORMAT || typeof parsed.global !== "string" || typeof parsed.keys !== "object" || parsed.keys === null) return null;
     const keys = new Map<string, string>();
-    for (const [key, print] of Object.entries(json.keys as Record<string, unknown>)) {
-      if (typeof print !== "string") return null;
-      keys.set(key, print);
-    }
-    return { global: json.global, keys };
+    // Each print is JSON text as answerInputs made it (JSON.stringify's, or a string of digits, a space and a dash):
+    // JSON.stringify prints its value again alike.
+    for (const [key, print] of Object.entries(parsed.keys as Record<string, unknown>)) keys.set(key, JSON.stringify(print));
+    return { global: parsed.global, keys };
   } catch {
     return null;
   }
