@@ -72,11 +72,10 @@ export interface BuildOptions {
   catalogue?: boolean;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
-  /** What `dev` keeps in memory between builds: the facts of the content's files (src/content/content-cache.ts), read
-   * again only where the watcher saw a change. A command loads them from the records. */
+  /** The facts of the content's files (src/content/content-cache.ts) to start from; by default the memo's, else those
+   * the records keep. */
   cache?: ContentCache;
-  /** What `dev` keeps of the last build's computation: the hosts' files, made again only when what they are made from
-   * changes. */
+  /** What `dev` keeps in memory between builds (BuildMemo). */
   memo?: BuildMemo;
   /** Replace an existing --out that this tool did not write (--replace-out); refused otherwise (exit 2). */
   replaceOut?: boolean;
@@ -195,11 +194,14 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 }
 
 /**
- * What `dev` keeps between builds besides the content cache: the hosts' files and their measures. They are made from
- * the route table, the service's name, the name of --out and the hosts chosen alone (src/hosts), and an edit of a
- * mapping or an icon leaves all of these as they were.
+ * What `dev` keeps between builds, and the one place its watcher reports to (`changed`, `watchFailed`). The hosts'
+ * files and their measures are made from the route table, the service's name, the name of --out and the hosts chosen
+ * alone (src/hosts), and an edit of a mapping or an icon leaves all of these as they were.
  */
 export class BuildMemo {
+  /** The facts of the content's files (src/content/content-cache.ts), from the first build on: a file is read again
+   * where the watcher saw a change (or its size, times or inode differ). */
+  contentCache: ContentCache | null = null;
   /** `record`: the hosts' record as printed from these (its sha1s cost 80 ms at ×100), once it is. */
   hosts: { key: string; rendered: RenderedHosts; measures: HostMeasures[]; record?: string } | null = null;
   /** The content's JSON files as parsed and checked, by the sha1 of their bytes (src/content/load-content.ts). */
@@ -209,6 +211,17 @@ export class BuildMemo {
   readonly listings = new ContentListings();
   /** --out's manifest as the last update left it (src/output/publish.ts), made with the first build. */
   publish: PublishMemo | null = null;
+
+  /** The watcher saw `rel` change under the content folder (whose real path is `contentReal`), or anything (none). */
+  changed(contentReal: string, rel?: string): void {
+    this.contentCache?.forget(rel === undefined ? undefined : path.join(contentReal, rel));
+    this.listings.changed(rel);
+  }
+
+  /** The watcher failed: a change may go unseen, so every build walks the published folders again. */
+  watchFailed(): void {
+    this.listings.fail();
+  }
 }
 
 type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
@@ -455,7 +468,9 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
     // The facts of the content's files the last build read: only the files changed since are read (--force reads
     // every one). Kept for the next build once this one is written or found up to date.
     const { ContentCache } = await import("./content/content-cache.js");
-    const cache = options.force === true ? new ContentCache() : (options.cache ?? new ContentCache()).load(layout.contentCache, toolFingerprint());
+    const cache = options.force === true ? new ContentCache()
+      : (options.cache ?? options.memo?.contentCache ?? new ContentCache()).load(layout.contentCache, toolFingerprint());
+    if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
     const raw = await readContent(options.content, readOptions({ ...options, cache }));
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));

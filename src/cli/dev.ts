@@ -65,9 +65,7 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
 
   // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
   // which file to read again), and so do the published folders' listings (walked again when the watcher sees a change
-  // in them), the JSON files' parses and the hosts' files (made again when the route table changes).
-  const { ContentCache } = await import("../content/content-cache.js");
-  const cache = new ContentCache();
+  // in them), the JSON files' parses, the hosts' files (made again when the route table changes) and --out's manifest.
   const { BuildMemo } = await import("../build.js");
   const memo = new BuildMemo();
   const contentReal = realpathOr(opts.content);
@@ -77,7 +75,7 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     controller = new AbortController();
     let problems: Diagnostic[] | null = null;
     try {
-      await runBuild(io, { ...opts, quiet: false, cache, memo }, controller.signal, false);
+      await runBuild(io, { ...opts, quiet: false, memo }, controller.signal, false);
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof UsageError) throw error;
@@ -115,14 +113,13 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   let built = false;
   let changedMeanwhile = false;
   const watcher = watchTree(opts.content, (file) => {
-    cache.forget(file === undefined ? undefined : path.join(contentReal, file));
-    memo.listings.changed(file);
+    memo.changed(contentReal, file);
     if (built) loop.trigger();
     else changedMeanwhile = true;
   }, {
     poll: opts.poll === true,
     onError: (error) => {
-      memo.listings.fail(); // every build walks the content again
+      memo.watchFailed();
       io.err(colorErr(io, "yellow", `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`));
     },
   });

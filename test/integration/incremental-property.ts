@@ -10,7 +10,7 @@
 // BIS_INCREMENTAL_SEED to replay one) for a longer run. A failure prints the seed and the edits that led to it.
 
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { cp, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -215,8 +215,9 @@ function propertySequences(from: number, count: number): void {
       // another; the full builds keep nothing, and read nothing back (--force). The memo is told of every file an edit
       // touches, as dev's watcher tells it.
       const memo = new BuildMemo();
+      const real = realpathSync(content);
       const seen = (undo: Undo): void => {
-        for (const file of undo.files()) memo.listings.changed(path.relative(content, file));
+        for (const file of undo.files()) memo.changed(real, path.relative(content, file));
       };
       const options = { content, out, nowMs: NOW, sourceDateEpoch: "" };
       await build({ ...options, memo });
