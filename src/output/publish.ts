@@ -62,7 +62,9 @@ export interface PublishOptions {
  * What `dev` keeps of its last update in place: --out's manifest in lines, as the update left it (a ×100 site's is
  * 46 MB, 640,000 lines: read and parsed again, 0.3 s of each rebuild), with the identity of the records' file that
  * holds it once written (device, inode, size, modification and change times, in nanoseconds). The next update uses
- * them while that file is the same; anything that replaced or changed it (another build, a hand) makes it read again.
+ * them while that file is the same; anything that replaced or changed it (another build, a hand) makes it read again,
+ * but for a write in place that keeps its size within the clock tick of the update's own (the file system's times
+ * are that coarse).
  */
 export class PublishMemo {
   private site: { file: string; identity: string; lines: ManifestLines } | null = null;
@@ -78,11 +80,10 @@ export class PublishMemo {
     this.site = null;
   }
 
-  /** Keeps `lines`, what `file` now holds. */
-  keep(file: string, lines: ManifestLines): void {
-    for (let i = 0; i < lines.paths.length; i++) if (lines.entries.size(i) < 0) return; // an unlisted file: not printed as it is
-    const identity = identityOf(file);
-    this.site = identity === null ? null : { file, identity, lines };
+  /** Keeps `lines`, what `file` now holds (none: nothing is kept). */
+  keep(file: string, lines: ManifestLines | undefined): void {
+    const identity = lines === undefined ? null : identityOf(file);
+    this.site = lines === undefined || identity === null ? null : { file, identity, lines };
   }
 }
 
@@ -168,12 +169,12 @@ function inPlace(
   const none = new Set<string>();
   const common = { journal: layout.journal, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) };
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
-  const previous = kept === null ? { previous: last.siteManifest() } : { previous: "", previousLines: kept };
+  const previous = kept ?? last.siteManifest();
   const trusted = trustedFolders(layout.folders);
   forgetFolders(layout.folders); // before any change: an update stopped midway leaves nothing trusted
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
-    ...common, ...previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
+    ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
     ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputsText(), plan.answerInputs, epoch)),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),

@@ -67,11 +67,10 @@ export function removeTemporaries(dir: string, paths: Iterable<string>): void {
 }
 
 export interface UpdateOptions {
-  /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`). */
-  previous: string;
-  /** That text's lines, when they are known (`dev` keeps those of its last update, src/output/publish.ts): then the
-   * text is not read. Only for a folder whose manifest the caller keeps (`manifestInside` false). */
-  previousLines?: ManifestLines;
+  /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`), or that
+   * text's lines when they are known (`dev` keeps those of its last update, src/output/publish.ts): then it is not
+   * read. Lines only for a folder whose manifest the caller keeps (`manifestInside` false). */
+  previous: string | ManifestLines;
   /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists (src/output/dir-stamps.ts):
    * then it is not read. Default: none is. */
   trusted?: (rel: string) => boolean;
@@ -104,9 +103,9 @@ export interface UpdateOptions {
 }
 
 export interface UpdateStats extends WriteStats {
-  /** The folder's manifest as the update leaves it, in lines (for a folder whose files are all listed: not the
-   * records, whose manifest leaves the hosts' copies of the site out). */
-  lines: ManifestLines;
+  /** The folder's manifest as the update leaves it, in lines; none for the records, whose manifest leaves the hosts'
+   * copies of the site out (`implied`). */
+  lines?: ManifestLines;
   /** Paths written (new or changed) and removed. */
   written: string[];
   /** The indexes in the files given of those written. */
@@ -134,7 +133,7 @@ interface Prepared {
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
-  const previous = options.previousLines ?? manifestLines(options.previous);
+  const previous = typeof options.previous === "string" ? manifestLines(options.previous) : options.previous;
   const find = finder(previous.paths);
   const sameMtimes = previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
@@ -240,7 +239,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
   const manifestText = printedManifest(files, entries, options.sourceDateEpoch, paths);
-  const manifestChanged = options.manifestInside && !sameChunks(options.previous, manifestText.chunks());
+  const manifestChanged = options.manifestInside
+    && (typeof options.previous !== "string" || !sameChunks(options.previous, manifestText.chunks()));
   const touched = [...changed.map((i) => paths[i]!), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
@@ -279,7 +279,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
     reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
-    folders, lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch) },
+    folders, ...(options.implied === undefined ? { lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch) } } : {}),
   };
 }
 
