@@ -17,6 +17,19 @@ const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
  * process group it started (wrangler and its workerd); it does not remove `root`.
  */
 export async function startWrangler(root: string): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(root);
+    } catch (error) {
+      // Another suite took a port between freePort's check and wrangler's bind: draw new ones.
+      if (attempt === 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(root: string): Promise<RunningServer> {
   const port = await freePort();
   const inspector = await freePort();
   let log = "";
@@ -48,7 +61,8 @@ export async function startWrangler(root: string): Promise<RunningServer> {
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
+      const message = `wrangler dev exited (${child.exitCode}):\n${log}`;
+      throw /Address already in use/.test(log) ? new PortTaken(message) : new Error(message);
     }
     const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
     if (ok) break;

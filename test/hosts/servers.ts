@@ -29,15 +29,26 @@ export const notInstalled: Record<string, string | undefined> = {
   nginx: haveNginx || mustRunServers ? undefined : "nginx is not installed",
 };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports are drawn below the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range, 32768 and up on Linux):
+// a port that the kernel hands out by itself (listen(0), or the local end of any outbound connection, which the suites
+// running beside each other make by the thousand) can be taken again between our check and the server's bind.
+const PORTS = { low: 20_000, high: 32_767 };
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/** A port on 127.0.0.1 that nothing listens on, outside the range the kernel picks from for itself. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = PORTS.low + Math.floor(Math.random() * (PORTS.high - PORTS.low + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`No free port between ${PORTS.low} and ${PORTS.high} after 200 tries`);
 }
 
 async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
