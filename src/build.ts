@@ -395,7 +395,10 @@ const ownFiles = (output: HostOutput): HostOutput["files"] => [...output.files, 
 
 function largestOf(own: HostOutput["files"], published: RawContent["published"]): HostMeasures["largestFile"] {
   let largest = { path: "", bytes: 0 };
-  for (const f of own) if (Buffer.byteLength(f.data) > largest.bytes) largest = { path: f.path, bytes: Buffer.byteLength(f.data) };
+  for (const f of own) {
+    const bytes = f.bytes ?? Buffer.byteLength(f.data);
+    if (bytes > largest.bytes) largest = { path: f.path, bytes };
+  }
   for (const f of published) if (f.size > largest.bytes) largest = { path: f.path, bytes: f.size };
   return largest;
 }

@@ -15,7 +15,7 @@ import {
 const SHARD_BYTES = 16 * 1024;
 export const MAX_SHARDS = 256;
 /** The strong ETag of a body (as the handler's, src/edge/etag.ts): the SHA-1 of its UTF-8 bytes, base64url. */
-const bodyEtag = (body: string): string => `"${createHash("sha1").update(body).digest("base64url")}"`;
+const etagOf = (sha1: Buffer): string => `"${sha1.toString("base64url")}"`;
 
 /** A shard's file: the JSON of its ShardData (keys in this order), from its rows' JSON texts. */
 const shardText = (shard: Record<LookupKind, string[]>): string =>
@@ -71,18 +71,22 @@ export interface EdgeDataOptions {
   requestOrigin?: boolean;
 }
 
-/** The data files, as paths relative to the output folder ("_edge-data/core.json") and their text. */
-export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): Array<{ path: string; data: string }> {
-  const files: Array<{ path: string; data: string }> = [];
+/**
+ * The data files, as paths relative to the output folder ("_edge-data/core.json") and their text; a whole answer's
+ * file with its sha1 (its ETag's), which the writers take for its manifest entry.
+ */
+export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): Array<{ path: string; data: string; hash?: Buffer }> {
+  const files: Array<{ path: string; data: string; hash?: Buffer }> = [];
   const whole = {} as CoreData["whole"];
   for (const name of WHOLE_ANSWERS) {
     const answer = wholeAnswer(model, name);
     const body = A.answerText(answer);
     const meta: WholeMeta = { status: answer.status };
-    if (answer.status === 200 && body !== "") meta.etag = bodyEtag(body);
+    const sha1 = body === "" ? undefined : createHash("sha1").update(body).digest();
+    if (answer.status === 200 && sha1 !== undefined) meta.etag = etagOf(sha1);
     const inline = body.length <= INLINE_BYTES;
     if (inline) meta.body = body;
-    else files.push({ path: `${DATA_FOLDER}/whole/${name}.json`, data: body });
+    else files.push({ path: `${DATA_FOLDER}/whole/${name}.json`, data: body, ...(sha1 === undefined ? {} : { hash: sha1 }) });
     const at = options.requestOrigin === true ? baseUrlOffsets(model, name, body) : [];
     if (at.length > 0 && inline) meta.baseAt = at;
     else if (at.length > 0) {

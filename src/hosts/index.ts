@@ -47,7 +47,8 @@ export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAU
 
 /** The same hosts, each file with its sha1 (the hosts' record lists it, and the writers use it): hashed once. */
 export function withFileHashes(rendered: RenderedHosts): RenderedHosts {
-  const hashed = (files: readonly HostFile[]): HostFile[] => files.map((f) => (f.sha1 === undefined ? { ...f, sha1: fileHash(f.data) } : f));
+  const hashed = (files: readonly HostFile[]): HostFile[] =>
+    files.map((f) => (f.sha1 === undefined ? { ...f, sha1: fileHash(f.data), bytes: Buffer.byteLength(f.data, "utf8") } : f));
   return assembleHosts(rendered.outputs.map(({ name, output }) => ({
     name,
     output: { ...output, files: hashed(output.files), ...(output.beside === undefined ? {} : { beside: output.beside.map((b) => ({ ...b, files: hashed(b.files) })) }) },

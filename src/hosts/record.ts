@@ -41,8 +41,8 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
   return createHash("sha1").update(JSON.stringify([FORMAT, tool, input.service, input.out, hosts, input.table])).digest("base64url");
 }
 
-/** The sha1 of a host file's bytes (its text as UTF-8), as the record lists it. */
-export const fileHash = (data: string): string => createHash("sha1").update(data).digest("base64url");
+/** The sha1 of a host file's bytes (its text as UTF-8, or the bytes read back), as the record lists it. */
+export const fileHash = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
 
 const recorded = (files: readonly HostFile[]): RecordedFile[] => files.map((f) => ({ path: f.path, sha1: f.sha1 ?? fileHash(f.data) }));
 

@@ -16,6 +16,8 @@ export interface HostFile {
   /** Its sha1 as the hosts' record lists it (src/hosts/record.ts), when known: a file read back from the last build
    * and checked against its record is not hashed again to be recorded. */
   sha1?: string;
+  /** Its size in UTF-8 bytes, when known with its sha1 (read back, or rendered and hashed): not measured again. */
+  bytes?: number;
 }
 
 /**

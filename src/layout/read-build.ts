@@ -368,9 +368,9 @@ function keptHosts(layout: Layout, record: HostsRecord | null, key: string): Kep
   const read = (dir: string, listed: RecordedFile[]): HostFile[] | null => {
     const files: HostFile[] = [];
     for (const f of listed) {
-      const data = readText(path.join(dir, ...f.path.split("/")));
-      if (data === null || fileHash(data) !== f.sha1) return null;
-      files.push({ path: f.path, data, sha1: f.sha1 });
+      const bytes = readBytes(path.join(dir, ...f.path.split("/")));
+      if (bytes === null || fileHash(bytes) !== f.sha1) return null;
+      files.push({ path: f.path, data: bytes.toString("utf8"), sha1: f.sha1, bytes: bytes.length });
     }
     return files;
   };
@@ -413,6 +413,14 @@ function startsWith(file: string, text: string): boolean {
 /** The stamp a folder written beside an --out keeps (it names that --out), or null: any folder, of any build. */
 export function besideStamp(folder: string): BuildStamp | null {
   return parseStamp(readText(path.join(folder, BESIDE_STAMP_FILE)) ?? "");
+}
+
+function readBytes(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }
 
 function readText(file: string): string | null {

@@ -158,6 +158,11 @@ export class TextDigests {
     if (hash === undefined) this.large.set(data, (hash = digest(data)));
     return hash;
   }
+
+  /** A text whose sha1 is known (the handler's copy of a whole answer): the same text met again is not hashed. */
+  learn(data: string, hash: Buffer): void {
+    if (data.length >= LARGE_TEXT) this.large.set(data, hash);
+  }
 }
 
 /** Characters of a sha1 in base64url (no padding). */

@@ -15,8 +15,9 @@ import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
 export type OutputFile =
-  /** A file whose bytes are at hand; `hash`: their sha1, when it is known (a host's file, from the hosts' record). */
-  | { path: string; data: string | Uint8Array; hash?: Buffer }
+  /** A file whose bytes are at hand; `hash`: their sha1, when it is known (a host's file, from the hosts' record; a
+   * whole answer of the handler's data), and `size` their number, when known with it (a text's UTF-8 bytes). */
+  | { path: string; data: string | Uint8Array; hash?: Buffer; size?: number }
   /**
    * A file whose bytes are produced only when it is written (answers: the site is never held as text). `unchanged`:
    * its bytes are the last build's, known without producing them (an in-place update keeps the file as it is).
@@ -45,7 +46,7 @@ export type OutputFile =
 export function planSite(
   routes: BuiltRoutes, published: readonly RawFile[], parts: {
     answers: boolean;
-    data: ReadonlyArray<{ path: string; data: string }>;
+    data: ReadonlyArray<{ path: string; data: string; hash?: Buffer }>;
     /** The site's own pages (the catalogue): plain files of the site that the build makes. */
     pages?: readonly OutputFile[];
   } = { answers: true, data: [] },
@@ -56,7 +57,7 @@ export function planSite(
   }));
   for (const f of parts.data) {
     if (!isEdgeDataPath(f.path)) throw new Error(`Internal: the data file ${f.path} lies outside ${DATA_FOLDER}/.`);
-    files.push({ path: f.path, data: f.data });
+    files.push({ path: f.path, data: f.data, ...(f.hash === undefined ? {} : { hash: f.hash }) });
   }
   files.push(...(parts.pages ?? []));
   files.sort(byPath);
@@ -153,7 +154,10 @@ export function planRecords(input: RecordsInput): OutputFile[] {
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     for (const f of host.files) {
-      files.push({ path: `${dir}/${f.path}`, data: f.data, ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }) });
+      files.push({
+        path: `${dir}/${f.path}`, data: f.data, ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
+        ...(f.bytes === undefined ? {} : { size: f.bytes }),
+      });
     }
     const tree = input.trees.find((t) => t.host === host.name);
     if (tree === undefined || input.links === false) continue;

@@ -61,9 +61,11 @@ describe("hosts.json", () => {
     const { routes, model } = await compile({ content, out, sourceDateEpoch: TEST_EPOCH });
     const fresh = renderHosts({ table: routes.table, service: model.service, out: "dist", entry: entryBundle }, DEFAULT_HOSTS).outputs;
     const kept = lastBuild(layout).hostOutputs(record.key);
-    // Each file read back carries its sha1 (the record's, checked): the record is printed without hashing it again.
+    // Each file read back carries its sha1 (the record's, checked) and its size in bytes: the record is printed, and
+    // the file measured and written, without hashing or measuring it again.
     const sha1 = (data: string): string => createHash("sha1").update(data).digest("base64url");
-    const withSha1 = (files: readonly HostFile[]): HostFile[] => files.map((f) => ({ ...f, sha1: sha1(f.data) }));
+    const withSha1 = (files: readonly HostFile[]): HostFile[] =>
+      files.map((f) => ({ ...f, sha1: sha1(f.data), bytes: Buffer.from(f.data, "utf8").length }));
     expect(kept?.map(({ name, output }) => ({ name, output }))).toEqual(fresh.map(({ name, output }) => ({
       name, output: { ...output, files: withSha1(output.files), ...(output.beside === undefined ? {} : { beside: output.beside.map((b) => ({ ...b, files: withSha1(b.files) })) }) },
     })));
