@@ -424,11 +424,7 @@ function readBytes(file: string): Buffer | null {
 }
 
 function readText(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
+  return readBytes(file)?.toString("utf8") ?? null;
 }
 
 /** What `check`, `preview`, `dev` and `verify` say of an incomplete build (isIncomplete). */

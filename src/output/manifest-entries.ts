@@ -159,9 +159,18 @@ export class TextDigests {
     return hash;
   }
 
-  /** A text whose sha1 is known (the handler's copy of a whole answer): the same text met again is not hashed. */
-  learn(data: string, hash: Buffer): void {
-    if (data.length >= LARGE_TEXT) this.large.set(data, hash);
+  /**
+   * The sha1 and size of a file's bytes `data`: those the file carries when it knows them (`known`: a copy of the
+   * content's sha1, from its facts; a host's file's; a whole answer's of the handler's data; and `size` with a text's),
+   * else hashed (a large text once) and measured. A large text whose sha1 is carried is kept: met again in another
+   * file (the answer file of a whole answer the handler's data holds too), it is not hashed.
+   */
+  entryOf(
+    data: string | Uint8Array, known: Buffer | undefined, size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength,
+  ): { hash: Buffer; size: number } {
+    if (known === undefined) return { hash: this.of(data), size };
+    if (typeof data === "string" && data.length >= LARGE_TEXT) this.large.set(data, known);
+    return { hash: known, size };
   }
 }
 

@@ -301,12 +301,7 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
     return { data, hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
   const data = "data" in f ? f.data : f.produce();
-  const known = "data" in f && f.hash !== undefined ? f : undefined;
-  if (known !== undefined && typeof data === "string") digests.learn(data, known.hash!);
-  return {
-    data, hash: known?.hash ?? digests.of(data), size: known?.size ?? (typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength),
-    mtimeMs: limit, copy: false,
-  };
+  return { data, ...digests.entryOf(data, "hash" in f ? f.hash : undefined, "data" in f ? f.size : undefined), mtimeMs: limit, copy: false };
 }
 
 function read(source: string): Uint8Array {

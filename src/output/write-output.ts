@@ -342,11 +342,9 @@ async function writeAll(
         data = "data" in f ? f.data : f.produce();
         mtimeMs = limit;
       }
-      const known = "data" in f && f.hash !== undefined ? f : undefined;
-      if (known !== undefined && typeof data === "string") digests.learn(data, known.hash!);
-      const size = known?.size ?? (typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength);
+      const { hash, size } = digests.entryOf(data, "hash" in f ? f.hash : undefined, "data" in f ? f.size : undefined);
       // The path is added when the manifest is printed: no string per file.
-      if (listed) manifest.set(index, known?.hash ?? digests.of(data), size);
+      if (listed) manifest.set(index, hash, size);
       const rel = f.path;
       const entry = listed ? manifest.get(index)! : undefined;
       if (!(listed && options.reuse !== false && previous !== null && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {
