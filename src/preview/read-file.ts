@@ -2,8 +2,9 @@
 // How the preview reads a file: only regular files (a FIFO or device is "not found", never a read that blocks), opened
 // with O_NONBLOCK, read whole (or the asked range) and closed at once, with at most MAX_OPEN files open at a time. A
 // client that never reads its answers (a pipelined flood) therefore holds memory, never file descriptors, and a
-// request never meets EMFILE: it waits for a free slot instead.
+// request never meets EMFILE: it waits for a free slot instead. A file hashed for its ETag (file-tags.ts) is read in a slot.
 
+import { createHash } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
@@ -31,48 +32,84 @@ function release(): void {
 
 export const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("not found"), { code: "ENOENT" });
 
+/** Opens a regular file for reading (O_NONBLOCK: a FIFO never blocks), waiting out a moment of exhausted descriptors;
+ * ENOENT for anything else. */
+async function openRegular(file: string): Promise<FileHandle> {
+  for (let attempt = 0; ; attempt += 1) {
+    let handle: FileHandle;
+    try {
+      handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Descriptors taken by others (sockets): wait a moment and try again, a few times.
+      if ((code === "EMFILE" || code === "ENFILE") && attempt < 50) {
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+      throw notFound();
+    }
+    try {
+      if ((await handle.stat()).isFile()) return handle;
+    } catch {
+      // fall through: closed below
+    }
+    await handle.close().catch(() => undefined);
+    throw notFound();
+  }
+}
+
 /** The bytes of a regular file (from `start` to `end`, inclusive, when given) as a stream; ENOENT for anything else. */
 export async function readRegularFile(file: string, range: { start?: number; end?: number } = {}): Promise<Readable> {
   await slot();
   try {
-    for (let attempt = 0; ; attempt += 1) {
-      let handle: FileHandle | undefined;
-      try {
-        handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // Descriptors taken by others (sockets): wait a moment and try again, a few times.
-        if ((code === "EMFILE" || code === "ENFILE") && attempt < 50) {
-          await new Promise((r) => setTimeout(r, 20));
-          continue;
-        }
-        throw notFound();
+    let handle: FileHandle | undefined = await openRegular(file);
+    try {
+      const stats = await handle.stat();
+      const start = range.start ?? 0;
+      const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
+      const length = Math.max(0, end - start + 1);
+      if (length > READ_WHOLE_MAX) {
+        // The stream owns the descriptor now (the caller destroys it when the answer ends or the client leaves). It
+        // holds no slot: clients that never read would keep every slot, and every other request would wait forever.
+        const stream = createReadStream("", { fd: handle, start, end, autoClose: true });
+        handle = undefined;
+        stream.on("error", () => undefined);
+        return stream;
       }
-      try {
-        const stats = await handle.stat();
-        if (!stats.isFile()) throw notFound();
-        const start = range.start ?? 0;
-        const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
-        const length = Math.max(0, end - start + 1);
-        if (length > READ_WHOLE_MAX) {
-          // The stream owns the descriptor now (the caller destroys it when the answer ends or the client leaves). It
-          // holds no slot: clients that never read would keep every slot, and every other request would wait forever.
-          const stream = createReadStream("", { fd: handle, start, end, autoClose: true });
-          handle = undefined;
-          stream.on("error", () => undefined);
-          return stream;
-        }
-        const buffer = Buffer.allocUnsafe(length);
-        let done = 0;
-        while (done < length) {
-          const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
-          if (bytesRead === 0) break;
-          done += bytesRead;
-        }
-        return Readable.from(done === length ? [buffer] : [buffer.subarray(0, done)], { objectMode: false });
-      } finally {
-        await handle?.close().catch(() => undefined);
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
       }
+      return Readable.from(done === length ? [buffer] : [buffer.subarray(0, done)], { objectMode: false });
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  } finally {
+    release();
+  }
+}
+
+/** The SHA-1 of a regular file's bytes (ENOENT for anything else), read in a slot: reading the disk never waits on a
+ * client, so no client can hold it. */
+export async function hashRegularFile(file: string): Promise<Buffer> {
+  await slot();
+  try {
+    const handle = await openRegular(file);
+    try {
+      const hash = createHash("sha1");
+      const buffer = Buffer.allocUnsafe(READ_WHOLE_MAX);
+      for (let at = 0; ;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
+        at += bytesRead;
+      }
+      return hash.digest();
+    } finally {
+      await handle.close().catch(() => undefined);
     }
   } finally {
     release();

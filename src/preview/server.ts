@@ -18,6 +18,7 @@ import { createEdgeListener } from "./edge.js";
 import { compileTable, matchRoute, parseQuery, type CompiledTable } from "../routes/route-table.js";
 import { PAGE_CSP, SVG_CSP } from "../hosts/common.js";
 import { buildVersion, readBuild } from "../layout/read-build.js";
+import { FileTags } from "./file-tags.js";
 import { sendFile } from "./send-file.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
@@ -83,9 +84,10 @@ function recordsVersion(root: string): string {
 interface SiteState {
   /** The records' version: a rebuild replaces them, so it changes. */
   key: string;
-  compiled: CompiledTable;
+  /** The route table, compiled when /api.php is first answered by it (the static semantics; the edge handler
+   * answers without it): read again when a read failed. */
+  compiled(): Promise<CompiledTable>;
   headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string> }>;
-  etags: Map<string, string>;
   realRoot: string;
 }
 
@@ -93,16 +95,22 @@ interface SiteState {
 async function loadSite(root: string): Promise<SiteState> {
   const build = await readBuild(root);
   const key = build.version();
-  const [table, serve, files] = await Promise.all([build.table(), build.serveConfig() as Promise<ServeConfig>, build.siteFiles()]);
+  const serve = await build.serveConfig() as ServeConfig;
+  let compiled: Promise<CompiledTable> | null = null;
   return {
     key,
-    compiled: compileTable(table),
+    compiled: () => {
+      if (compiled === null) {
+        const reading = build.table().then(compileTable);
+        compiled = reading;
+        reading.catch(() => { if (compiled === reading) compiled = null; });
+      }
+      return compiled;
+    },
     headerRules: (serve.headers ?? []).map(({ source, headers }) => ({
       match: (p: string) => minimatch(p, source.startsWith("/") ? source : `/${source}`, { dot: true }),
       headers: Object.fromEntries(headers.map(({ key: k, value }) => [k, value])),
     })),
-    // The strong validator of each file: the hash the build recorded for its bytes.
-    etags: new Map([...files].map(([file, { sha1 }]) => [`/${file}`, `"${sha1}"`])),
     realRoot: await realpath(root),
   };
 }
@@ -150,6 +158,8 @@ async function siteFile(root: string, site: SiteState, sitePath: string): Promis
 export async function createPreviewHandler(dir: string, log?: (line: string) => void): Promise<http.RequestListener> {
   const root = path.resolve(dir);
   let site = await loadSite(root);
+  // Kept across rebuilds: a tag is kept by its file's identity, which a rebuild changes when it replaces the file.
+  const tags = new FileTags();
   let reloading: Promise<void> | null = null;
   /** Reload when the records are others than the ones loaded (a build replaced them). A stat or two. */
   const current = async (): Promise<SiteState> => {
@@ -178,7 +188,7 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
         res.end();
         return;
       }
-      const { rule, target } = matchRoute(state.compiled, parseQuery(query));
+      const { rule, target } = matchRoute(await state.compiled(), parseQuery(query));
       sitePath = target;
       status = rule.status;
       headers = withSvgPolicy({ ...rule.headers });
@@ -191,7 +201,14 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
     const found = await siteFile(root, state, sitePath);
     if (found === null) return plain(res, 404);
     // A host answers an error with its body, whatever the client asks for: no validators, no 304, no ranges.
-    const etag = status === 200 ? state.etags.get(sitePath) : undefined;
+    let etag: string | undefined;
+    if (status === 200) {
+      try {
+        etag = await tags.of(found.file, found.stats);
+      } catch {
+        return plain(res, 404); // no longer a regular file
+      }
+    }
     await sendFile(req, res, { ...found, status, headers, etag });
   };
 
