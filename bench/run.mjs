@@ -10,7 +10,7 @@
 // there between runs; built sites are removed as soon as they are measured).
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statfsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile, lstat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -225,11 +225,27 @@ async function measuredRebuild(content, out, root, edit) {
 }
 
 /**
- * Above this many files a row's floor copies are removed as soon as they are timed: at ×100 each run's two floors
- * hold 2 M inodes (the bare copy makes every hard link a file), more than a disk of 16 M inodes keeps free for the
- * row. The removal is not timed; it is synced, and the disk let settle (settleDisk) before the next build.
+ * Whether a row's floor copies must be removed as soon as they are timed, because the disk cannot hold every run's
+ * build and floors until the row is measured: each run makes a build (its distinct inodes), a bare copy (every file
+ * its own inode: a hard link becomes a file) and `cp -a` (the build's inodes again). Asked of the disk (statfs) after
+ * the warm-up build, with a fifth to spare. A removal mid-row costs the next runs: on a disk mounted with `discard`,
+ * files created after a large deletion are written two to three times slower (docs/benchmark.md), so the rows keep
+ * their floors when they can. The removal is not timed; it is synced, and the disk let settle (settleDisk).
  */
-const DROP_FLOORS_ABOVE = 200_000;
+function floorsMustGo(listed, bytes, runs) {
+  const inodes = new Set([...listed.values()].map((f) => f.ino)).size;
+  const perRun = { inodes: 2 * inodes + listed.size, bytes: 3 * bytes };
+  // The runs, and the timed build after them.
+  const need = { inodes: runs * perRun.inodes + inodes, bytes: runs * perRun.bytes + bytes };
+  try {
+    const disk = statfsSync(WORK);
+    return disk.ffree < need.inodes * 1.2 || disk.bavail * disk.bsize < need.bytes * 1.2;
+  } catch {
+    return true; // the disk cannot be asked: as before, remove them
+  }
+}
+/** Whether a row removed its floors as they were timed (the results say which). */
+const droppedFloors = [];
 
 async function dropRoots(roots) {
   for (const root of roots) await rm(root, { recursive: true, force: true });
@@ -283,8 +299,8 @@ function linkCopy(from, to) {
 // ---------------------------------------------------------------------------------------------------------- builds
 async function benchBuild(name, content) {
   // Each build and each floor copy gets a root of its own (dist/ and the host folders beside it), and nothing is
-  // removed until the row is measured, but the floors of a row too large for the disk's inodes (DROP_FLOORS_ABOVE): no
-  // other run pays for another's deletions, and nothing else calls sync.
+  // removed until the row is measured, but the floors of a row that the disk cannot hold (floorsMustGo): no other run
+  // pays for another's deletions, and nothing else calls sync.
   const rowDir = path.join(WORK, name);
   await rm(rowDir, { recursive: true, force: true });
   await mkdir(rowDir, { recursive: true });
@@ -300,6 +316,8 @@ async function benchBuild(name, content) {
   for (const f of listed.values()) bytes += f.size;
   const distFiles = [...listed.keys()].filter((p) => p.startsWith("dist/")).length;
   const runs = runsFor(listed.size);
+  const dropFloors = floorsMustGo(listed, bytes, runs);
+  if (dropFloors) droppedFloors.push(name);
   log(`${name}: ${listed.size} files (${distFiles} in dist/), ${bytes} bytes; ${runs} runs`);
 
   const builds = [];
@@ -316,7 +334,7 @@ async function benchBuild(name, content) {
     const cpA = await runTimed("cp", ["-a", built, cpRoot]);
     floors.push(cpA.ms < node.ms ? cpA : node);
     log(`  build ${round(builds.at(-1).ms / 1000)} s (${round(builds.at(-1).rssMb, 0)} MB), floor ${round(floors.at(-1).ms / 1000)} s`);
-    if (listed.size > DROP_FLOORS_ABOVE) await dropRoots([nodeRoot, cpRoot]);
+    if (dropFloors) await dropRoots([nodeRoot, cpRoot]);
   }
   // One more build with BUILD_INDEX_SITE_TIMINGS=1: where the time goes, phase by phase (not in the medians).
   const timed = await runTimed(process.execPath, [BIN, "build", "--content", content, "--out", dist(freshRoot())],
@@ -589,10 +607,12 @@ function markdown(result) {
     + ` fresh root on ${result.disk} (dist/ and the host folders beside it: .netlify/v1, .vercel/output). The floor is`
     + " the faster of `bench/floor.mjs`, a bare Node process that copies every file the build wrote (readFileSync +"
     + " writeFileSync per file), and `cp -a` of the same root (hard links kept), measured alternately with the builds in"
-    + " the same run. Nothing is deleted until a row is measured, but the floors' copies of a row over"
-    + ` ${DROP_FLOORS_ABOVE.toLocaleString("en")} files (×100): removed untimed, then synced, as soon as they are timed,`
-    + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
-    + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`, "");
+    + " the same run. Nothing is deleted until a row is measured"
+    + (result.droppedFloors?.length
+      ? `, but the floors' copies of the rows the disk could not hold until then (${result.droppedFloors.join(", ")}): removed untimed, then synced, as soon as they are timed,`
+        + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
+        + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`
+      : ": every row's floors are kept until it is measured (the disk holds them).") , "");
   L.push("## Builds", "");
   L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median of the first runs; of as many after them) |");
   L.push(`|---|${"---:|".repeat(17)}`);
@@ -709,6 +729,7 @@ async function main() {
     try {
       result.builds.push(await benchBuild(name, dir));
       result.settleWaitsS = settleWaits;
+      result.droppedFloors = droppedFloors;
     } catch (error) {
       const message = String(error?.message ?? error);
       log(`${name}: FAILED: ${message}`);
