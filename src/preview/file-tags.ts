@@ -21,7 +21,7 @@ export class FileTags {
     let tag = this.kept.get(key);
     if (tag !== undefined) this.kept.delete(key); // set again below, at the end: the least recently served go first
     else {
-      tag = hashRegularFile(file).then((sha1) => `"${sha1.toString("base64url")}"`);
+      tag = hashRegularFile(file, stats.size).then((sha1) => `"${sha1.toString("base64url")}"`);
       tag.catch(() => this.kept.delete(key));
     }
     this.kept.set(key, tag);

@@ -5,7 +5,7 @@
 // request never meets EMFILE: it waits for a free slot instead. A file hashed for its ETag (file-tags.ts) is read in a slot.
 
 import { createHash } from "node:crypto";
-import { constants, createReadStream } from "node:fs";
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 
@@ -92,14 +92,39 @@ export async function readRegularFile(file: string, range: { start?: number; end
   }
 }
 
-/** The SHA-1 of a regular file's bytes (ENOENT for anything else), read in a slot: reading the disk never waits on a
- * client, so no client can hold it. */
-export async function hashRegularFile(file: string): Promise<Buffer> {
+/**
+ * The SHA-1 of a regular file's bytes (ENOENT for anything else). A file of up to READ_WHOLE_MAX bytes (by `size`, its
+ * stats just taken) is read at once, synchronously: four calls on the thread pool cost more than the read of a small
+ * file from the page cache. A larger one is read in a slot: reading the disk never waits on a client.
+ */
+export async function hashRegularFile(file: string, size: number): Promise<Buffer> {
+  const hash = createHash("sha1");
+  if (size <= READ_WHOLE_MAX) {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      throw notFound();
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) throw notFound();
+      const buffer = Buffer.allocUnsafe(Math.min(stats.size, READ_WHOLE_MAX));
+      let done = 0;
+      while (done < buffer.length) {
+        const read = readSync(fd, buffer, done, buffer.length - done, done);
+        if (read === 0) break;
+        done += read;
+      }
+      if (stats.size <= READ_WHOLE_MAX) return hash.update(buffer.subarray(0, done)).digest();
+    } finally {
+      closeSync(fd);
+    }
+  }
   await slot();
   try {
     const handle = await openRegular(file);
     try {
-      const hash = createHash("sha1");
       const buffer = Buffer.allocUnsafe(READ_WHOLE_MAX);
       for (let at = 0; ;) {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
