@@ -624,7 +624,7 @@ function markdown(result) {
       ? `, but the floors' copies of the rows the disk could not hold until then (${result.droppedFloors.join(", ")}): removed untimed, then synced, as soon as they are timed,`
         + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
         + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`
-      : ": every row's floors are kept until it is measured (the disk holds them).") , "");
+      : " (the disk held every run of every row).") , "");
   L.push("## Builds", "");
   L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median of the first runs; of as many after them) | the next answer after a dev rebuild (median) |");
   L.push(`|---|${"---:|".repeat(18)}`);
