@@ -2,10 +2,11 @@
 // How the preview reads a file: only regular files (a FIFO or device is "not found", never a read that blocks), opened
 // with O_NONBLOCK, read whole (or the asked range) and closed at once, with at most MAX_OPEN files open at a time. A
 // client that never reads its answers (a pipelined flood) therefore holds memory, never file descriptors, and a
-// request never meets EMFILE: it waits for a free slot instead. A file hashed for its ETag (file-tags.ts) is read in a slot.
+// request never meets EMFILE: it waits for a free slot instead. A file hashed for its ETag (file-tags.ts) is read at once
+// when it is small, else in a slot.
 
 import { createHash } from "node:crypto";
-import { closeSync, constants, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 
@@ -32,9 +33,9 @@ function release(): void {
 
 export const notFound = (): NodeJS.ErrnoException => Object.assign(new Error("not found"), { code: "ENOENT" });
 
-/** Opens a regular file for reading (O_NONBLOCK: a FIFO never blocks), waiting out a moment of exhausted descriptors;
- * ENOENT for anything else. */
-async function openRegular(file: string): Promise<FileHandle> {
+/** Opens a regular file for reading (O_NONBLOCK: a FIFO never blocks), waiting out a moment of exhausted descriptors,
+ * with its stats; ENOENT for anything else. */
+async function openRegular(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
   for (let attempt = 0; ; attempt += 1) {
     let handle: FileHandle;
     try {
@@ -49,7 +50,8 @@ async function openRegular(file: string): Promise<FileHandle> {
       throw notFound();
     }
     try {
-      if ((await handle.stat()).isFile()) return handle;
+      const stats = await handle.stat();
+      if (stats.isFile()) return { handle, stats };
     } catch {
       // fall through: closed below
     }
@@ -62,9 +64,10 @@ async function openRegular(file: string): Promise<FileHandle> {
 export async function readRegularFile(file: string, range: { start?: number; end?: number } = {}): Promise<Readable> {
   await slot();
   try {
-    let handle: FileHandle | undefined = await openRegular(file);
+    const opened = await openRegular(file);
+    let handle: FileHandle | undefined = opened.handle;
     try {
-      const stats = await handle.stat();
+      const { stats } = opened;
       const start = range.start ?? 0;
       const end = Math.min(range.end ?? stats.size - 1, stats.size - 1);
       const length = Math.max(0, end - start + 1);
@@ -123,7 +126,7 @@ export async function hashRegularFile(file: string, size: number): Promise<Buffe
   }
   await slot();
   try {
-    const handle = await openRegular(file);
+    const { handle } = await openRegular(file);
     try {
       const buffer = Buffer.allocUnsafe(READ_WHOLE_MAX);
       for (let at = 0; ;) {
