@@ -97,6 +97,23 @@ export interface Build {
 /** How many times a handler was loaded (each load gets a module instance of its own). */
 let loads = 0;
 
+/**
+ * The default export of a handler module's text. Evaluated as the body of a function when the text ends the way
+ * esbuild ends a bundle (`export { x as default };`) and holds no other import or export (src/edge/bundle.ts): what the
+ * function made is let go with it. An `import()` of a module stays in Node's module map for good, with every datum its
+ * handler cached: `dev` loads one per rebuild (some 2 MB each). A function called again makes new instances of its
+ * own. Any other text is imported as a module of its own (`unique` makes its URL new).
+ */
+async function evaluateHandler(text: string, unique: string): Promise<Required<EdgeHandler> | undefined> {
+  const tail = /\nexport\s*\{\s*([A-Za-z_$][\w$]*)\s+as\s+default\s*\};?\s*$/.exec(text);
+  const body = tail === null ? "" : text.slice(0, tail.index);
+  if (tail !== null && !/^\s*(import|export)\b|\bimport\s*[.(]/m.test(body)) {
+    return (new Function(`"use strict";\n${body}\nreturn ${tail[1]!};`) as () => Required<EdgeHandler> | undefined)();
+  }
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as { default?: Required<EdgeHandler> };
+  return mod.default;
+}
+
 /** A folder that is no build of this tool (or of an older layout): one line, exit 2. */
 export class NotABuildError extends UsageError {}
 
@@ -174,11 +191,9 @@ export async function readBuild(outDir: string): Promise<Build> {
       const file = handlerFile();
       const text = file === null ? null : await readFile(file, "utf8").catch(() => null);
       if (text === null) return null;
-      // A module instance of its own per load (the handler's text is the same for every build, and an import of the
-      // same URL returns the instance already loaded, with its cache): after a rebuild, the data are read again.
-      const unique = `\n// ${fileVersion(layout.stamp)} ${++loads}\n`;
-      const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as { default?: Required<EdgeHandler> };
-      const worker = mod.default;
+      // An instance of its own per load (the handler's text is the same for every build, and an import of the same
+      // URL returns the instance already loaded, with its cache): after a rebuild, the data are read again.
+      const worker = await evaluateHandler(text, `\n// ${fileVersion(layout.stamp)} ${++loads}\n`);
       if (typeof worker?.fetch !== "function") return null;
       return { fetch: (request, env) => worker.fetch(request, env ?? { ASSETS: ownAssets }) };
     },
