@@ -94,7 +94,7 @@ export interface Build {
   published(sitePath: string): Promise<Buffer | null>;
 }
 
-/** How many times a handler was loaded (each load gets a module instance of its own). */
+/** How many times a handler was loaded (each load gets an instance of its own). */
 let loads = 0;
 
 /**
