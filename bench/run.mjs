@@ -228,9 +228,10 @@ async function measuredRebuild(content, out, root, edit) {
  * Whether a row's floor copies must be removed as soon as they are timed, because the disk cannot hold every run's
  * build and floors until the row is measured: each run makes a build (its distinct inodes), a bare copy (every file
  * its own inode: a hard link becomes a file) and `cp -a` (the build's inodes again). Asked of the disk (statfs) after
- * the warm-up build, with a fifth to spare. A removal mid-row costs the next runs: on a disk mounted with `discard`,
- * files created after a large deletion are written two to three times slower (docs/benchmark.md), so the rows keep
- * their floors when they can. The removal is not timed; it is synced, and the disk let settle (settleDisk).
+ * the warm-up build, with a fifth to spare. On a disk mounted with `discard`, files created after a large deletion
+ * were written two to three times slower, so the rows keep their floors when they can and no deletion falls among the
+ * timed runs (this VM's disk also slows under sustained writing without one: docs/benchmark.md). The removal is not
+ * timed; it is synced, and the disk let settle (settleDisk).
  */
 function floorsMustGo(listed, bytes, runs) {
   const inodes = new Set([...listed.values()].map((f) => f.ino)).size;
