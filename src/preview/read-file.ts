@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { digest } from "../content/file-facts.js";
 
 /** Larger files are streamed (outside the slots: a client that never reads must not hold one) rather than read whole. */
 const READ_WHOLE_MAX = 1024 * 1024;
@@ -101,7 +102,6 @@ export async function readRegularFile(file: string, range: { start?: number; end
  * file from the page cache. A larger one is read in a slot: reading the disk never waits on a client.
  */
 export async function hashRegularFile(file: string, size: number): Promise<Buffer> {
-  const hash = createHash("sha1");
   if (size <= READ_WHOLE_MAX) {
     let fd: number;
     try {
@@ -112,14 +112,16 @@ export async function hashRegularFile(file: string, size: number): Promise<Buffe
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) throw notFound();
-      const buffer = Buffer.allocUnsafe(Math.min(stats.size, READ_WHOLE_MAX));
-      let done = 0;
-      while (done < buffer.length) {
-        const read = readSync(fd, buffer, done, buffer.length - done, done);
-        if (read === 0) break;
-        done += read;
+      if (stats.size <= READ_WHOLE_MAX) { // else it grew since: read in a slot below
+        const buffer = Buffer.allocUnsafe(stats.size);
+        let done = 0;
+        while (done < buffer.length) {
+          const read = readSync(fd, buffer, done, buffer.length - done, done);
+          if (read === 0) break;
+          done += read;
+        }
+        return digest(buffer.subarray(0, done));
       }
-      if (stats.size <= READ_WHOLE_MAX) return hash.update(buffer.subarray(0, done)).digest();
     } finally {
       closeSync(fd);
     }
@@ -128,6 +130,7 @@ export async function hashRegularFile(file: string, size: number): Promise<Buffe
   try {
     const { handle } = await openRegular(file);
     try {
+      const hash = createHash("sha1");
       const buffer = Buffer.allocUnsafe(READ_WHOLE_MAX);
       for (let at = 0; ;) {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);

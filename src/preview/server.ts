@@ -15,9 +15,8 @@ import mime from "mime-types";
 import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
-import { compileTable, matchRoute, parseQuery, type CompiledTable } from "../routes/route-table.js";
 import { PAGE_CSP, SVG_CSP } from "../hosts/common.js";
-import { buildVersion, readBuild } from "../layout/read-build.js";
+import { buildVersion, readBuild, type Build } from "../layout/read-build.js";
 import { FileTags } from "./file-tags.js";
 import { sendFile } from "./send-file.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
@@ -84,9 +83,9 @@ function recordsVersion(root: string): string {
 interface SiteState {
   /** The records' version: a rebuild replaces them, so it changes. */
   key: string;
-  /** The route table, compiled when /api.php is first answered by it (the static semantics; the edge handler
-   * answers without it): read again when a read failed. */
-  compiled(): Promise<CompiledTable>;
+  /** The records: `answer` routes an /api.php query by the route table, read and compiled when first asked (the
+   * static semantics; the edge handler answers without it). */
+  build: Build;
   headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string> }>;
   realRoot: string;
 }
@@ -94,19 +93,10 @@ interface SiteState {
 /** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
 async function loadSite(root: string): Promise<SiteState> {
   const build = await readBuild(root);
-  const key = build.version();
   const serve = await build.serveConfig() as ServeConfig;
-  let compiled: Promise<CompiledTable> | null = null;
   return {
-    key,
-    compiled: () => {
-      if (compiled === null) {
-        const reading = build.table().then(compileTable);
-        compiled = reading;
-        reading.catch(() => { if (compiled === reading) compiled = null; });
-      }
-      return compiled;
-    },
+    key: build.version(),
+    build,
     headerRules: (serve.headers ?? []).map(({ source, headers }) => ({
       match: (p: string) => minimatch(p, source.startsWith("/") ? source : `/${source}`, { dot: true }),
       headers: Object.fromEntries(headers.map(({ key: k, value }) => [k, value])),
@@ -188,10 +178,10 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
         res.end();
         return;
       }
-      const { rule, target } = matchRoute(await state.compiled(), parseQuery(query));
-      sitePath = target;
-      status = rule.status;
-      headers = withSvgPolicy({ ...rule.headers });
+      const routed = await state.build.answer(query);
+      sitePath = routed.target;
+      status = routed.status;
+      headers = withSvgPolicy({ ...routed.headers });
     } else {
       if (method !== "GET" && method !== "HEAD") return plain(res, 405, { Allow: "GET, HEAD" });
       // A folder is its index.html, as nginx, Apache and the hosts serve it (the site's root: the catalogue).

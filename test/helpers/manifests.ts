@@ -41,3 +41,7 @@ export function untrueManifestLines(out: string): string[] {
     ...stamp.beside.map((dir) => layout.beside(dir)).flatMap((dir) => untrue(dir, path.join(dir, MANIFEST_FILE))),
   ];
 }
+
+/** The strong ETag of bytes as the build records them and the previews and handlers send them: `"<sha1, base64url>"`,
+ * computed here, not by the code under test. */
+export const sha1Tag = (bytes: Buffer | string): string => `"${createHash("sha1").update(bytes).digest("base64url")}"`;

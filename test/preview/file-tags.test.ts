@@ -3,15 +3,14 @@
 // replaced since (a rebuild renames a new file over it) or written again in place must get its new bytes' tag, and the
 // old tag must no longer revalidate it (RFC 9110 §13.1.2: a strong validator changes with the bytes).
 
-import { createHash } from "node:crypto";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { sha1Tag } from "../helpers/manifests.js";
 
-const sha1Tag = (bytes: Buffer | string): string => `"${createHash("sha1").update(bytes).digest("base64url")}"`;
 
 let root = "";
 let out = "";

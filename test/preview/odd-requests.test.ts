@@ -3,7 +3,6 @@
 // nginx say, never against the preview's own output: backslash paths (1), ranges (2), validators and conditional
 // requests (3), absolute-form request lines (4), path forms of /api.php (5), and the SVG policy.
 
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { sha1Tag } from "../helpers/manifests.js";
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 let root = "";
@@ -68,7 +68,6 @@ function unchunk(data: Buffer): Buffer {
   }
 }
 
-const sha1Tag = (bytes: Buffer | string): string => `"${createHash("sha1").update(bytes).digest("base64url")}"`;
 
 describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
   test("defect 1: a backslash is no separator: internal files never leak through one", async () => {
