@@ -23,7 +23,7 @@ import type { PublishMemo } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
-import type { BuiltRoutes } from "./routes/build-routes.js";
+import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
@@ -211,6 +211,8 @@ export class BuildMemo {
   readonly listings = new ContentListings();
   /** --out's manifest as the last update left it (src/output/publish.ts), made with the first build. */
   publish: PublishMemo | null = null;
+  /** The route table's lists of members, made of the model's keys (src/routes/build-routes.ts), made with the first build. */
+  routes: RoutesMemo | null = null;
 
   /** The watcher saw `rel` change under the content folder (whose real path is `contentReal`), or anything (none). */
   changed(contentReal: string, rel?: string): void {
@@ -290,7 +292,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel }, { buildRoutes }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
+    { buildModel }, { buildRoutes, RoutesMemo }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
@@ -307,7 +309,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const diagnostics = applyStrict(found, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("model");
-  const routes = buildRoutes(model);
+  const routes = buildRoutes(model, options.memo === undefined ? undefined : (options.memo.routes ??= new RoutesMemo()));
   checkHeaderGroups(routes.files.shapes());
   mark("routes");
   const selected = options.hosts ?? DEFAULT_HOSTS;

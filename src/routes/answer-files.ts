@@ -154,8 +154,14 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
   addSet(
     dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
   ): AnswerSet | null {
-    if (this.sealed) throw new Error("Internal: answers added after seal().");
-    inApi(`${dir}/`);
+    return this.addNew(dir, this.newMembers(dir, members), answerFor, sample, inputs);
+  }
+
+  /**
+   * The members (sorted by compareBytes, checked) whose path in `dir` no answer holds yet: `members` itself when that
+   * is all of them. What addNew takes; buildRoutes keeps it between the builds of `dev` (RoutesMemo).
+   */
+  newMembers(dir: string, members: readonly string[]): readonly string[] {
     // What the folder holds already: the members of earlier sets in it (found by binary search), and single answers
     // (a few, each named here once; no path is made per member).
     const earlier = this.byDir.get(dir) ?? [];
@@ -173,7 +179,15 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
       if ((singles.size > 0 && singles.has(m)) || inSets(earlier, m)) fresh ??= members.slice(0, i);
       else fresh?.push(m);
     }
-    const kept = fresh ?? members;
+    return fresh ?? members;
+  }
+
+  /** addSet of members that newMembers gave for `dir` (in a build of the same keys). */
+  addNew(
+    dir: string, kept: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
+  ): AnswerSet | null {
+    if (this.sealed) throw new Error("Internal: answers added after seal().");
+    inApi(`${dir}/`);
     if (kept.length === 0) return null;
     const set: AnswerSet = {
       dir, prefix: `${dir.slice(1)}/`, folder: dir.slice(1), members: kept, kind: sample.kind, status: sample.status, answerFor,
