@@ -133,15 +133,20 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   built = true;
   if (changedMeanwhile) loop.trigger();
   return new Promise<number>((resolve) => {
+    // Stops once: a second signal while it stops (a Ctrl-C reaches both bin's process and the child that runs dev,
+    // src/cli/respawn.ts, which passes it on) changes nothing.
     const stop = (code: number, reason: unknown): void => {
+      if (stopped) return;
       stopped = true;
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
       control.stop?.removeEventListener("abort", onStop);
       controller.abort(reason);
       watcher.close();
       const closed = preview === null ? Promise.resolve() : preview.close();
-      void closed.then(() => loop.idle()).then(() => resolve(code));
+      void closed.then(() => loop.idle()).then(() => {
+        process.off("SIGINT", onInt);
+        process.off("SIGTERM", onTerm);
+        resolve(code);
+      });
     };
     const onInt = (): void => stop(EXIT_SIGNAL.SIGINT!, new InterruptedError("SIGINT"));
     const onTerm = (): void => stop(EXIT_SIGNAL.SIGTERM!, new InterruptedError("SIGTERM"));

@@ -3,11 +3,13 @@
 // build; a content error is shown and the loop keeps running; one log line per request unless --quiet.
 
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { cp, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { dev, type DevFlags } from "../../src/cli.js";
+import { DEV_CHILD_ENV, respawnArgs } from "../../src/cli/respawn.js";
 import { squarePng } from "../../src/init/png.js";
 import { DEMO_CONTENT, removeDir, REPO, tmpDir } from "../helpers/fixtures.js";
 import { captureIo } from "./run.js";
@@ -179,4 +181,54 @@ describe("dev and editors that save by renaming a new file over the old one", ()
       await exited;
     }
   }, 90_000);
+});
+
+describe("dev in a child process with a larger young generation (src/cli/respawn.ts)", () => {
+  it("is asked for by `dev` alone, once, and never over the user's own Node flags", () => {
+    const argv = (...args: string[]): string[] => ["/usr/bin/node", "/x/bin/build-index-site.js", ...args];
+    expect(respawnArgs(argv("dev", "--port", "0"), [], {}))
+      .toEqual(["--max-semi-space-size=64", "/x/bin/build-index-site.js", "dev", "--port", "0"]);
+    expect(respawnArgs(argv("dev"), ["--no-warnings"], {})).toEqual(["--no-warnings", "--max-semi-space-size=64", "/x/bin/build-index-site.js", "dev"]);
+    for (const other of [argv("build"), argv(), argv("preview"), argv("--", "dev")]) expect(respawnArgs(other, [], {})).toBeNull();
+    expect(respawnArgs(argv("dev"), [], { [DEV_CHILD_ENV]: "1" })).toBeNull();
+    expect(respawnArgs(argv("dev"), ["--inspect=9229"], {})).toBeNull();
+    expect(respawnArgs(argv("dev"), ["--max-semi-space-size=8"], {})).toBeNull();
+    expect(respawnArgs(argv("dev"), [], { NODE_OPTIONS: "--max_semi_space_size=8" })).toBeNull();
+    expect(respawnArgs(argv("dev"), [], { NODE_OPTIONS: "--inspect-brk" })).toBeNull();
+  });
+
+  // The installed command: its process waits for the child that runs dev, which has the flag; a signal to the command
+  // alone (a supervisor's) or to its whole process group (a terminal's Ctrl-C reaches both) stops dev with the exit
+  // code of that signal, and leaves no process behind.
+  const children = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  for (const [signal, group, code] of [["SIGTERM", false, 143], ["SIGINT", false, 130], ["SIGINT", true, 130]] as const) {
+    it(`exits ${code} on ${signal} sent to ${group ? "its process group" : "the command alone"}, with no process left`, async () => {
+      if (!existsSync("/proc/self/task")) throw new Error("this test reads /proc (Linux)");
+      const root = await tmpDir("bis-dev-child-");
+      temps.push(root);
+      const content = path.join(root, "content");
+      await cp(DEMO_CONTENT, content, { recursive: true });
+      const command = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "dev", "--content", content,
+        "--out", path.join(root, "dist"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      let out = "";
+      command.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      command.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((done) => command.once("exit", (c) => done(c)));
+      try {
+        const url = await until("the preview", async () => /^Preview: (http:\/\/\S+\/)/m.exec(out)?.[1]);
+        expect(await configVersion(url)).toBeTruthy();
+        const [child] = children(command.pid!);
+        expect(child, "the command's child").toBeDefined();
+        expect(readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=64");
+        expect(children(child!), "dev runs in the child itself").toEqual([]);
+        if (group) process.kill(-command.pid!, signal);
+        else command.kill(signal);
+        expect(await exited, out).toBe(code);
+        expect(existsSync(`/proc/${child}`), "the child is gone").toBe(false);
+        expect(out).not.toMatch(/Error|at .*\.js:\d+/);
+      } finally {
+        if (command.exitCode === null) process.kill(-command.pid!, "SIGKILL");
+      }
+    }, 60_000);
+  }
 });
