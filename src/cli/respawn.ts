@@ -36,11 +36,18 @@ export async function runInChild(args: readonly string[]): Promise<number | null
     const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
     const forward = signals.map((signal) => [signal, (): void => void child.kill(signal)] as const);
     for (const [signal, handler] of forward) process.on(signal, handler);
+    let settled = false;
     const done = (code: number | null): void => {
+      if (settled) return;
+      settled = true;
       for (const [signal, handler] of forward) process.off(signal, handler);
       resolve(code);
     };
-    child.once("error", () => done(null));
+    // An error with no process started (no pid) means none runs: the caller runs dev itself. Any later error (a
+    // signal that could not be passed on) leaves the child running, and its exit still ends the wait.
+    child.on("error", () => {
+      if (child.pid === undefined) done(null);
+    });
     child.once("exit", (code, signal) => done(code ?? 128 + (signal === null ? 0 : constants.signals[signal])));
   });
 }
