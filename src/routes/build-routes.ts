@@ -46,8 +46,8 @@ function sortedUnique(members: Iterable<string>): string[] {
 /**
  * What buildRoutes keeps between the builds of `dev`: the lists of members it sorted, split and checked. Each depends
  * on the model's keys alone (the extensions of both maps, the icons.json keys, the files of icons/, the versions),
- * never on what they map to, so an edit of a mapping, an icon's bytes or the config keeps them all (at ×100, 0.8 s
- * of the rebuild's second). The answers are never kept: each build binds its sets to its own model.
+ * never on what they map to, so an edit of a mapping, an icon's bytes or the config keeps them all (at ×100, 0.8 s of
+ * CPU a rebuild). The answers are never kept: each build binds its sets to its own model.
  */
 export class RoutesMemo {
   private keys: ReadonlyArray<readonly string[]> = [];

@@ -16,12 +16,12 @@ function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V | undef
   return copy;
 }
 
-export type Edit = { name: string; apply(site: SiteModel): SiteModel };
+type Edit = { name: string; apply(site: SiteModel): SiteModel };
 
 const EXTENSIONS = ["php", "PHP", "js", "md", "pas", "folder", "7", "jpeg", "new", "Mixed"];
 const ICONS = ["php.png", "js.svg", "text.png", "folder-blue.png", "generic.png", "ada.png", "new.png", "Photo.JPG", "notes.txt"];
 
-export function randomEdit(next: () => number): Edit {
+function randomEdit(next: () => number): Edit {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const ext = pick(EXTENSIONS);
   const value = next() < 0.3 ? undefined : pick(["index_php", "index_js", "view_md", "other"]);
