@@ -80,10 +80,13 @@ export class PublishMemo {
     this.site = null;
   }
 
-  /** Keeps `lines`, what `file` now holds (none: nothing is kept). */
+  /** Keeps `lines`, what `file` now holds (none: nothing is kept): as plain values, so that nothing the update
+   * made them from (the plan's 640,000 files at ×100) is held until the next one. */
   keep(file: string, lines: ManifestLines | undefined): void {
     const identity = lines === undefined ? null : identityOf(file);
-    this.site = lines === undefined || identity === null ? null : { file, identity, lines };
+    this.site = lines === undefined || identity === null ? null : {
+      file, identity, lines: { paths: lines.paths, entries: lines.entries, mtimes: lines.mtimes, printed: lines.printed, ...(lines.runs === undefined ? {} : { runs: lines.runs }) },
+    };
   }
 }
 

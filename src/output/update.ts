@@ -11,12 +11,14 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { insideFolder } from "../model/relative-path.js";
+import { AnswerOutput } from "../routes/answer-files.js";
 import { folderOf, foldersIn, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
 import { foldersOf, withParents } from "./dir-stamps.js";
-import { TextDigests } from "./manifest-entries.js";
+import { HASH_CHARS, TextDigests, type ManifestText } from "./manifest-entries.js";
+import { manifestOf, updatedManifest, type PrintedManifest } from "./manifest-patch.js";
 import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
@@ -148,20 +150,75 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const matched = new Uint8Array(previous.paths.length);
   /** Each file's path, made once: the previous manifest's own string where it lists the file (held anyway). */
   const paths = new Array<string>(files.length);
+  // Whether the files are the manifest's paths, in its order: then its text is patched (src/output/manifest-patch.ts),
+  // where only the changed files' lines differ.
+  let inOrder = !options.manifestInside && previous.printed !== undefined && sameMtimes && files.length === previous.paths.length;
   const plannedDirty = new Set<string>();
   const held = new Map<number, string | Uint8Array>();
   const digests = new TextDigests();
   let heldBytes = 0;
   let bytes = options.implied?.otherBytes ?? 0;
+  // Where each set's answers lie in --out's file list (ManifestLines.runs), for the next update; and whether this one
+  // can use the last one's: nothing is dirty, the times are the same, and the answers' inputs are known.
+  const runs = options.manifestInside ? null : new Map<readonly string[], Run>();
+  const lastRuns = options.dirty.size === 0 && sameMtimes && options.keep !== undefined ? previous.runs : undefined;
+  /** A file is produced and hashed, and compared with the manifest's entry `k` (none: -1) for path `rel`. */
+  const compare = (i: number, f: Exclude<OutputFile, { linkTo: string }>, k: number, rel: string, there: boolean): void => {
+    const p = prepare(f, limit, digests);
+    entries.set(i, p.hash, p.size);
+    bytes += p.size;
+    let same = there && k >= 0 && entries.same(i, previous.entries, k);
+    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined && !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)) {
+      const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
+      same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
+    }
+    if (same) return;
+    changed.push(i);
+    // Produced bytes to be written are kept for the write, up to a bound (the records' site.manifest is 46 MB at
+    // ×100): producing them again cost as much as the first time.
+    if ("produce" in f && p.data !== undefined && heldBytes + p.size <= HOLD_BYTES) {
+      held.set(i, p.data);
+      heldBytes += p.size;
+    }
+  };
   for (let i = 0; i < files.length; i++) {
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
+    const set = runs !== null && f instanceof AnswerOutput ? f.startsSet() : null;
+    if (set !== null && files[i + set.members.length - 1] instanceof AnswerOutput
+      && (files[i + set.members.length - 1] as AnswerOutput).isMember(set, set.members.length - 1)) {
+      runs!.set(set.members, { prefix: set.prefix, start: i });
+      const run = lastRuns?.get(set.members);
+      if (run !== undefined && run.prefix === set.prefix && inTrusted(set.folder)) {
+        // The last update listed this set's answers from `run.start`, by the same members in the same order: their
+        // paths there are theirs, so none is made or looked up (a ×100 site has 590,000), and an answer whose inputs
+        // are unchanged keeps its entry.
+        const n = set.members.length;
+        for (let j = 0; j < n; j++) {
+          const k = run.start + j;
+          const g = files[i + j] as AnswerOutput;
+          matched[k] = 1;
+          paths[i + j] = previous.paths[k]!;
+          if (options.keep!(g)) {
+            entries.copy(i + j, previous.entries, k);
+            bytes += entries.size(i + j);
+          } else {
+            compare(i + j, g, k, paths[i + j]!, true);
+          }
+        }
+        if (run.start !== i) inOrder = false;
+        find.resume(run.start + n);
+        i += n - 1;
+        continue;
+      }
+    }
     if ("linkTo" in f && f.implied === true) {
       // A link the manifest leaves out (a host's copy of the site, src/layout/link-trees.ts: no entry is set): the
       // last build's trees were these (publish.ts), so it is there when its folder is trusted or it is found, and the
       // same unless its target was written again. Its path is made only when it is looked for or written (a ×100
       // site's records hold 690,000 such links).
       bytes += f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+      inOrder = false;
       let rel: string | undefined;
       const dirty = options.dirty.size > 0 && options.dirty.has(rel ??= f.path);
       if (dirty) plannedDirty.add(rel!);
@@ -182,6 +239,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     }
     const k = find(rel);
     if (k >= 0) matched[k] = 1;
+    if (k !== i) inOrder = false;
     paths[i] = k >= 0 ? previous.paths[k]! : rel;
     const listed = inTrusted(folderOf(f)) ? k >= 0 : onDisk.delete(rel);
     const there = listed && !dirty;
@@ -195,22 +253,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       bytes += entries.size(i);
       continue;
     }
-    const p = prepare(f, limit, digests);
-    entries.set(i, p.hash, p.size);
-    bytes += p.size;
-    let same = there && k >= 0 && entries.same(i, previous.entries, k);
-    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined && !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)) {
-      const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
-      same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
-    }
-    if (same) continue;
-    changed.push(i);
-    // Produced bytes to be written are kept for the write, up to a bound (the records' site.manifest is 46 MB at
-    // ×100): producing them again cost as much as the first time.
-    if ("produce" in f && p.data !== undefined && heldBytes + p.size <= HOLD_BYTES) {
-      held.set(i, p.data);
-      heldBytes += p.size;
-    }
+    compare(i, f, k, rel, there);
   }
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
   const removed: string[] = [];
@@ -238,7 +281,17 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
-  const manifestText = printedManifest(files, entries, options.sourceDateEpoch, paths);
+  const printed = printedManifest(files, entries, options.sourceDateEpoch, paths);
+  // --out's manifest (the records' site.manifest), patched when it can be; a changed file's line is printed again.
+  let manifestText: ManifestText = printed;
+  let siteText: (() => PrintedManifest | undefined) | undefined;
+  if (!options.manifestInside) {
+    let lines: number | null = files.length;
+    for (let i = 0; i < files.length && lines !== null; i++) if (entries.size(i) < 0) lines = null;
+    const updated = updatedManifest(printed, lines, inOrder ? { from: previous.printed!, changed, line: (k) => `${entries.get(k)!} ${paths[k]!}\n` } : undefined);
+    manifestText = updated;
+    siteText = updated.made;
+  }
   const manifestChanged = options.manifestInside
     && (typeof options.previous !== "string" || !sameChunks(options.previous, manifestText.chunks()));
   const touched = [...changed.map((i) => paths[i]!), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
@@ -279,7 +332,9 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   return {
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
     reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
-    folders, ...(options.implied === undefined ? { lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch) } } : {}),
+    folders, ...(options.implied === undefined ? {
+      lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch), get printed() { return siteText?.(); }, ...(runs === null ? {} : { runs }) },
+    } : {}),
   };
 }
 
@@ -403,6 +458,18 @@ export interface ManifestLines {
   readonly paths: readonly string[];
   readonly entries: ManifestEntries;
   readonly mtimes: string | null;
+  /** Their text, when it is exactly what printedManifest prints of them (src/output/manifest-patch.ts): an update
+   * that changes a few entries patches it. */
+  readonly printed?: PrintedManifest | undefined;
+  /** Where the answers of each set lie among the paths, by the set's list of members, when an update made these
+   * lines (`dev` keeps them): the next update with the same list finds them there. */
+  readonly runs?: ReadonlyMap<readonly string[], Run>;
+}
+
+/** A set's answers in a manifest: its members' paths, in their order, from `start`, each `prefix` + member + ".json". */
+export interface Run {
+  readonly prefix: string;
+  readonly start: number;
 }
 
 /** A manifest's lines from its text. */
@@ -412,6 +479,8 @@ function manifestLines(text: string): ManifestLines {
   let lines = 0;
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
   const entries = new ManifestEntries(lines + 1);
+  // Where each path's line begins, while every line is as printedManifest prints it.
+  let starts: number[] | null = [];
   if (text.startsWith(`${MANIFEST_HEADER}\n`)) {
     let at = MANIFEST_HEADER.length + 1;
     while (at < text.length) {
@@ -419,28 +488,37 @@ function manifestLines(text: string): ManifestLines {
       if (end < 0) end = text.length;
       const first = text.indexOf(" ", at);
       const second = first < 0 || first > end ? -1 : text.indexOf(" ", first + 1);
-      if (text.startsWith("mtimes ", at) && paths.length === 0 && mtimes === null) mtimes = text.slice(at, end);
-      else if (second > 0 && second < end) {
+      let printed = false;
+      if (text.startsWith("mtimes ", at) && paths.length === 0 && mtimes === null) {
+        mtimes = text.slice(at, end);
+        printed = at === MANIFEST_HEADER.length + 1;
+      } else if (second > 0 && second < end) {
         const rel = text.slice(second + 1, end);
         if (insideFolder(rel)) {
-          entries.setPrinted(paths.length, text, at, Number(text.slice(first + 1, second)));
+          const k = paths.length;
+          printed = entries.setPrinted(k, text, at, Number(text.slice(first + 1, second)));
+          printed &&= first - at === HASH_CHARS && second - at === entries.printedLength(k);
+          starts?.push(at);
           paths.push(rel);
         }
       }
+      if (!printed || end === text.length) starts = null;
       at = end + 1;
     }
+  } else {
+    starts = null;
   }
-  return { paths, entries, mtimes };
+  return { paths, entries, mtimes, printed: (starts === null || mtimes === null ? null : manifestOf(text, starts)) ?? undefined };
 }
 
 /**
  * A lookup of a path's index in the manifest that expects the paths in about the manifest's order (each build plans
  * them in the same order): a path that is not next is looked up in a map, made only then.
  */
-function finder(paths: readonly string[]): (path: string) => number {
+function finder(paths: readonly string[]): ((path: string) => number) & { resume(at: number): void } {
   let next = 0;
   let index: Map<string, number> | null = null;
-  return (p: string): number => {
+  const find = (p: string): number => {
     if (paths[next] === p) return next++;
     if (index === null) {
       index = new Map();
@@ -451,6 +529,8 @@ function finder(paths: readonly string[]): (path: string) => number {
     next = k + 1;
     return k;
   };
+  /** The paths up to `at` were taken: the next lookup expects the path there. */
+  return Object.assign(find, { resume: (at: number): void => void (next = at) });
 }
 
 /** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */

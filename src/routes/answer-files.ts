@@ -37,6 +37,14 @@ export class AnswerOutput {
   get path(): string {
     return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
   }
+  /** Its set, when it is that set's first member (a plan lists the set's answers from there, in order), else null. */
+  startsSet(): AnswerSet | null {
+    return this.set !== null && this.value === this.set.members[0] ? this.set : null;
+  }
+  /** Whether it is member `index` of `set`. */
+  isMember(set: AnswerSet, index: number): boolean {
+    return this.set === set && this.value === set.members[index];
+  }
   /** Its member, when it is one of a set (its file is `<member>.json` in its set's folder), else null. */
   get member(): string | null {
     return this.set === null ? null : this.value as string;
