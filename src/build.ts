@@ -21,10 +21,8 @@ import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import type { PublishMemo } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
-import type { ShardsMemo } from "./edge/data-files.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
-import type { InputsMemo } from "./routes/answer-inputs.js";
 import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
@@ -215,10 +213,6 @@ export class BuildMemo {
   publish: PublishMemo | null = null;
   /** The route table's lists of members, made of the model's keys (src/routes/build-routes.ts), made with the first build. */
   routes: RoutesMemo | null = null;
-  /** The prints of the answers' inputs by what each is printed from (src/routes/answer-inputs.ts), from the first build on. */
-  inputs: InputsMemo | null = null;
-  /** The handler's shards, their rows' texts and sha1s (src/edge/data-files.ts), from the first build of an edge host on. */
-  shards: ShardsMemo | null = null;
 
   /** The watcher saw `rel` change under the content folder (whose real path is `contentReal`), or anything (none). */
   changed(contentReal: string, rel?: string): void {
@@ -337,9 +331,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   }
   mark(memo === null && kept === null ? "hosts" : "hosts (kept)");
   const answers = needsAnswers(selected);
-  const data = needsEdgeData(selected)
-    ? edge.edgeDataFiles(model, { requestOrigin: options.requestOrigin === true }, options.memo === undefined ? undefined : (options.memo.shards ??= new edge.ShardsMemo()))
-    : [];
+  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, { requestOrigin: options.requestOrigin === true }) : [];
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
   const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
@@ -531,10 +523,8 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
-  const { answerInputs, InputsMemo, printAnswerInputs } = await import("./routes/answer-inputs.js");
-  const inputs = answers
-    ? answerInputs(model, toolFingerprint(), options.memo === undefined ? undefined : (options.memo.inputs ??= new InputsMemo()))
-    : undefined;
+  const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
+  const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
   const inputsText = inputs === undefined ? undefined : printAnswerInputs(inputs);
   const trees = linkTrees(hosts);
   const done = await publish(layout, last, {

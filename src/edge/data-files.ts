@@ -75,7 +75,7 @@ export interface EdgeDataOptions {
  * The data files, as paths relative to the output folder ("_edge-data/core.json") and their text; a whole answer's
  * file with its sha1 (its ETag's), which the writers take for its manifest entry.
  */
-export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}, memo?: ShardsMemo): Array<{ path: string; data: string; hash?: Buffer }> {
+export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): Array<{ path: string; data: string; hash?: Buffer }> {
   const files: Array<{ path: string; data: string; hash?: Buffer }> = [];
   const whole = {} as CoreData["whole"];
   for (const name of WHOLE_ANSWERS) {
@@ -107,8 +107,23 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}, m
     ["v", Array.from(model.extensionMap.viewing, ([k, v]) => [k, v])],
     ["f", Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified])],
   ];
-  const { shards, files: shardList } = shardFiles(lookups, memo);
-  for (const shard of shardList) files.push(shard);
+  // Each row's JSON, printed once: its length plus one byte (a comma or a bracket) sizes the shards, and the shards
+  // are the rows' texts joined, as JSON.stringify would print each shard's object.
+  let bytes = 0;
+  const texts = lookups.map(([, rows]) => rows.map((row) => {
+    const text = JSON.stringify(row);
+    bytes += text.length + 1;
+    return text;
+  }));
+  let shards = 1;
+  while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
+  const data: Array<Record<LookupKind, string[]>> = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
+  for (const [j, [kind, rows]] of lookups.entries()) {
+    const text = texts[j]!;
+    for (let i = 0; i < rows.length; i++) data[shardOf(kind, rows[i]![0] as string, shards)]![kind].push(text[i]!);
+  }
+  for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shardText(shard) });
+
   const core: CoreData = {
     format: DATA_FORMAT,
     shards,
@@ -126,87 +141,4 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}, m
   };
   files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });
   return files;
-}
-
-type DataFile = { path: string; data: string; hash?: Buffer };
-
-/**
- * The shards' files of the lookups' rows: each row printed as JSON once (its length plus one byte, a comma or a
- * bracket, sizes the shards), and each shard the texts of its rows joined, as JSON.stringify would print its object.
- * Through `memo` (dev's), a row whose values are the last build's keeps its text, and a shard whose rows are the last
- * build's, in the same order, keeps its text and sha1: an edited mapping changes one row of 200,000 at ×100.
- */
-function shardFiles(lookups: ReadonlyArray<[LookupKind, unknown[][]]>, memo?: ShardsMemo): { shards: number; files: DataFile[] } {
-  let bytes = 0;
-  const texts = lookups.map(([kind, rows]) => rows.map((row) => {
-    const text = memo === undefined ? JSON.stringify(row) : memo.text(kind, row);
-    bytes += text.length + 1;
-    return text;
-  }));
-  let shards = 1;
-  while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
-  const data: Array<Record<LookupKind, string[]>> = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
-  for (const [j, [kind, rows]] of lookups.entries()) {
-    const text = texts[j]!;
-    for (let i = 0; i < rows.length; i++) data[shardOf(kind, rows[i]![0] as string, shards)]![kind].push(text[i]!);
-  }
-  const files = data.map((shard, i) => memo?.shard(i, shard) ?? { path: `${DATA_FOLDER}/shards/${i}.json`, data: shardText(shard) });
-  memo?.done(files);
-  return { shards, files };
-}
-
-/**
- * What `dev` keeps of the handler's shards between builds (src/build.ts: BuildMemo): each row's text by its kind and
- * key with the values it was printed from, and each shard's rows' texts, file text and sha1. A shard whose rows' texts
- * are the same strings in the same order as the last build's is that build's file; anything else is printed.
- */
-export class ShardsMemo {
-  private rows = emptyRows();
-  private nextRows = emptyRows();
-  private shards: Array<{ rows: Record<LookupKind, string[]>; file: DataFile & { hash: Buffer } }> = [];
-  private nextShards: Array<Record<LookupKind, string[]>> = [];
-
-  /** A row's JSON text: the last build's when its values are the same (they are strings and numbers). */
-  text(kind: LookupKind, row: readonly unknown[]): string {
-    const key = row[0] as string;
-    const kept = this.rows[kind].get(key);
-    const same = kept !== undefined && kept.values.length === row.length && kept.values.every((v, i) => v === row[i]);
-    const entry = same ? kept : { values: row, text: JSON.stringify(row) };
-    this.nextRows[kind].set(key, entry);
-    return entry.text;
-  }
-
-  /** Shard `i`'s file: the last build's when its rows' texts are, else none (it is printed). */
-  shard(i: number, rows: Record<LookupKind, string[]>): (DataFile & { hash: Buffer }) | undefined {
-    this.nextShards[i] = rows;
-    const kept = this.shards[i];
-    return kept !== undefined && sameRows(kept.rows, rows) ? kept.file : undefined;
-  }
-
-  /** The build's shards are `files` (in order): the next build compares with them. */
-  done(files: readonly DataFile[]): void {
-    this.shards = files.map((file, i) => ({
-      rows: this.nextShards[i]!, file: hashed(file) ? file : { ...file, hash: createHash("sha1").update(file.data).digest() },
-    }));
-    for (let i = 0; i < files.length; i++) (files as DataFile[])[i] = this.shards[i]!.file;
-    this.rows = this.nextRows;
-    this.nextRows = emptyRows();
-    this.nextShards = [];
-  }
-}
-
-/** A kept shard's file carries its sha1; a new one does not yet. */
-const hashed = (file: DataFile): file is DataFile & { hash: Buffer } => file.hash !== undefined;
-
-type Rows = Record<LookupKind, Map<string, { values: readonly unknown[]; text: string }>>;
-const emptyRows = (): Rows => ({ e: new Map(), x: new Map(), v: new Map(), f: new Map() });
-
-function sameRows(a: Record<LookupKind, string[]>, b: Record<LookupKind, string[]>): boolean {
-  for (const kind of ["e", "x", "v", "f"] as const) {
-    const x = a[kind];
-    const y = b[kind];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  }
-  return true;
 }

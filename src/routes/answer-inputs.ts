@@ -35,9 +35,8 @@ export interface AnswerInputs {
 const fileInfo = (site: SiteModel, name: string): FileInfo | null => site.iconDirFiles.get(name) ?? null;
 const filePrint = (info: FileInfo | null): string => (info === null ? "-" : `${info.size} ${info.lastModified}`);
 
-/** The prints of a site's answers, each JSON text (the records hold them as they are: printAnswerInputs). `memo`
- * (dev's) keeps each key's print while what it is printed from stays the same. */
-export function answerInputs(site: SiteModel, tool: string, memo?: InputsMemo): AnswerInputs {
+/** The prints of a site's answers, each JSON text (the records hold them as they are: printAnswerInputs). */
+export function answerInputs(site: SiteModel, tool: string): AnswerInputs {
   const folder = site.iconMap.entries.get("folder") ?? "folder.png";
   const global = JSON.stringify([
     tool, site.baseUrl, folder, filePrint(fileInfo(site, folder)), filePrint(fileInfo(site, "text.png")),
@@ -49,75 +48,14 @@ export function answerInputs(site: SiteModel, tool: string, memo?: InputsMemo): 
   }
   for (const e of extensions) {
     const icon = site.iconMap.entries.get(e);
-    const info = icon === undefined ? null : fileInfo(site, icon);
-    const indexing = site.extensionMap.indexing.get(e);
-    const viewing = site.extensionMap.viewing.get(e);
-    if (memo === undefined) keys.set(`e:${e}`, extensionPrint(indexing, viewing, icon, info));
-    else memo.extension(keys, e, indexing, viewing, icon, info);
+    keys.set(`e:${e}`, JSON.stringify([
+      site.extensionMap.indexing.get(e) ?? null, site.extensionMap.viewing.get(e) ?? null,
+      icon ?? null, icon === undefined ? "" : filePrint(fileInfo(site, icon)),
+    ]));
   }
-  for (const [name, info] of site.iconDirFiles) {
-    if (memo === undefined) keys.set(iconKey(name), iconPrint(info));
-    else memo.icon(keys, name, info);
-  }
-  memo?.done();
+  // A JSON string: digits, a space and a dash need no escape.
+  for (const [name, info] of site.iconDirFiles) keys.set(`i:${name}`, `"${filePrint(info)}"`);
   return { global, keys };
-}
-
-const extensionPrint = (indexing: string | undefined, viewing: string | undefined, icon: string | undefined, info: FileInfo | null): string =>
-  JSON.stringify([indexing ?? null, viewing ?? null, icon ?? null, icon === undefined ? "" : filePrint(info)]);
-/** A JSON string: digits, a space and a dash need no escape. */
-const iconPrint = (info: FileInfo): string => `"${filePrint(info)}"`;
-
-/** A key's print, and what it was printed from: an extension's settings and icon, and a file's size and time (-1:
- * no file). */
-interface Printed {
-  readonly key: string;
-  readonly print: string;
-  readonly indexing?: string | undefined;
-  readonly viewing?: string | undefined;
-  readonly icon?: string | undefined;
-  readonly size: number;
-  readonly time: number;
-}
-
-/**
- * The prints of the last build's keys, by what each was printed from (`dev` keeps it: src/build.ts, BuildMemo): a ×100
- * site has 103,000 keys, and printing each again (JSON.stringify of four values) took 0.2 s of a rebuild that
- * changes a few. A key whose values are the last build's gets the same text; any other is printed, as without it.
- */
-export class InputsMemo {
-  private extensions = new Map<string, Printed>();
-  private icons = new Map<string, Printed>();
-  private next = { extensions: new Map<string, Printed>(), icons: new Map<string, Printed>() };
-
-  /** `e:<ext>`'s print into `keys`: its settings, its icon, and that icon's file (none: missing). */
-  extension(keys: Map<string, string>, e: string, indexing: string | undefined, viewing: string | undefined, icon: string | undefined, info: FileInfo | null): void {
-    const size = info?.size ?? -1;
-    const time = info?.lastModified ?? -1;
-    let p = this.extensions.get(e);
-    if (p === undefined || p.indexing !== indexing || p.viewing !== viewing || p.icon !== icon || p.size !== size || p.time !== time) {
-      p = { key: `e:${e}`, print: extensionPrint(indexing, viewing, icon, info), indexing, viewing, icon, size, time };
-    }
-    this.next.extensions.set(e, p);
-    keys.set(p.key, p.print);
-  }
-
-  /** `i:<name>`'s print into `keys`: the file's size and time. */
-  icon(keys: Map<string, string>, name: string, info: FileInfo): void {
-    let p = this.icons.get(name);
-    if (p === undefined || p.size !== info.size || p.time !== info.lastModified) {
-      p = { key: iconKey(name), print: iconPrint(info), size: info.size, time: info.lastModified };
-    }
-    this.next.icons.set(name, p);
-    keys.set(p.key, p.print);
-  }
-
-  /** The build's prints are made: the next build compares with them (a key no longer printed is let go). */
-  done(): void {
-    this.extensions = this.next.extensions;
-    this.icons = this.next.icons;
-    this.next = { extensions: new Map(), icons: new Map() };
-  }
 }
 
 /** The records' text of the prints (src/layout/paths.ts: ANSWER_INPUTS_FILE): JSON, one key per line, each print as

@@ -7,9 +7,7 @@ import { describe, expect, it } from "vitest";
 import { answerText } from "../../src/api/answers.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
-import {
-  answerInputs, changedInputs, changedPrints, InputsMemo, parseAnswerInputs, printAnswerInputs, type AnswerInputs,
-} from "../../src/routes/answer-inputs.js";
+import { answerInputs, changedInputs, changedPrints, parseAnswerInputs, printAnswerInputs, type AnswerInputs } from "../../src/routes/answer-inputs.js";
 
 /** Whether an answer whose inputs have `key` ("" for the global print alone) keeps its bytes from `last` to `now`:
  * the global print is the same, and so is its key's print (a key only one build has counts as changed). */
@@ -65,29 +63,6 @@ describe("answer inputs", () => {
     expect(aligned).toBeGreaterThan(50);
     expect(changedSome).toBeGreaterThan(100);
     expect(changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL))).toBeNull();
-  });
-
-  it("through dev's memo, prints what a build without it prints, after 300 random edits", () => {
-    const memo = new InputsMemo();
-    let keptTexts = 0;
-    let printedAgain = 0;
-    eachRound(13, 300, ({ before, edits, after }) => {
-      const last = answerInputs(before, TOOL, memo);
-      const now = answerInputs(after, TOOL, memo);
-      const fresh = answerInputs(after, TOOL);
-      const where = edits.map((e) => e.name).join("; ");
-      expect(now.global, where).toBe(fresh.global);
-      expect([...now.keys], where).toEqual([...fresh.keys]);
-      expect(printAnswerInputs(now)).toBe(printAnswerInputs(fresh));
-      // Both cases are met often: keys printed from the values of the last build (the memo's texts), and from others.
-      for (const [key, print] of now.keys) {
-        if (key === "v" || !last.keys.has(key)) continue;
-        if (last.keys.get(key) === print) keptTexts++;
-        else printedAgain++;
-      }
-    });
-    expect(keptTexts).toBeGreaterThan(1000);
-    expect(printedAgain).toBeGreaterThan(50);
   });
 
   it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
