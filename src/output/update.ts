@@ -195,6 +195,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
         // are unchanged keeps its entry.
         const n = set.members.length;
         for (let j = 0; j < n; j++) {
+          if (j % 4096 === 4095) options.signal?.throwIfAborted();
           const k = run.start + j;
           const g = files[i + j] as AnswerOutput;
           matched[k] = 1;
