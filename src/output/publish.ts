@@ -80,13 +80,10 @@ export class PublishMemo {
     this.site = null;
   }
 
-  /** Keeps `lines`, what `file` now holds (none: nothing is kept): as plain values, so that nothing the update
-   * made them from (the plan's 640,000 files at ×100) is held until the next one. */
+  /** Keeps `lines`, what `file` now holds (none: nothing is kept). */
   keep(file: string, lines: ManifestLines | undefined): void {
     const identity = lines === undefined ? null : identityOf(file);
-    this.site = lines === undefined || identity === null ? null : {
-      file, identity, lines: { paths: lines.paths, entries: lines.entries, mtimes: lines.mtimes, printed: lines.printed, ...(lines.runs === undefined ? {} : { runs: lines.runs }) },
-    };
+    this.site = lines === undefined || identity === null ? null : { file, identity, lines };
   }
 }
 
@@ -220,7 +217,9 @@ function inPlace(
   }
   removeJournal(layout.journal);
   recordFolders(layout.folders, updated);
-  options.memo?.keep(layout.siteManifest, site.lines);
+  // With the manifest's bytes as the records wrote them: a value, not the update's closure (which holds the plan's
+  // 640,000 files at ×100 until the next update).
+  options.memo?.keep(layout.siteManifest, site.lines && { ...site.lines, printed: site.madeManifest?.() });
   return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
 }
 

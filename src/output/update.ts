@@ -108,6 +108,9 @@ export interface UpdateStats extends WriteStats {
   /** The folder's manifest as the update leaves it, in lines; none for the records, whose manifest leaves the hosts'
    * copies of the site out (`implied`). */
   lines?: ManifestLines;
+  /** --out's manifest as the update made it (patched or printed), with its lines' starts, once its bytes are made (the
+   * records write them): what the next update patches. None for a folder that keeps its manifest inside. */
+  madeManifest?: () => PrintedManifest | undefined;
   /** Paths written (new or changed) and removed. */
   written: string[];
   /** The indexes in the files given of those written. */
@@ -135,7 +138,7 @@ interface Prepared {
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
-  const previous = typeof options.previous === "string" ? manifestLines(options.previous) : options.previous;
+  const previous = typeof options.previous === "string" ? manifestLines(options.previous, !options.manifestInside) : options.previous;
   const find = finder(previous.paths);
   const sameMtimes = previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
@@ -285,13 +288,13 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const printed = printedManifest(files, entries, options.sourceDateEpoch, paths);
   // --out's manifest (the records' site.manifest), patched when it can be; a changed file's line is printed again.
   let manifestText: ManifestText = printed;
-  let siteText: (() => PrintedManifest | undefined) | undefined;
+  let madeManifest: (() => PrintedManifest | undefined) | undefined;
   if (!options.manifestInside) {
     let lines: number | null = files.length;
     for (let i = 0; i < files.length && lines !== null; i++) if (entries.size(i) < 0) lines = null;
     const updated = updatedManifest(printed, lines, inOrder ? { from: previous.printed!, changed, line: (k) => `${entries.get(k)!} ${paths[k]!}\n` } : undefined);
     manifestText = updated;
-    siteText = updated.made;
+    madeManifest = updated.made;
   }
   const manifestChanged = options.manifestInside
     && (typeof options.previous !== "string" || !sameChunks(options.previous, manifestText.chunks()));
@@ -334,8 +337,9 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
     reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
     folders, ...(options.implied === undefined ? {
-      lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch), get printed() { return siteText?.(); }, ...(runs === null ? {} : { runs }) },
+      lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch), ...(runs === null ? {} : { runs }) },
     } : {}),
+    ...(madeManifest === undefined ? {} : { madeManifest }),
   };
 }
 
@@ -473,15 +477,15 @@ export interface Run {
   readonly start: number;
 }
 
-/** A manifest's lines from its text. */
-function manifestLines(text: string): ManifestLines {
+/** A manifest's lines from its text; with where each begins when `patchable` (--out's, which an update patches). */
+function manifestLines(text: string, patchable: boolean): ManifestLines {
   const paths: string[] = [];
   let mtimes: string | null = null;
   let lines = 0;
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
   const entries = new ManifestEntries(lines + 1);
   // Where each path's line begins, while every line is as printedManifest prints it.
-  let starts: number[] | null = [];
+  let starts: number[] | null = patchable ? [] : null;
   if (text.startsWith(`${MANIFEST_HEADER}\n`)) {
     let at = MANIFEST_HEADER.length + 1;
     while (at < text.length) {
