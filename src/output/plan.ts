@@ -1,7 +1,6 @@
 // src/output/plan.ts
 // Everything the build writes, as lists of files: the public site (--out) and the build's records beside it.
 
-import path from "node:path";
 import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
@@ -11,6 +10,7 @@ import { stringify, type Body } from "../model/json.js";
 import { caseShape } from "../model/types.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
+import { filePath } from "./file-path.js";
 import { serveConfig } from "./serve-config.js";
 import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
 
@@ -198,7 +198,7 @@ export class SiteLink {
   }
 
   get linkTo(): string {
-    return path.join(this.group.dir, this.group.files[this.index]!.path);
+    return filePath(this.group.dir, this.group.files[this.index]!.path);
   }
 
   /** The folder of its path (folderOf), made once for a run of links into one folder. */

@@ -11,7 +11,8 @@ import { fromOsError } from "../errors.js";
 import { digest, HASH_CHARS, ManifestEntries, TextDigests, type ManifestText } from "./manifest-entries.js";
 import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
-import type { OutputFile } from "./plan.js";
+import { filePath } from "./file-path.js";
+import { foldersIn, SiteLink, type OutputFile } from "./plan.js";
 import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
 
 export { digest, ManifestEntries, type ManifestText };
@@ -241,11 +242,8 @@ async function writeAll(
   root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
 ): Promise<{ bytes: number; reused: number; manifest: ManifestEntries }> {
   const { ops, sync } = fileOps(methods);
-  const dirs = new Set<string>();
-  for (const f of files) {
-    const dir = path.posix.dirname(f.path);
-    if (dir !== ".") dirs.add(dir);
-  }
+  const dirs = new Set(foldersIn(files));
+  dirs.delete("");
   // mkdir -p of the deepest folders creates the others; sorted so that runs are deterministic.
   const leaves = [...dirs].sort().filter((d, i, all) => !(all[i + 1]?.startsWith(`${d}/`) ?? false));
   await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
@@ -265,7 +263,7 @@ async function writeAll(
    */
   const reuse = async (rel: string, entry: string, mtimeMs: number | undefined, checkTime: boolean): Promise<boolean> => {
     if (previous === null || previous.manifest.get(rel) !== entry) return false;
-    const existing = path.join(previous.root, rel);
+    const existing = filePath(previous.root, rel);
     if (checkTime && mtimeMs !== undefined) {
       const old = await ops.stat(existing);
       if (old === null || Math.round(old.mtimeMs) !== mtimeMs) return false;
@@ -280,7 +278,7 @@ async function writeAll(
       if (`${digest(bytes).toString("base64url")} ${bytes.byteLength}` !== entry) return false;
     }
     try {
-      await ops.link(existing, path.join(root, rel));
+      await ops.link(existing, filePath(root, rel));
       reused++;
       return true;
     } catch {
@@ -302,11 +300,20 @@ async function writeAll(
       // gets no entry: the manifest prints the entries set.
       const listed = !("linkTo" in f && f.implied === true);
       if ("linkTo" in f) {
-        const { entry } = f;
-        if (listed) manifest.setEntry(index, entry);
+        let linkedSize: number;
+        if (f instanceof SiteLink) {
+          // A host's copy of an --out file: its entry is copied, not printed and read back (a ×100 build makes
+          // 740,000 such links).
+          if (listed) f.copyEntry(manifest, index);
+          linkedSize = f.size;
+        } else {
+          const { entry } = f;
+          if (listed) manifest.setEntry(index, entry);
+          linkedSize = Number(entry.slice(entry.indexOf(" ") + 1));
+        }
         try {
-          await ops.link(f.linkTo, path.join(root, f.path));
-          bytes += Number(entry.slice(entry.indexOf(" ") + 1));
+          await ops.link(f.linkTo, filePath(root, f.path));
+          bytes += linkedSize;
           await options.onFile?.(f);
           continue;
         } catch {
@@ -346,9 +353,11 @@ async function writeAll(
       // The path is added when the manifest is printed: no string per file.
       if (listed) manifest.set(index, hash, size);
       const rel = f.path;
-      const entry = listed ? manifest.get(index)! : undefined;
-      if (!(listed && options.reuse !== false && previous !== null && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {
-        await ops.write(path.join(root, rel), data, mtimeMs);
+      // Its entry is printed only to look it up in the previous output's manifest.
+      const reusable = listed && options.reuse !== false && previous !== null;
+      const entry = reusable ? manifest.get(index)! : undefined;
+      if (!(reusable && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {
+        await ops.write(filePath(root, rel), data, mtimeMs);
       }
       bytes += size;
       await options.onFile?.(f);
