@@ -5,7 +5,6 @@ import { setFlagsFromString } from "node:v8";
 import { Command } from "commander";
 import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
 import { isBuild } from "../layout/read-build.js";
-import type { ContentCache } from "../content/content-cache.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./common.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -13,8 +12,7 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** What dev keeps in memory between builds: the facts of the content's files (src/content/content-cache.ts), and the hosts' files. */
-  cache?: ContentCache;
+  /** What dev keeps in memory between builds (src/build.ts: BuildMemo). */
   memo?: BuildMemo;
   replaceOut?: boolean;
   quiet?: boolean;
@@ -33,7 +31,6 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
-    ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.memo === undefined ? {} : { memo: options.memo }),
     ...(options.catalogue === false ? { catalogue: false } : {}),
   };

@@ -10,12 +10,11 @@ import {
   DATA_FOLDER, DATA_FORMAT, FALLBACK_FILES, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type FileRow,
   type LookupKind, type ShardData, type WholeAnswer, type WholeMeta,
 } from "./data.js";
+import { etagOf } from "./etag.js";
 
 /** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
 const SHARD_BYTES = 16 * 1024;
 export const MAX_SHARDS = 256;
-/** The strong ETag of a body (as the handler's, src/edge/etag.ts): the SHA-1 of its UTF-8 bytes, base64url. */
-const etagOf = (sha1: Buffer): string => `"${sha1.toString("base64url")}"`;
 
 /** A shard's file: the JSON of its ShardData (keys in this order), from its rows' JSON texts. */
 const shardText = (shard: Record<LookupKind, string[]>): string =>

@@ -3,7 +3,8 @@
 // answer files. Web APIs only; synchronous, and small (one function, nothing at the module's top level), so that it
 // costs little to compile on a fresh isolate: the hosts' SubtleCrypto is asynchronous, and in Node (the benches'
 // stand-in, and verify) a digest is a thread-pool job that costs more than hashing an answer here.
-// The build precomputes whole answers' ETags with Node's crypto (src/edge/data-files.ts): the same value.
+// The build precomputes whole answers' ETags with Node's crypto (src/edge/data-files.ts), quoted by etagOf: the same
+// value.
 
 /** The message schedule, reused: sha1 is synchronous, so no two calls share it at once. */
 const W = new Uint32Array(80);
@@ -75,5 +76,9 @@ export function base64url(bytes: Uint8Array): string {
 /** The SHA-1 of `bytes`, base64url (no padding). */
 export const sha1Base64url = (bytes: Uint8Array): string => base64url(sha1(bytes));
 
+/** The strong ETag of a body whose SHA-1 is `digest`: the digest in base64url, quoted. The build's data files
+ * (src/edge/data-files.ts) and the preview (src/preview/file-tags.ts) quote a digest made with Node's crypto so. */
+export const etagOf = (digest: Uint8Array): string => `"${base64url(digest)}"`;
+
 /** `"<sha1 base64url>"` of the body's bytes. */
-export const bodyEtag = (bytes: Uint8Array): string => `"${sha1Base64url(bytes)}"`;
+export const bodyEtag = (bytes: Uint8Array): string => etagOf(sha1(bytes));

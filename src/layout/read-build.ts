@@ -289,6 +289,16 @@ export function describesSite(layout: Layout): boolean {
   }
 }
 
+/**
+ * What names one version of a file of a build's records: its device, inode, size, and modification and change times
+ * in nanoseconds; null when it is not there. `dev` keeps what it wrote while the file is the same
+ * (src/output/publish.ts: PublishMemo).
+ */
+export function fileIdentity(file: string): string | null {
+  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return s === undefined ? null : `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
 /** Synchronously: whether `outDir` holds a build whose records can be read (dev, before it starts a preview). */
 export function isBuild(outDir: string): boolean {
   try {

@@ -6,12 +6,12 @@
 //    (write-output.ts), reusing unchanged files by hard links.
 // Either way a reader never sees a half-written file, and a build stopped midway is finished by the next one.
 
-import { statSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import path from "node:path";
 import { iconDirName } from "../content/read-content.js";
 import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
-import type { LastBuild } from "../layout/read-build.js";
+import { fileIdentity, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import { changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
 import { foldersIn, type OutputFile } from "./plan.js";
@@ -72,7 +72,7 @@ export class PublishMemo {
   /** The lines of --out's manifest, when `file` is still what the last update wrote; null otherwise. */
   siteLines(file: string): ManifestLines | null {
     const kept = this.site;
-    return kept !== null && kept.file === file && identityOf(file) === kept.identity ? kept.lines : null;
+    return kept !== null && kept.file === file && fileIdentity(file) === kept.identity ? kept.lines : null;
   }
 
   /** Forgets them (before an update changes anything). */
@@ -82,14 +82,9 @@ export class PublishMemo {
 
   /** Keeps `lines`, what `file` now holds (none: nothing is kept). */
   keep(file: string, lines: ManifestLines | undefined): void {
-    const identity = lines === undefined ? null : identityOf(file);
+    const identity = lines === undefined ? null : fileIdentity(file);
     this.site = lines === undefined || identity === null ? null : { file, identity, lines };
   }
-}
-
-function identityOf(file: string): string | null {
-  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return s === undefined ? null : `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
 export interface Published {

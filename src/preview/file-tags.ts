@@ -6,6 +6,7 @@
 // in 2.5 s at start and again on the first request after each of dev's rebuilds.
 
 import type { Stats } from "node:fs";
+import { etagOf } from "../edge/etag.js";
 import { hashRegularFile } from "./read-file.js";
 
 /** Tags kept (the most recently served files'); each is a short key and a 29-character tag. */
@@ -21,7 +22,7 @@ export class FileTags {
     let tag = this.kept.get(key);
     if (tag !== undefined) this.kept.delete(key); // set again below, at the end: the least recently served go first
     else {
-      tag = hashRegularFile(file, stats.size).then((sha1) => `"${sha1.toString("base64url")}"`);
+      tag = hashRegularFile(file, stats.size).then(etagOf);
       tag.catch(() => this.kept.delete(key));
     }
     this.kept.set(key, tag);
