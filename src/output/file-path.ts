@@ -6,9 +6,10 @@
 import path from "node:path";
 import { insideFolder } from "../model/relative-path.js";
 
-/** The last folder asked for, and its normalised form with one separator at the end ("" when it is not absolute). */
-let lastDir: string | undefined;
-let lastBase = "";
+/** Each folder asked for, normalised with one separator at the end ("" when it is not absolute). A build asks for a
+ * few (--out, its records, the folders beside it, the output it replaces), alternately: a link's target and place. */
+const bases = new Map<string, string>();
+const MAX_BASES = 64;
 
 /**
  * `path.join(dir, rel)`, the same text. For an absolute `dir` and a `rel` of plain names (insideFolder: none empty,
@@ -16,9 +17,11 @@ let lastBase = "";
  * platform whose separator is not "/", goes through path.join.
  */
 export function filePath(dir: string, rel: string): string {
-  if (dir !== lastDir) {
-    lastDir = dir;
-    lastBase = path.sep === "/" && path.isAbsolute(dir) ? path.join(dir, "/") : "";
+  let base = bases.get(dir);
+  if (base === undefined) {
+    base = path.sep === "/" && path.isAbsolute(dir) ? path.join(dir, "/") : "";
+    if (bases.size >= MAX_BASES) bases.clear();
+    bases.set(dir, base);
   }
-  return lastBase !== "" && insideFolder(rel) ? lastBase + rel : path.join(dir, rel);
+  return base !== "" && insideFolder(rel) ? base + rel : path.join(dir, rel);
 }

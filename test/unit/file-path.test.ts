@@ -8,11 +8,15 @@ import { describe, expect, test } from "vitest";
 import { filePath } from "../../src/output/file-path.js";
 import { prng } from "../../scripts/prng.mjs";
 
-const DIRS = ["/", "/work/site/dist", "/work/site/dist/", "/work//site/./dist", "/work/site/../dist", "dist", "./dist", "", ".", "..", "/é/日本"];
+const DIRS = [
+  "/", "/work/site/dist", "/work/site/dist/", "/work//site/./dist", "/work/site/../dist", "dist", "./dist", "", ".", "..", "/é/日本",
+  // More folders than filePath keeps at once (64).
+  ...Array.from({ length: 80 }, (_, i) => `/tmp/site-${i}${i % 2 === 0 ? "//" : "/"}dist${i % 3 === 0 ? "/" : ""}`),
+];
 const NAMES = ["a", "b.json", ".", "..", "", ".hidden", "x y", "é", "...", "a.", "-"];
 
 describe("filePath", () => {
-  test("is path.join's text, for random folders and paths, folders alternating", () => {
+  test("is path.join's text, for random folders and paths, folders alternating (more of them than it keeps)", () => {
     const random = prng(5);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
     let plain = 0;
