@@ -246,6 +246,21 @@ export class SiteLink {
   }
 }
 
+/** A hard link of the plan: a host's copy of an --out file (SiteLink), or a link with its entry as text. */
+export type LinkFile = Extract<OutputFile, { linkTo: string }>;
+
+/** Sets a link's manifest entry at `index`: a SiteLink's copied from --out's entries (no text made), another's read
+ * from its text. */
+export function setLinkEntry(entries: ManifestEntries, index: number, f: LinkFile): void {
+  if (f instanceof SiteLink) f.copyEntry(entries, index);
+  else entries.setEntry(index, f.entry);
+}
+
+/** The size of the file a link links to, from its entry (a SiteLink's without printing it). */
+export function linkSize(f: LinkFile): number {
+  return f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+}
+
 const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**

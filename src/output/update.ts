@@ -12,7 +12,7 @@ import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { insideFolder } from "../model/relative-path.js";
 import { AnswerOutput } from "../routes/answer-files.js";
-import { folderOf, foldersIn, SiteLink, type OutputFile } from "./plan.js";
+import { folderOf, foldersIn, linkSize, setLinkEntry, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
 } from "./write-output.js";
@@ -221,7 +221,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       // last build's trees were these (publish.ts), so it is there when its folder is trusted or it is found, and the
       // same unless its target was written again. Its path is made only when it is looked for or written (a ×100
       // site's records hold 690,000 such links).
-      bytes += f instanceof SiteLink ? f.size : Number(f.entry.slice(f.entry.indexOf(" ") + 1));
+      bytes += linkSize(f);
       inOrder = false;
       let rel: string | undefined;
       const dirty = options.dirty.size > 0 && options.dirty.has(rel ??= f.path);
@@ -237,8 +237,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const dirty = options.dirty.size > 0 && options.dirty.has(rel);
     if (dirty) plannedDirty.add(rel);
     if ("linkTo" in f) {
-      if (f instanceof SiteLink) f.copyEntry(entries, i);
-      else entries.setEntry(i, f.entry);
+      setLinkEntry(entries, i, f);
       bytes += entries.size(i);
     }
     const k = find(rel);

@@ -12,7 +12,7 @@ import { digest, HASH_CHARS, ManifestEntries, TextDigests, type ManifestText } f
 import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
 import { filePath } from "./file-path.js";
-import { foldersIn, SiteLink, type OutputFile } from "./plan.js";
+import { foldersIn, linkSize, setLinkEntry, type OutputFile } from "./plan.js";
 import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
 
 export { digest, ManifestEntries, type ManifestText };
@@ -300,20 +300,11 @@ async function writeAll(
       // gets no entry: the manifest prints the entries set.
       const listed = !("linkTo" in f && f.implied === true);
       if ("linkTo" in f) {
-        let linkedSize: number;
-        if (f instanceof SiteLink) {
-          // A host's copy of an --out file: its entry is copied, not printed and read back (a ×100 build makes
-          // 740,000 such links).
-          if (listed) f.copyEntry(manifest, index);
-          linkedSize = f.size;
-        } else {
-          const { entry } = f;
-          if (listed) manifest.setEntry(index, entry);
-          linkedSize = Number(entry.slice(entry.indexOf(" ") + 1));
-        }
+        // A host's copy of an --out file: its entry is copied, not printed and read back (a ×100 build makes 740,000).
+        if (listed) setLinkEntry(manifest, index, f);
         try {
           await ops.link(f.linkTo, filePath(root, f.path));
-          bytes += linkedSize;
+          bytes += linkSize(f);
           await options.onFile?.(f);
           continue;
         } catch {
