@@ -4,8 +4,9 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
+import type { CatalogueMemo } from "./catalogue/index.js";
 import type { ContentCache } from "./content/content-cache.js";
-import type { ParsedFiles } from "./content/load-content.js";
+import type { ModelParts, ParsedFiles } from "./content/load-content.js";
 import { ContentListings, readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
 import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
 import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
@@ -213,6 +214,10 @@ export class BuildMemo {
   publish: PublishMemo | null = null;
   /** The route table's lists of members, made of the model's keys (src/routes/build-routes.ts), made with the first build. */
   routes: RoutesMemo | null = null;
+  /** The last model's parts (src/content/load-content.ts): what is made of an unchanged part alone is made once. */
+  modelParts: ModelParts | null = null;
+  /** The catalogue's rows' markup and the site data's parts' texts (src/catalogue/index.ts), made as they are. */
+  catalogue: CatalogueMemo | null = null;
 
   /** The watcher saw `rel` change under the content folder (whose real path is `contentReal`), or anything (none). */
   changed(contentReal: string, rel?: string): void {
@@ -292,7 +297,7 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel }, { buildRoutes, RoutesMemo }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
+    { buildModel, ModelParts }, { buildRoutes, RoutesMemo }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
@@ -301,6 +306,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   // at ×100, and this function lives until everything is planned.
   const { model, diagnostics: found } = buildModel(raw, {
     clock, ...(options.parsed === undefined ? {} : { parsed: options.parsed }), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.memo === undefined ? {} : { parts: (options.memo.modelParts ??= new ModelParts()) }),
   });
   if (options.parsed?.changed === true) {
     options.saveParsed?.(options.parsed);
@@ -356,6 +362,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const catalogueModule = options.catalogue === false ? null : await import("./catalogue/index.js");
   const catalogue = catalogueModule === null ? { files: [] } : catalogueModule.catalogueFiles({
     model, raw, diagnostics, tool: toolFingerprint(), last: catalogueModule.parseCataloguePrints(options.lastCataloguePrints?.() ?? null),
+    ...(options.memo === undefined ? {} : { memo: (options.memo.catalogue ??= new catalogueModule.CatalogueMemo()) }),
   });
   if (catalogue.warning !== undefined) diagnostics.push(...applyStrict([catalogue.warning], options.strict));
   if (diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);

@@ -61,14 +61,16 @@ export function answerHeaders(answer: Pick<Answer, "kind" | "status">): Record<s
 /**
  * The whole-site answers (config, icons, iconMappings, extensionMappings, configReference, info and status) are made
  * once per model and printed once: the answer files and the handler's data both hold them (a ×100 site's icons
- * answer is 8.6 MB of JSON). `printed` says which answers are kept (null until printed); a set member's is not.
+ * answer is 8.6 MB of JSON). Those made of one part of the model (and of nothing else but what `key` names) are made
+ * once per part: a model that shares the part with the last one (`dev`'s next build, src/content/load-content.ts:
+ * ModelParts) shares the answer. `printed` says which answers are kept (null until printed); a set member's is not.
  */
-const made = new WeakMap<SiteModel, Map<string, Answer>>();
+const made = new WeakMap<object, Map<string, Answer>>();
 const printed = new WeakMap<Answer, string | null>();
 
-function once(site: SiteModel, key: string, make: () => Answer): Answer {
-  let answers = made.get(site);
-  if (answers === undefined) made.set(site, (answers = new Map()));
+function once(owner: object, key: string, make: () => Answer): Answer {
+  let answers = made.get(owner);
+  if (answers === undefined) made.set(owner, (answers = new Map()));
   let answer = answers.get(key);
   if (answer === undefined) {
     answers.set(key, (answer = make()));
@@ -130,7 +132,7 @@ function infoAnswer(site: SiteModel): Answer {
 }
 
 export function config(site: SiteModel): Answer {
-  return once(site, "config", () => ok("config", {
+  return once(site.config, "config", () => ok("config", {
     success: true,
     config: site.config.json,
     version: site.config.version,
@@ -158,7 +160,7 @@ export function versionCheck(site: SiteModel, current: string | undefined, echo:
 }
 
 export function extensionMappings(site: SiteModel, type: string | undefined): Answer {
-  return once(site, `extensionMappings ${type === "indexing" || type === "viewing" ? type : "all"}`, () => extensionMappingsAnswer(site, type));
+  return once(site.extensionMap, `extensionMappings ${type === "indexing" || type === "viewing" ? type : "all"}`, () => extensionMappingsAnswer(site, type));
 }
 
 function extensionMappingsAnswer(site: SiteModel, type: string | undefined): Answer {
@@ -217,7 +219,8 @@ function iconRecord(site: SiteModel, filename: string, withPath: boolean): Body 
 }
 
 export function icons(site: SiteModel): Answer {
-  return once(site, "icons", () => iconsAnswer(site));
+  // Made of icons/'s files and the base URL (each icon's url).
+  return once(site.iconDirFiles, `icons ${site.baseUrl}`, () => iconsAnswer(site));
 }
 
 function iconsAnswer(site: SiteModel): Answer {
@@ -261,7 +264,7 @@ export function findIcon(site: SiteModel, type: string | undefined, extension: s
 }
 
 export function iconMappings(site: SiteModel): Answer {
-  return once(site, "iconMappings", () => ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }));
+  return once(site.iconMap, "iconMappings", () => ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }));
 }
 
 export function status(site: SiteModel): Answer {

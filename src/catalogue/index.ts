@@ -8,13 +8,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
-import { toSiteData } from "../model/site-data.js";
+import { siteDataText, type SiteDataPart } from "../model/site-data.js";
 import type { Diagnostic } from "../errors.js";
 import { formatTimestamp } from "../model/time.js";
 import { sortedIconNames, type SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
 import {
-  catalogueList, cataloguePlan, LIST_FILE, pageHeader, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView, type PagePlan,
+  catalogueList, cataloguePlan, LIST_FILE, pageHeader, RowCache, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView, type PagePlan,
 } from "./page.js";
 import type { IconEntry, MappingEntry } from "./rows.js";
 
@@ -46,6 +46,25 @@ export interface CatalogueInput {
   /** The prints of the last build's pages (parseCataloguePrints), when it kept them: a page whose print is the same
    * is the same text, and an update in place keeps it without making it. */
   last?: ReadonlyMap<string, string> | null;
+  /** What earlier builds made (`dev` keeps it between builds). */
+  memo?: CatalogueMemo;
+}
+
+/**
+ * What `dev` keeps of the catalogue between builds: the rows' markup (a page made again makes only its changed rows),
+ * and the site data's parts as text, by the model's part they are made of (a model that shares a part with the last
+ * one, src/content/load-content.ts: ModelParts, prints it once: at ×100, extensionMap.json's is megabytes).
+ */
+export class CatalogueMemo {
+  readonly rows = new RowCache();
+  private readonly parts = new WeakMap<object, string>();
+
+  partText(model: SiteModel, name: SiteDataPart, print: () => string): string {
+    const part = model[name];
+    let text = this.parts.get(part);
+    if (text === undefined) this.parts.set(part, (text = print()));
+    return text;
+  }
 }
 
 export interface CatalogueOutput {
@@ -138,7 +157,9 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   // Each page is made when it is written, as its UTF-8 bytes (a page with a character beyond Latin-1 is held as two
   // bytes a character; the ×100 catalogue's 107 pages are 57 MB), and not at all by an update that finds its print
   // unchanged: an edited mapping changes one page of mappings and the pages of its two icons.
-  const plans = cataloguePlan(view);
+  const { memo } = input;
+  if (memo !== undefined) memo.rows.limit = 2 * (view.icons.length + view.mappings.length); // a row per page's root, at most
+  const plans = cataloguePlan(view, memo?.rows);
   const prints = pagePrints(view, plans, input.tool);
   const files: CatalogueOutput["files"] = plans.map((plan) => ({
     path: plan.path, produce: () => Buffer.from(plan.render(), "utf8"), unchanged: input.last?.get(plan.path) === prints.get(plan.path),
@@ -146,7 +167,7 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   files.push(
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
-    { path: SITE_DATA_FILE, produce: () => `${JSON.stringify(toSiteData(model))}\n` },
+    { path: SITE_DATA_FILE, produce: () => `${siteDataText(model, (name, print) => memo?.partText(model, name, print) ?? print())}\n` },
     { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
   return { files, prints };

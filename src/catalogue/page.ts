@@ -6,7 +6,7 @@
 
 import { ACTIONS } from "../api/answers.js";
 import {
-  apiHref, esc, iconRowHtml, mappingRowHtml, PAGE_SIZE, type IconEntry, type MappingEntry,
+  apiHref, esc, iconRowHtml, KEYS_SHOWN, mappingRowHtml, PAGE_SIZE, type IconEntry, type MappingEntry,
 } from "./rows.js";
 
 /** The folder of the catalogue's own files in dist/ (no content file can land there: content publishes icons/, style/, favicon/). */
@@ -142,7 +142,7 @@ function pager(label: string, count: number, current: number, pathOf: (page: num
 }
 
 /** `unmapped`: the icons with nothing mapped to them, counted once for every page (each page says how many). */
-function iconList(view: CatalogueView, page: number, path: string, unmapped: number): string {
+function iconList(view: CatalogueView, page: number, path: string, unmapped: number, cache: RowCache | undefined): string {
   const slice = view.icons.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const nav = pager("Pages of icons", view.icons.length, page, iconPagePath, path, "Icons");
   return `<section id="icons" aria-labelledby="icons-title">
@@ -151,7 +151,7 @@ function iconList(view: CatalogueView, page: number, path: string, unmapped: num
   pages(view.icons.length) > 1 ? ` This page lists ${slice.length === 0 ? 0 : (page - 1) * PAGE_SIZE + 1}–${(page - 1) * PAGE_SIZE + slice.length}.` : ""}</p>
 <div id="static-icons">
 ${nav}
-${rowsHtml(slice, path, page === 1)}
+${rowsHtml(slice, path, page === 1, cache)}
 ${nav}
 </div>${page === 1 ? `\n${dataBlock(LIST_HEAD_ID, catalogueList(view.icons, LIST_HEAD_ROWS))}` : ""}
 </section>`;
@@ -165,8 +165,10 @@ ${nav}
  */
 export const ROWS_BEFORE_NOSCRIPT = 30;
 
-function rowsHtml(slice: readonly IconEntry[], path: string, scripted: boolean): string {
-  const rows = (list: readonly IconEntry[]): string => list.map((icon) => `<li class="row">${iconRowHtml(icon, rootOf(path))}</li>`).join("\n");
+function rowsHtml(slice: readonly IconEntry[], path: string, scripted: boolean, cache: RowCache | undefined): string {
+  const root = rootOf(path);
+  const rows = (list: readonly IconEntry[]): string => list.map((icon) => `<li class="row">${
+    cache === undefined ? iconRowHtml(icon, root) : cache.row(iconRowKey(icon, root), () => iconRowHtml(icon, root))}</li>`).join("\n");
   if (!scripted || slice.length <= ROWS_BEFORE_NOSCRIPT) return `<ul class="rows icons" aria-label="Icons">\n${rows(slice)}\n</ul>`;
   return `<ul class="rows icons" aria-label="Icons">\n${rows(slice.slice(0, ROWS_BEFORE_NOSCRIPT))}\n</ul>
 <noscript id="more-icons"><ul class="rows icons" aria-label="Icons, continued">
@@ -252,8 +254,41 @@ export const pageHeader = (view: CatalogueView): unknown[] => [
   view.service, view.serviceVersion, view.description, view.configVersion, view.versions, view.builtAt, view.baseUrl, view.favicon,
 ];
 
-/** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. */
-export function cataloguePlan(view: CatalogueView): PagePlan[] {
+/**
+ * Rows' markup by what each row is made of (iconRowKey, mappingRowKey): a page an edit changes holds 1,000 rows, of which the edit
+ * changes one or two, and making a row's markup (escaping, encoding its links) costs several times looking it up.
+ * Holds at most `limit` rows (set from the site's rows): past it, it starts again.
+ */
+export class RowCache {
+  private readonly rows = new Map<string, string>();
+  limit = Infinity;
+
+  row(key: string, make: () => string): string {
+    let html = this.rows.get(key);
+    if (html === undefined) {
+      if (this.rows.size >= this.limit) this.rows.clear();
+      html = make();
+      this.rows.set(key, html);
+    }
+    return html;
+  }
+}
+
+/** What makes an icon's row (iconRowHtml): its names length-prefixed, so that no two rows' keys run together. */
+const iconRowKey = (icon: IconEntry, root: string): string => {
+  let key = `i${root}|${icon.name.length}:${icon.name}|${icon.size}|${icon.width}|${icon.height}|${icon.keys.length}`;
+  for (let i = 0; i < icon.keys.length && i < KEYS_SHOWN; i++) key += `|${icon.keys[i]!.length}:${icon.keys[i]!}`;
+  return key;
+};
+
+/** What makes a mapping's row (mappingRowHtml). */
+const mappingRowKey = (m: MappingEntry, root: string): string =>
+  `m${root}|${m.key.length}:${m.key}|${m.icon.length}:${m.icon}|${m.exists ? 1 : 0}|${m.indexing === null ? "-" : `${m.indexing.length}:${m.indexing}`}|${
+    m.viewing === null ? "-" : `${m.viewing.length}:${m.viewing}`}`;
+
+/** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. `cache`: the
+ * rows' markup of earlier builds (`dev` keeps it), by what each row is made of. */
+export function cataloguePlan(view: CatalogueView, cache?: RowCache): PagePlan[] {
   const plans: PagePlan[] = [];
   const unmapped = view.icons.filter((i) => i.keys.length === 0).length;
   const missing = view.mappings.filter((m) => !m.exists).length;
@@ -261,7 +296,7 @@ export function cataloguePlan(view: CatalogueView): PagePlan[] {
     // Its list is the first page of icons, and its data block the list's head (LIST_HEAD_ROWS ≤ PAGE_SIZE).
     path: "index.html", inputs: ["index", view.icons.length, unmapped, view.icons.slice(0, PAGE_SIZE), view.problems, view.mappings.length, missing],
     render: () => {
-      const index = [SEARCH, iconList(view, 1, "index.html", unmapped), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
+      const index = [SEARCH, iconList(view, 1, "index.html", unmapped, cache), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
       return document(view, "index.html", `${view.service}: icon catalogue`, index, true);
     },
   });
@@ -269,14 +304,14 @@ export function cataloguePlan(view: CatalogueView): PagePlan[] {
     const path = iconPagePath(p);
     plans.push({
       path, inputs: ["icons", p, view.icons.length, unmapped, view.icons.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
-      render: () => document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped), false),
+      render: () => document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped, cache), false),
     });
   }
   for (let p = 1; p <= pages(view.mappings.length); p++) {
     const path = mappingPagePath(p);
     plans.push({
       path, inputs: ["mappings", p, view.mappings.length, view.mappings.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
-      render: () => document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path), false),
+      render: () => document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path, cache), false),
     });
   }
   return plans;
@@ -290,7 +325,8 @@ function mappingsLink(view: CatalogueView): string {
 </section>`;
 }
 
-function mappingList(view: CatalogueView, page: number, path: string): string {
+function mappingList(view: CatalogueView, page: number, path: string, cache: RowCache | undefined): string {
+  const root = rootOf(path);
   const slice = view.mappings.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const nav = pager("Pages of mappings", view.mappings.length, page, mappingPagePath, path, "Mappings");
   return `<section id="mappings" aria-labelledby="mappings-title">
@@ -298,7 +334,7 @@ function mappingList(view: CatalogueView, page: number, path: string): string {
 <p><strong>${view.mappings.length}</strong> extensions and file names map to icons (icons.json), each with its indexing and viewing setting (extensionMap.json).</p>
 ${nav}
 <ul class="rows mappings" aria-label="Mappings">
-${slice.map((m) => `<li class="row">${mappingRowHtml(m, rootOf(path))}</li>`).join("\n")}
+${slice.map((m) => `<li class="row">${cache === undefined ? mappingRowHtml(m, root) : cache.row(mappingRowKey(m, root), () => mappingRowHtml(m, root))}</li>`).join("\n")}
 </ul>
 ${nav}
 </section>`;

@@ -254,6 +254,24 @@ function checkNormalization(out: Out, dir: string, files: readonly RawFile[]): v
   }
 }
 
+/**
+ * The findings of a check of one file against config.json, made once for both parses: `dev` keeps a file's parse while
+ * its bytes are unchanged (src/content/load-content.ts: ParsedFiles), and an edit of icons.json leaves extensionMap.json
+ * (100,000 keys at ×100) as it was. Each build gets its own copies.
+ */
+const found = new WeakMap<(out: Out, file: ParsedJson, config: ParsedJson | undefined) => void, WeakMap<ParsedJson, { config: ParsedJson | undefined; list: Diagnostic[] }>>();
+function checkedOnce(check: (out: Out, file: ParsedJson, config: ParsedJson | undefined) => void, file: ParsedJson, config: ParsedJson | undefined): Diagnostic[] {
+  let byFile = found.get(check);
+  if (byFile === undefined) found.set(check, (byFile = new WeakMap()));
+  let kept = byFile.get(file);
+  if (kept === undefined || kept.config !== config) {
+    const out = new Out();
+    check(out, file, config);
+    byFile.set(file, (kept = { config, list: out.list }));
+  }
+  return kept.list.map((d) => ({ ...d }));
+}
+
 export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   const out = new Out();
   const { raw, valid } = input;
@@ -262,8 +280,8 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
       `base_url must be an https:// URL without a trailing slash, query or fragment (got ${visible(input.baseUrl)}).`,
       "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.");
   }
-  if (valid.manifest !== undefined) checkManifest(out, valid.manifest, valid.config);
-  if (valid.extensionMap !== undefined) checkExtensionMap(out, valid.extensionMap, valid.config);
+  if (valid.manifest !== undefined) out.list.push(...checkedOnce(checkManifest, valid.manifest, valid.config));
+  if (valid.extensionMap !== undefined) out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
   if (valid.icons !== undefined) checkIconMap(out, valid.icons, raw);
   if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
     out.file(`${raw.dir}/icons`, "error", "ICON_FALLBACK_MISSING",

@@ -19,6 +19,62 @@ export interface ModelOptions {
   /** The parses kept from earlier builds (dev's, or the records'): a file whose bytes are unchanged is neither parsed
    * nor checked again. */
   parsed?: ParsedFiles;
+  /** The last model's parts (`dev` keeps them): a part made of what is unchanged is the same object. */
+  parts?: ModelParts;
+}
+
+/**
+ * The parts of the last model, reused by the next where what they are made of is unchanged: the same parsed value
+ * (a kept parse, ParsedFiles) with the same time, or icons/ with the same files, sizes and times. What is made of a
+ * part alone is then made once for both models (the whole-site answers, src/api/answers.ts: a ×100 site's icons and
+ * extensionMappings answers are megabytes of JSON that an edit of icons.json leaves as they were).
+ */
+export class ModelParts {
+  private config: SiteModel["config"] | null = null;
+  private extensionMap: { from: JsonObject; part: SiteModel["extensionMap"] } | null = null;
+  private iconMap: SiteModel["iconMap"] | null = null;
+  private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
+
+  /** config.json's part: the last one when made of the same value and time. */
+  configOf(json: JsonObject, lastModified: number): SiteModel["config"] {
+    const last = this.config;
+    if (last !== null && last.json === json && last.lastModified === lastModified) return last;
+    return (this.config = { json, version: json.get("version") as string, lastModified });
+  }
+
+  /** extensionMap.json's part (of its root object), likewise. */
+  extensionMapOf(root: JsonObject, lastModified: number): SiteModel["extensionMap"] {
+    const last = this.extensionMap;
+    if (last !== null && last.from === root && last.part.lastModified === lastModified) return last.part;
+    const part = extensionMapOf(root.get("indexing") as JsonObject, root.get("viewing") as JsonObject, lastModified);
+    this.extensionMap = { from: root, part };
+    return part;
+  }
+
+  /** icons.json's part, likewise. */
+  iconMapOf(json: JsonObject, lastModified: number): SiteModel["iconMap"] {
+    const last = this.iconMap;
+    if (last !== null && last.json === json && last.lastModified === lastModified) return last;
+    return (this.iconMap = iconMapOf(json, lastModified));
+  }
+
+  /** icons/'s files (`files`, in their order), the last map when it lists the same ones alike. */
+  iconDirFilesOf(files: ReadonlyArray<{ name: string; info: FileInfo }>): ReadonlyMap<string, FileInfo> {
+    const last = this.iconDirFiles;
+    if (last !== null && last.size === files.length) {
+      let i = 0;
+      let same = true;
+      for (const [name, info] of last) {
+        const f = files[i++]!;
+        if (f.name !== name || f.info.size !== info.size || f.info.lastModified !== info.lastModified) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return last;
+    }
+    return (this.iconDirFiles = new Map(files.map((f) => [f.name, f.info])));
+  }
 }
 
 /** What ParsedFiles keeps of one JSON content file, and what its record (src/content/parse-cache.ts) holds: nothing
@@ -151,10 +207,10 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const baseUrl = options.baseUrl ?? (mRoot.get("base_url") as string);
   const versions = [...new Set(mRoot.get("versions") as string[])];
 
-  const iconDirFiles = new Map<string, FileInfo>();
-  for (const f of raw.iconDirFiles) {
-    iconDirFiles.set(f.path.slice("icons/".length), { size: f.size, lastModified: options.clock.mtime(f.mtimeMs) });
-  }
+  const parts = options.parts ?? new ModelParts();
+  const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles.map((f) => ({
+    name: f.path.slice("icons/".length), info: { size: f.size, lastModified: options.clock.mtime(f.mtimeMs) },
+  })));
   const model: SiteModel = {
     baseUrl,
     service: mRoot.get("service") as string,
@@ -162,9 +218,9 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     description: mRoot.get("description") as string,
     versions,
     buildTime: options.clock.now,
-    config: { json: cRoot, version: cRoot.get("version") as string, lastModified: mtime("config") },
-    extensionMap: extensionMapOf(eRoot.get("indexing") as JsonObject, eRoot.get("viewing") as JsonObject, mtime("extensionMap")),
-    iconMap: iconMapOf(icons.value as JsonObject, mtime("icons")),
+    config: parts.configOf(cRoot, mtime("config")),
+    extensionMap: parts.extensionMapOf(eRoot, mtime("extensionMap")),
+    iconMap: parts.iconMapOf(icons.value as JsonObject, mtime("icons")),
     iconDirFiles,
     configReference: raw.configReference === null ? null : {
       text: raw.configReference.text,

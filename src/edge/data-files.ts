@@ -65,6 +65,15 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
   return at;
 }
 
+/** The sha1 of each whole answer's body, made once per answer (a model that shares a part with the last one shares
+ * its answers, src/api/answers.ts: a ×100 site's icons answer is 8.6 MB). */
+const digests = new WeakMap<A.Answer, Buffer>();
+function bodyDigest(answer: A.Answer, body: string): Buffer {
+  let sha1 = digests.get(answer);
+  if (sha1 === undefined) digests.set(answer, (sha1 = createHash("sha1").update(body).digest()));
+  return sha1;
+}
+
 export interface EdgeDataOptions {
   /** `--base-url request`: the handler answers with each request's origin (core.json says so, with the offsets). */
   requestOrigin?: boolean;
@@ -81,7 +90,7 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     const answer = wholeAnswer(model, name);
     const body = A.answerText(answer);
     const meta: WholeMeta = { status: answer.status };
-    const sha1 = body === "" ? undefined : createHash("sha1").update(body).digest();
+    const sha1 = body === "" ? undefined : bodyDigest(answer, body);
     if (answer.status === 200 && sha1 !== undefined) meta.etag = etagOf(sha1);
     const inline = body.length <= INLINE_BYTES;
     if (inline) meta.body = body;

@@ -50,7 +50,19 @@ const asObject = (value: EncodedJson): JsonObject => {
   return json;
 };
 
-export function toSiteData(model: SiteModel): SiteData {
+/** The site data's fields made of one part of the model alone (the part of the same name), which can be large. */
+const PARTS = {
+  config: ({ config }: SiteModel): SiteData["config"] => ({ json: encodeJson(config.json), version: config.version, lastModified: config.lastModified }),
+  extensionMap: ({ extensionMap: e }: SiteModel): SiteData["extensionMap"] => ({
+    indexing: encodeJson(e.indexingJson), viewing: encodeJson(e.viewingJson), lastModified: e.lastModified,
+  }),
+  iconMap: ({ iconMap }: SiteModel): SiteData["iconMap"] => ({ json: encodeJson(iconMap.json), lastModified: iconMap.lastModified }),
+  iconDirFiles: ({ iconDirFiles }: SiteModel): SiteData["iconDirFiles"] => [...iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
+};
+export type SiteDataPart = keyof typeof PARTS;
+
+/** The site data's fields in their order, the parts' as `part` gives them. */
+function fields<P>(model: SiteModel, part: <K extends SiteDataPart>(name: K) => P | SiteData[K]): Record<keyof SiteData, unknown> {
   return {
     format: 1,
     baseUrl: model.baseUrl,
@@ -59,16 +71,31 @@ export function toSiteData(model: SiteModel): SiteData {
     description: model.description,
     versions: [...model.versions],
     buildTime: model.buildTime,
-    config: { json: encodeJson(model.config.json), version: model.config.version, lastModified: model.config.lastModified },
-    extensionMap: {
-      indexing: encodeJson(model.extensionMap.indexingJson),
-      viewing: encodeJson(model.extensionMap.viewingJson),
-      lastModified: model.extensionMap.lastModified,
-    },
-    iconMap: { json: encodeJson(model.iconMap.json), lastModified: model.iconMap.lastModified },
-    iconDirFiles: [...model.iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
+    config: part("config"),
+    extensionMap: part("extensionMap"),
+    iconMap: part("iconMap"),
+    iconDirFiles: part("iconDirFiles"),
     configReference: model.configReference === null ? null : { ...model.configReference },
   };
+}
+
+export function toSiteData(model: SiteModel): SiteData {
+  return fields(model, (name) => PARTS[name](model)) as SiteData;
+}
+
+/**
+ * JSON.stringify(toSiteData(model)), with each part's text from `text` (given the part's name and the way to print
+ * it): a caller that keeps the texts by the model's part objects (model[name]) prints a part once for every model that
+ * shares it.
+ */
+export function siteDataText(model: SiteModel, text: (name: SiteDataPart, print: () => string) => string): string {
+  const printed = fields(model, (name) => new PartText(text(name, () => JSON.stringify(PARTS[name](model)))));
+  // An object's JSON is its fields' in order, "key":value joined by commas (none of these is undefined).
+  return `{${Object.entries(printed).map(([key, value]) => `${JSON.stringify(key)}:${value instanceof PartText ? value.text : JSON.stringify(value)}`).join(",")}}`;
+}
+
+class PartText {
+  constructor(readonly text: string) {}
 }
 
 export function fromSiteData(data: SiteData): SiteModel {

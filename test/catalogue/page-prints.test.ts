@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { pagePrints } from "../../src/catalogue/index.js";
-import { cataloguePlan, type CatalogueView } from "../../src/catalogue/page.js";
+import { cataloguePlan, RowCache, type CatalogueView } from "../../src/catalogue/page.js";
 import type { IconEntry, MappingEntry } from "../../src/catalogue/rows.js";
 import { prng } from "../../scripts/prng.mjs";
 
@@ -47,6 +47,12 @@ const EDITS: Array<[string, Edit]> = [
     icons[i] = { ...icons[i]!, size: icons[i]!.size + 1, width: 32 };
     return { ...v, icons };
   }],
+  ["an icon's size alone", (v, next) => {
+    const icons = [...v.icons];
+    const i = pick(icons, next);
+    icons[i] = { ...icons[i]!, size: icons[i]!.size + 2048 };
+    return { ...v, icons };
+  }],
   ["an icon added at the end", (v) => ({ ...v, icons: [...v.icons, { name: "zz.png", size: 1, width: null, height: null, keys: [] }] })],
   ["an icon removed", (v, next) => ({ ...v, icons: v.icons.filter((_, i) => i !== pick(v.icons, next)) })],
   ["a mapping's icon", (v, next) => {
@@ -55,6 +61,19 @@ const EDITS: Array<[string, Edit]> = [
     mappings[i] = { ...mappings[i]!, icon: "other.png", exists: false };
     return { ...v, mappings };
   }],
+  ["a mapping's icon gone from icons/ or back (the name unchanged)", (v, next) => {
+    const mappings = [...v.mappings];
+    const i = pick(mappings, next);
+    mappings[i] = { ...mappings[i]!, exists: !mappings[i]!.exists };
+    return { ...v, mappings };
+  }],
+  ["twelve keys for one of the first icons, or one more after the twelve its row shows", (v, next) => {
+    const icons = [...v.icons];
+    const i = Math.floor(next() * 3);
+    const keys = icons[i]!.keys;
+    icons[i] = { ...icons[i]!, keys: keys.length < 12 ? Array.from({ length: 12 }, (_, k) => `k${k}`) : [...keys, `more${keys.length}`] };
+    return { ...v, icons };
+  }],
   ["a mapping's setting", (v, next) => {
     const mappings = [...v.mappings];
     const i = pick(mappings, next);
@@ -62,6 +81,18 @@ const EDITS: Array<[string, Edit]> = [
     return { ...v, mappings };
   }],
   ["a mapping removed", (v, next) => ({ ...v, mappings: v.mappings.filter((_, i) => i !== pick(v.mappings, next)) })],
+  ["a mapping's key and icon with the row key's separators and HTML's specials", (v, next) => {
+    const mappings = [...v.mappings];
+    const i = pick(mappings, next);
+    mappings[i] = { ...mappings[i]!, key: `a|${i}:b&<`, icon: `x|1:"y'.png`, indexing: "-", viewing: "1:-" };
+    return { ...v, mappings };
+  }],
+  ["an icon's name and keys with the row key's separators", (v, next) => {
+    const icons = [...v.icons];
+    const i = pick(icons, next);
+    icons[i] = { ...icons[i]!, name: `n|${i}:<&>.png`, keys: ["k|1:a", "|", ":", ...icons[i]!.keys] };
+    return { ...v, icons };
+  }],
   ["a problem", (v) => ({ ...v, problems: [...v.problems, { where: "icons.json:9:1", message: "also missing" }] })],
   ["the build time", (v) => ({ ...v, builtAt: "2024-01-02 00:00:00" })],
   ["the config version", (v) => ({ ...v, configVersion: "1.3.0" })],
@@ -89,6 +120,23 @@ describe("catalogue page prints", () => {
       }
     }
     expect(kept).toBeGreaterThan(pages / 3);
+  });
+
+  it("a page made with the rows of earlier builds (dev's RowCache) is the text made without them, edit after edit", () => {
+    for (const limit of [Infinity, 700]) { // 700: fewer rows than a page, so the cache starts again mid-page
+      const next = prng(11);
+      const cache = new RowCache();
+      let current = view(2600, 2300);
+      // Every edit twice, in turn.
+      for (let round = 0; round < 2 * EDITS.length; round++) {
+        const [name, edit] = EDITS[round % EDITS.length]!;
+        current = edit(current, next);
+        cache.limit = limit;
+        const cached = cataloguePlan(current, cache);
+        const plain = cataloguePlan(current);
+        for (const [i, plan] of cached.entries()) expect(plan.render(), `${plan.path} after ${name} (limit ${limit})`).toBe(plain[i]!.render());
+      }
+    }
   });
 
   it("changes every page's print with the tool", () => {

@@ -3,10 +3,12 @@
 // text is unchanged is neither parsed nor checked again, and every diagnostic, with its line and column, is the one
 // a build without the memo reports.
 
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { buildModel, ParsedFiles, type ModelResult } from "../../src/content/load-content.js";
+import * as A from "../../src/api/answers.js";
+import { buildModel, ModelParts, ParsedFiles, type ModelResult } from "../../src/content/load-content.js";
+import type { SiteModel } from "../../src/model/types.js";
 import { readContent } from "../../src/content/read-content.js";
 import { buildClock } from "../../src/model/time.js";
 import { demoCopies, TEST_EPOCH } from "../helpers/fixtures.js";
@@ -80,5 +82,71 @@ describe("ParsedFiles: dev's parses kept by text", () => {
     expect(buildModel(raw, { clock, parsed }).model, "base_url 1 is refused").toBeNull();
     expect(buildModel(raw, { clock, parsed, baseUrl: "https://x.example" }).model, "--base-url replaces it").not.toBeNull();
     expect(buildModel(raw, { clock, parsed }).model, "refused again without --base-url").toBeNull();
+  });
+});
+
+describe("cross-checks of a kept parse", () => {
+  test("extensionMap.json's findings are kept while it and config.json are, and found again when config.json changes", async () => {
+    const dir = await content();
+    const parsed = new ParsedFiles();
+    const unknown = (r: ModelResult): string[] => r.diagnostics.filter((d) => d.code === "MAPPING_KEY_UNKNOWN").map((d) => `${d.pointer} ${d.line}:${d.column}`);
+    await edit(dir, "extensionMap.json", '"php": "index_php"', '"php": "index_phpx"');
+    expect(unknown((await both(dir, parsed)).kept)).toEqual(["/indexing/php 3:16"]);
+    await edit(dir, "icons.json", '"php": "php.png"', '"php": "text.png"');
+    const again = await both(dir, parsed);
+    expect(again.kept.parsed.extensionMap?.value, "kept").toBeDefined();
+    expect(unknown(again.kept), "extensionMap.json and config.json unchanged").toEqual(["/indexing/php 3:16"]);
+    await edit(dir, "config.json", '"index_php": false', '"index_phpx": false');
+    expect(unknown((await both(dir, parsed)).kept), "config.json now knows the key").toEqual([]);
+  });
+});
+
+describe("ModelParts: dev's model parts kept by what they are made of", () => {
+  const whole = (site: SiteModel): A.Answer[] => [
+    A.info(site), A.status(site), A.config(site), A.icons(site), A.iconMappings(site), A.configReference(site),
+    A.extensionMappings(site, undefined), A.extensionMappings(site, "indexing"), A.extensionMappings(site, "viewing"),
+  ];
+  /** The next model with the parts kept, and every whole answer's text held to a model made without them. */
+  async function next(dir: string, parsed: ParsedFiles, parts: ModelParts): Promise<SiteModel> {
+    const kept = buildModel(await readContent(dir), { clock, parsed, parts }).model!;
+    const fresh = buildModel(await readContent(dir), { clock }).model!;
+    expect(whole(kept).map(A.answerText)).toEqual(whole(fresh).map(A.answerText));
+    return kept;
+  }
+
+  test("an unchanged part is the last model's, with the whole answers made of it alone; a changed one is made again", async () => {
+    const dir = await content();
+    const parsed = new ParsedFiles();
+    const parts = new ModelParts();
+    const first = await next(dir, parsed, parts);
+
+    await edit(dir, "icons.json", '"php": "php.png"', '"php": "text.png"');
+    const second = await next(dir, parsed, parts);
+    expect(second.iconMap, "icons.json, edited").not.toBe(first.iconMap);
+    expect(A.iconMappings(second)).not.toBe(A.iconMappings(first));
+    expect(second.config).toBe(first.config);
+    expect(second.extensionMap).toBe(first.extensionMap);
+    expect(second.iconDirFiles).toBe(first.iconDirFiles);
+    expect(A.icons(second), "made of icons/ and the base URL, both unchanged").toBe(A.icons(first));
+    expect(A.config(second)).toBe(A.config(first));
+    expect(A.extensionMappings(second, "viewing")).toBe(A.extensionMappings(first, "viewing"));
+    expect(A.status(second), "made of the whole model").not.toBe(A.status(first));
+
+    // An icon's bytes (its size), and config.json's time without a change of its bytes.
+    const icon = path.join(dir, "icons", "php.png");
+    await writeFile(icon, Buffer.concat([await readFile(icon), Buffer.from([0])]));
+    await utimes(path.join(dir, "config.json"), new Date("2020-01-01T00:00:00Z"), new Date("2020-01-01T00:00:00Z"));
+    const third = await next(dir, parsed, parts);
+    expect(third.iconDirFiles).not.toBe(second.iconDirFiles);
+    expect(A.icons(third)).not.toBe(A.icons(second));
+    expect(third.config, "config.json's time changed").not.toBe(second.config);
+    expect(third.config.json, "its parse is kept (the same bytes)").toBe(second.config.json);
+    expect(third.iconMap).toBe(second.iconMap);
+
+    // Another base URL: the icons answer (each icon's url) is made again for the same icons/.
+    const other = buildModel(await readContent(dir), { clock, parsed, parts, baseUrl: "https://other.example" }).model!;
+    expect(other.iconDirFiles).toBe(third.iconDirFiles);
+    expect(A.answerText(A.icons(other))).toContain("https://other.example/icons/");
+    expect(A.answerText(A.icons(third))).not.toContain("https://other.example/icons/");
   });
 });
