@@ -22,6 +22,7 @@ import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
 import type { PublishMemo } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
+import type { EdgeDataMemo } from "./edge/index.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
@@ -216,6 +217,8 @@ export class BuildMemo {
   routes: RoutesMemo | null = null;
   /** The last model's parts (src/content/load-content.ts): what is made of an unchanged part alone is made once. */
   modelParts: ModelParts | null = null;
+  /** The handler's data: its rows' texts and its shards (src/edge/data-files.ts), made as they are. */
+  edgeData: EdgeDataMemo | null = null;
   /** The catalogue's rows' markup and the site data's parts' texts (src/catalogue/index.ts), made as they are. */
   catalogue: CatalogueMemo | null = null;
 
@@ -337,7 +340,9 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   }
   mark(memo === null && kept === null ? "hosts" : "hosts (kept)");
   const answers = needsAnswers(selected);
-  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, { requestOrigin: options.requestOrigin === true }) : [];
+  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, {
+    requestOrigin: options.requestOrigin === true, ...(options.memo === undefined ? {} : { memo: (options.memo.edgeData ??= new edge.EdgeDataMemo()) }),
+  }) : [];
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
   const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);

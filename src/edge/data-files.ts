@@ -16,10 +16,6 @@ import { etagOf } from "./etag.js";
 const SHARD_BYTES = 16 * 1024;
 export const MAX_SHARDS = 256;
 
-/** A shard's file: the JSON of its ShardData (keys in this order), from its rows' JSON texts. */
-const shardText = (shard: Record<LookupKind, string[]>): string =>
-  `{"e":[${shard.e.join(",")}],"x":[${shard.x.join(",")}],"v":[${shard.v.join(",")}],"f":[${shard.f.join(",")}]}`;
-
 /** Whole answers up to this size are inline in core.json (one file less to fetch). */
 const INLINE_BYTES = 2048;
 
@@ -77,6 +73,66 @@ function bodyDigest(answer: A.Answer, body: string): Buffer {
 export interface EdgeDataOptions {
   /** `--base-url request`: the handler answers with each request's origin (core.json says so, with the offsets). */
   requestOrigin?: boolean;
+  /** What earlier builds made (`dev` keeps it between builds). */
+  memo?: EdgeDataMemo;
+}
+
+/** One kind's rows as JSON texts, their keys, and their bytes in a shard (each text and a comma or a bracket). */
+interface PrintedRows {
+  from: readonly object[];
+  texts: string[];
+  keys: string[];
+  bytes: number;
+}
+
+/**
+ * The shards' texts, and what they are made of, from one build to the next (`dev` keeps them): each kind's rows as
+ * JSON, printed again only when a part of the model they are made of is not the last build's (src/content/
+ * load-content.ts: ModelParts), each kind's rows split into shards and joined, and each shard's text with its sha1,
+ * hashed again only when it changed. An edit of icons.json prints its rows again, and a ×100 site's other 100,000
+ * rows and 256 shards (25 MB) are not printed or hashed again. A build without `dev` makes one for itself.
+ */
+export class EdgeDataMemo {
+  private readonly rows = new Map<LookupKind, PrintedRows>();
+  private readonly split = new Map<LookupKind, { rows: PrintedRows; shards: number; pieces: string[] }>();
+  readonly shards: Array<{ pieces: readonly string[]; text: string; hash?: Buffer }> = [];
+
+  /** A kind's rows, printed (`rows` made) unless the parts they are made of are the last build's. */
+  rowsOf(kind: LookupKind, from: readonly object[], rows: () => unknown[][]): PrintedRows {
+    const last = this.rows.get(kind);
+    if (last !== undefined && last.from.length === from.length && last.from.every((part, i) => part === from[i])) return last;
+    const made: PrintedRows = { from, texts: [], keys: [], bytes: 0 };
+    for (const row of rows()) {
+      const text = JSON.stringify(row);
+      made.texts.push(text);
+      made.keys.push(row[0] as string);
+      made.bytes += text.length + 1;
+    }
+    this.rows.set(kind, made);
+    return made;
+  }
+
+  /** A kind's rows joined by shard (the JSON array's inside), in their order. */
+  piecesOf(kind: LookupKind, rows: PrintedRows, shards: number): string[] {
+    const last = this.split.get(kind);
+    if (last !== undefined && last.rows === rows && last.shards === shards) return last.pieces;
+    const lists: string[][] = Array.from({ length: shards }, () => []);
+    for (let i = 0; i < rows.keys.length; i++) lists[shardOf(kind, rows.keys[i]!, shards)]!.push(rows.texts[i]!);
+    const pieces = lists.map((list) => list.join(","));
+    this.split.set(kind, { rows, shards, pieces });
+    return pieces;
+  }
+
+  /** Shard `i` of its kinds' pieces (e, x, v, f): the last build's when they are alike, with its sha1 when `hashed`. */
+  shard(i: number, pieces: readonly string[], hashed: boolean): { text: string; hash?: Buffer } {
+    const last = this.shards[i];
+    if (last !== undefined && last.pieces.every((piece, k) => piece === pieces[k]) && (last.hash !== undefined || !hashed)) return last;
+    // The JSON of its ShardData, keys in this order.
+    const text = `{"e":[${pieces[0]}],"x":[${pieces[1]}],"v":[${pieces[2]}],"f":[${pieces[3]}]}`;
+    const made = { pieces, text, ...(hashed ? { hash: createHash("sha1").update(text).digest() } : {}) };
+    this.shards[i] = made;
+    return made;
+  }
 }
 
 /**
@@ -108,29 +164,25 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     const f = model.iconDirFiles.get(name);
     return f === undefined ? [name] : [name, f.size, f.lastModified];
   };
-  // Each kind's rows, in the model's order; a row's first item is its key.
-  const lookups: Array<[LookupKind, unknown[][]]> = [
-    ["e", Array.from(model.iconMap.entries, ([k, v]) => [k, ...fileRow(v)])],
-    ["x", Array.from(model.extensionMap.indexing, ([k, v]) => [k, v])],
-    ["v", Array.from(model.extensionMap.viewing, ([k, v]) => [k, v])],
-    ["f", Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified])],
+  // Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made of.
+  const lookups: Array<[LookupKind, () => unknown[][], readonly object[]]> = [
+    ["e", () => Array.from(model.iconMap.entries, ([k, v]) => [k, ...fileRow(v)]), [model.iconMap, model.iconDirFiles]],
+    ["x", () => Array.from(model.extensionMap.indexing, ([k, v]) => [k, v]), [model.extensionMap]],
+    ["v", () => Array.from(model.extensionMap.viewing, ([k, v]) => [k, v]), [model.extensionMap]],
+    ["f", () => Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified]), [model.iconDirFiles]],
   ];
-  // Each row's JSON, printed once: its length plus one byte (a comma or a bracket) sizes the shards, and the shards
-  // are the rows' texts joined, as JSON.stringify would print each shard's object.
+  const memo = options.memo ?? new EdgeDataMemo();
+  const printed = lookups.map(([kind, rows, from]) => memo.rowsOf(kind, from, rows));
   let bytes = 0;
-  const texts = lookups.map(([, rows]) => rows.map((row) => {
-    const text = JSON.stringify(row);
-    bytes += text.length + 1;
-    return text;
-  }));
+  for (const rows of printed) bytes += rows.bytes;
   let shards = 1;
   while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
-  const data: Array<Record<LookupKind, string[]>> = Array.from({ length: shards }, () => ({ e: [], x: [], v: [], f: [] }));
-  for (const [j, [kind, rows]] of lookups.entries()) {
-    const text = texts[j]!;
-    for (let i = 0; i < rows.length; i++) data[shardOf(kind, rows[i]![0] as string, shards)]![kind].push(text[i]!);
+  const pieces = lookups.map(([kind], j) => memo.piecesOf(kind, printed[j]!, shards));
+  for (let i = 0; i < shards; i++) {
+    const shard = memo.shard(i, [pieces[0]![i]!, pieces[1]![i]!, pieces[2]![i]!, pieces[3]![i]!], options.memo !== undefined);
+    files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shard.text, ...(shard.hash === undefined ? {} : { hash: shard.hash }) });
   }
-  for (const [i, shard] of data.entries()) files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shardText(shard) });
+  memo.shards.length = shards;
 
   const core: CoreData = {
     format: DATA_FORMAT,

@@ -4,9 +4,11 @@
 // The real fixture has several shards, so two lookups in two shards would show as a third read.
 
 import { describe, expect, test } from "vitest";
-import { edgeDataFiles } from "../../src/edge/data-files.js";
+import { createHash } from "node:crypto";
+import { EdgeDataMemo, edgeDataFiles } from "../../src/edge/data-files.js";
 import { createApiHandler } from "../../src/edge/handler.js";
-import type { SiteModel } from "../../src/model/types.js";
+import { extensionMapOf, iconMapOf, type SiteModel } from "../../src/model/types.js";
+import type { JsonObject } from "../../src/model/json.js";
 import { compileContent, haveRealFixtures, realFixture } from "../helpers/fixtures.js";
 import { memoryReader } from "./data-reader.js";
 import { expectedAnswer } from "./expected.js";
@@ -52,5 +54,38 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards' files (indexe
     expect(rows).toEqual({
       e: site.iconMap.entries.size, x: site.extensionMap.indexing.size, v: site.extensionMap.viewing.size, f: site.iconDirFiles.size,
     });
+  });
+});
+
+describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what dev keeps (indexer-1.2.0-r2)", () => {
+  test("after each edit of a part of the model they are the files made without it, each shard with its text's sha1", async () => {
+    const first: SiteModel = (await compileContent(realFixture("indexer-1.2.0-r2"))).model;
+    const entries = [...first.iconMap.json];
+    const files = [...first.iconDirFiles];
+    // Each model shares the parts it does not change with the one before (as dev's next model does, ModelParts).
+    const edits: Array<[string, (m: SiteModel) => SiteModel]> = [
+      ["a mapping changed", (m) => ({ ...m, iconMap: iconMapOf(new Map([...entries.slice(0, 3), [entries[3]![0], "php.png"], ...entries.slice(4)]) as JsonObject, 1) })],
+      ["nothing changed", (m) => m],
+      ["an icon's size", (m) => ({ ...m, iconDirFiles: new Map(files.map(([name, f], i) => [name, i === 5 ? { ...f, size: f.size + 1 } : f])) })],
+      ["a viewing setting removed", (m) => ({ ...m, extensionMap: extensionMapOf(m.extensionMap.indexingJson, new Map([...m.extensionMap.viewingJson].slice(1)) as JsonObject, 2) })],
+      ["mappings enough for twice the shards", (m) => ({
+        ...m, iconMap: iconMapOf(new Map([...entries, ...Array.from({ length: 6000 }, (_, i): [string, string] => [`ext${i}`, "php.png"])]) as JsonObject, 3),
+      })],
+      ["back to the first", () => first],
+    ];
+    const memo = new EdgeDataMemo();
+    const text = (list: ReturnType<typeof edgeDataFiles>): string[] => list.map((f) => `${f.path}\n${f.data}`);
+    let model = first;
+    let shardCounts = new Set<number>();
+    expect(text(edgeDataFiles(model, { memo }))).toEqual(text(edgeDataFiles(model)));
+    for (const [name, edit] of edits) {
+      model = edit(model);
+      const kept = edgeDataFiles(model, { memo });
+      expect(text(kept), name).toEqual(text(edgeDataFiles(model)));
+      const shards = kept.filter((f) => f.path.startsWith("_edge-data/shards/"));
+      shardCounts = new Set([...shardCounts, shards.length]);
+      for (const f of shards) expect(f.hash?.toString("hex"), `${name}: ${f.path}`).toBe(createHash("sha1").update(f.data).digest("hex"));
+    }
+    expect(shardCounts.size, "the shard count changed on the way").toBeGreaterThan(1);
   });
 });
