@@ -254,13 +254,15 @@ function checkNormalization(out: Out, dir: string, files: readonly RawFile[]): v
   }
 }
 
+type FileCheck = (out: Out, file: ParsedJson, config: ParsedJson | undefined) => void;
+
 /**
- * The findings of a check of one file against config.json, made once for both parses: `dev` keeps a file's parse while
- * its bytes are unchanged (src/content/load-content.ts: ParsedFiles), and an edit of icons.json leaves extensionMap.json
- * (100,000 keys at ×100) as it was. Each build gets its own copies.
+ * The findings of a check of one file against config.json, made once while both parses are the same: `dev` keeps a
+ * file's parse while its bytes are unchanged (src/content/load-content.ts: ParsedFiles), and an edit of icons.json
+ * leaves extensionMap.json (100,000 keys at ×100) as it was. Each build gets its own copies of the findings.
  */
-const found = new WeakMap<(out: Out, file: ParsedJson, config: ParsedJson | undefined) => void, WeakMap<ParsedJson, { config: ParsedJson | undefined; list: Diagnostic[] }>>();
-function checkedOnce(check: (out: Out, file: ParsedJson, config: ParsedJson | undefined) => void, file: ParsedJson, config: ParsedJson | undefined): Diagnostic[] {
+const found = new WeakMap<FileCheck, WeakMap<ParsedJson, { config: ParsedJson | undefined; list: Diagnostic[] }>>();
+function checkedOnce(check: FileCheck, file: ParsedJson, config: ParsedJson | undefined): Diagnostic[] {
   let byFile = found.get(check);
   if (byFile === undefined) found.set(check, (byFile = new WeakMap()));
   let kept = byFile.get(file);

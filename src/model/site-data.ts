@@ -62,7 +62,7 @@ const PARTS = {
 export type SiteDataPart = keyof typeof PARTS;
 
 /** The site data's fields in their order, the parts' as `part` gives them. */
-function fields<P>(model: SiteModel, part: <K extends SiteDataPart>(name: K) => P | SiteData[K]): Record<keyof SiteData, unknown> {
+function fields(model: SiteModel, part: (name: SiteDataPart) => unknown): Record<keyof SiteData, unknown> {
   return {
     format: 1,
     baseUrl: model.baseUrl,
