@@ -255,9 +255,9 @@ export const pageHeader = (view: CatalogueView): unknown[] => [
 ];
 
 /**
- * Rows' markup by what each row is made of (iconRowKey, mappingRowKey): a page an edit changes holds 1,000 rows, of which the edit
- * changes one or two, and making a row's markup (escaping, encoding its links) costs several times looking it up.
- * Holds at most `limit` rows (set from the site's rows): past it, it starts again.
+ * Rows' markup by what each row is made of (iconRowKey, mappingRowKey): a page an edit changes holds 1,000 rows, of
+ * which the edit changes one or two, and making a row's markup (escaping, encoding its links) costs several times
+ * looking it up. Holds at most `limit` rows (set from the site's rows): past it, it starts again.
  */
 export class RowCache {
   private readonly rows = new Map<string, string>();
