@@ -2,7 +2,7 @@
 // RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawText } from "./read-content.js";
+import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
 import { crossCheck } from "./cross-checks.js";
 import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
@@ -58,22 +58,24 @@ export class ModelParts {
     return (this.iconMap = iconMapOf(json, lastModified));
   }
 
-  /** icons/'s files (`files`, in their order), the last map when it lists the same ones alike. */
-  iconDirFilesOf(files: ReadonlyArray<{ name: string; info: FileInfo }>): ReadonlyMap<string, FileInfo> {
+  /** icons/'s files (`files`, in their order, each with its time as the model gives it): the last map when it lists
+   * the same ones alike. */
+  iconDirFilesOf(files: readonly RawFile[], lastModified: (file: RawFile) => number): ReadonlyMap<string, FileInfo> {
+    const name = (f: RawFile): string => f.path.slice("icons/".length);
     const last = this.iconDirFiles;
     if (last !== null && last.size === files.length) {
       let i = 0;
       let same = true;
-      for (const [name, info] of last) {
+      for (const [key, info] of last) {
         const f = files[i++]!;
-        if (f.name !== name || f.info.size !== info.size || f.info.lastModified !== info.lastModified) {
+        if (info.size !== f.size || info.lastModified !== lastModified(f) || key !== name(f)) {
           same = false;
           break;
         }
       }
       if (same) return last;
     }
-    return (this.iconDirFiles = new Map(files.map((f) => [f.name, f.info])));
+    return (this.iconDirFiles = new Map(files.map((f) => [name(f), { size: f.size, lastModified: lastModified(f) }])));
   }
 }
 
@@ -208,9 +210,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   const versions = [...new Set(mRoot.get("versions") as string[])];
 
   const parts = options.parts ?? new ModelParts();
-  const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles.map((f) => ({
-    name: f.path.slice("icons/".length), info: { size: f.size, lastModified: options.clock.mtime(f.mtimeMs) },
-  })));
+  const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles, (f) => options.clock.mtime(f.mtimeMs));
   const model: SiteModel = {
     baseUrl,
     service: mRoot.get("service") as string,

@@ -95,7 +95,7 @@ interface PrintedRows {
 export class EdgeDataMemo {
   private readonly rows = new Map<LookupKind, PrintedRows>();
   private readonly split = new Map<LookupKind, { rows: PrintedRows; shards: number; pieces: string[] }>();
-  readonly shards: Array<{ pieces: readonly string[]; text: string; hash?: Buffer }> = [];
+  private readonly shards: Array<{ pieces: readonly string[]; text: string; hash?: Buffer }> = [];
 
   /** A kind's rows, printed (`rows` made) unless the parts they are made of are the last build's. */
   rowsOf(kind: LookupKind, from: readonly object[], rows: () => unknown[][]): PrintedRows {
@@ -123,8 +123,14 @@ export class EdgeDataMemo {
     return pieces;
   }
 
-  /** Shard `i` of its kinds' pieces (e, x, v, f): the last build's when they are alike, with its sha1 when `hashed`. */
-  shard(i: number, pieces: readonly string[], hashed: boolean): { text: string; hash?: Buffer } {
+  /** The shards of the kinds' pieces (each kind's, by shard: e, x, v, f), each the last build's while its four pieces
+   * are alike, with its sha1 when `hashed` (dev's: its update then neither builds nor hashes an unchanged shard). */
+  shardTexts(pieces: ReadonlyArray<readonly string[]>, shards: number, hashed: boolean): Array<{ text: string; hash?: Buffer }> {
+    this.shards.length = Math.min(this.shards.length, shards);
+    return Array.from({ length: shards }, (_, i) => this.shard(i, pieces.map((kind) => kind[i]!), hashed));
+  }
+
+  private shard(i: number, pieces: readonly string[], hashed: boolean): { text: string; hash?: Buffer } {
     const last = this.shards[i];
     if (last !== undefined && last.pieces.every((piece, k) => piece === pieces[k]) && (last.hash !== undefined || !hashed)) return last;
     // The JSON of its ShardData, keys in this order.
@@ -178,11 +184,9 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
   let shards = 1;
   while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
   const pieces = lookups.map(([kind], j) => memo.piecesOf(kind, printed[j]!, shards));
-  for (let i = 0; i < shards; i++) {
-    const shard = memo.shard(i, [pieces[0]![i]!, pieces[1]![i]!, pieces[2]![i]!, pieces[3]![i]!], options.memo !== undefined);
+  for (const [i, shard] of memo.shardTexts(pieces, shards, options.memo !== undefined).entries()) {
     files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shard.text, ...(shard.hash === undefined ? {} : { hash: shard.hash }) });
   }
-  memo.shards.length = shards;
 
   const core: CoreData = {
     format: DATA_FORMAT,
