@@ -23,6 +23,7 @@ import type { OutputFile } from "./output/plan.js";
 import type { PublishMemo } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
 import type { EdgeDataMemo } from "./edge/index.js";
+import type { AnswerInputsMemo } from "./routes/answer-inputs.js";
 import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
 import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
 import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
@@ -221,6 +222,8 @@ export class BuildMemo {
   edgeData: EdgeDataMemo | null = null;
   /** The catalogue's rows' markup and the site data's parts' texts (src/catalogue/index.ts), made as they are. */
   catalogue: CatalogueMemo | null = null;
+  /** The answers' prints, each made again when what it is made of changed (src/routes/answer-inputs.ts). */
+  answerInputs: AnswerInputsMemo | null = null;
 
   /** The watcher saw `rel` change under the content folder (whose real path is `contentReal`), or anything (none). */
   changed(contentReal: string, rel?: string): void {
@@ -535,9 +538,9 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
-  const { answerInputs, printAnswerInputs } = await import("./routes/answer-inputs.js");
-  const inputs = answers ? answerInputs(model, toolFingerprint()) : undefined;
-  const inputsText = inputs === undefined ? undefined : printAnswerInputs(inputs);
+  const { AnswerInputsMemo } = await import("./routes/answer-inputs.js");
+  const made = answers ? (options.memo === undefined ? new AnswerInputsMemo() : (options.memo.answerInputs ??= new AnswerInputsMemo())).make(model, toolFingerprint())
+    : undefined;
   const trees = linkTrees(hosts);
   const done = await publish(layout, last, {
     site,
@@ -560,11 +563,11 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
       routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp),
       // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
-      ...(inputsText === undefined ? {} : { answerInputs: inputsText }),
+      ...(made === undefined ? {} : { answerInputs: made.text }),
       ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
       site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest }, ...(links === false ? { links } : {}),
     }),
-    ...(inputs === undefined || inputsText === undefined ? {} : { answerInputs: { inputs, text: inputsText } }),
+    ...(made === undefined ? {} : { answerInputs: made }),
   }, {
     // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
     write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },

@@ -5,9 +5,12 @@
 
 import { describe, expect, it } from "vitest";
 import { answerText } from "../../src/api/answers.js";
-import type { SiteModel } from "../../src/model/types.js";
+import type { JsonObject } from "../../src/model/json.js";
+import { iconMapOf, type SiteModel } from "../../src/model/types.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
-import { answerInputs, changedInputs, changedPrints, parseAnswerInputs, printAnswerInputs, type AnswerInputs } from "../../src/routes/answer-inputs.js";
+import {
+  AnswerInputsMemo, answerInputs, changedInputs, changedPrints, parseAnswerInputs, printAnswerInputs, type AnswerInputs,
+} from "../../src/routes/answer-inputs.js";
 
 /** Whether an answer whose inputs have `key` ("" for the global print alone) keeps its bytes from `last` to `now`:
  * the global print is the same, and so is its key's print (a key only one build has counts as changed). */
@@ -63,6 +66,33 @@ describe("answer inputs", () => {
     expect(aligned).toBeGreaterThan(50);
     expect(changedSome).toBeGreaterThan(100);
     expect(changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL))).toBeNull();
+  });
+
+  it("makes with dev's memo, across 300 rounds of random edits, the prints and text made without it", () => {
+    const memo = new AnswerInputsMemo();
+    let rounds = 0;
+    eachRound(13, 300, ({ before, edits, after }, next) => {
+      const tool = next() < 0.1 ? "tool-2" : TOOL;
+      for (const [site, name] of [[before, "before"], [after, edits.map((e) => e.name).join("; ")]] as const) {
+        const got = memo.make(site, tool);
+        const fresh = new AnswerInputsMemo().make(site, tool);
+        expect(got.text, name).toBe(fresh.text);
+        expect([...got.inputs.keys], name).toEqual([...fresh.inputs.keys]);
+        expect(got.inputs.global, name).toBe(fresh.inputs.global);
+        // The text is the prints' (and reads back to them).
+        expect(got.text, name).toBe(printAnswerInputs(got.inputs));
+      }
+      rounds++;
+    });
+    expect(rounds).toBe(300);
+    // A mapping moved to another icon whose file prints the same (size and time): the mapping's print changes.
+    const twins = makeSite({ iconDirFiles: new Map([...makeSite().iconDirFiles, ["twin.png", { size: 15, lastModified: T - 5 }]]) });
+    const moved = { ...twins, iconMap: iconMapOf(new Map([...twins.iconMap.entries, ["php", "twin.png"]]) as JsonObject, T - 300) };
+    memo.make(twins, TOOL);
+    expect(memo.make(moved, TOOL).inputs.keys.get("e:php")).toBe(JSON.stringify(["index_php", "view_php", "twin.png", `15 ${T - 5}`]));
+    // A mapping renamed (as many keys as before, one of them another): made anew, as without the memo.
+    const renamed = { ...moved, iconMap: iconMapOf(new Map([...moved.iconMap.entries].map(([k, v]) => [k === "pas" ? "ada" : k, v])) as JsonObject, T - 300) };
+    expect(memo.make(renamed, TOOL).text).toBe(new AnswerInputsMemo().make(renamed, TOOL).text);
   });
 
   it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
