@@ -15,6 +15,7 @@
 // A change there, or in the tool's code, produces every answer again.
 // The property test (test/integration/incremental-property.ts) holds the in-place result to a full build's.
 
+import { changedValues } from "../model/changed-values.js";
 import { asciiLower, type FileInfo, type SiteModel } from "../model/types.js";
 
 /** The key of an extension's inputs ("e:" and the extension lower-cased). */
@@ -69,24 +70,6 @@ function setLine(b: Block, member: string, line: string): void {
   b.index ??= new Map(b.members.map((m, i) => [m, i]));
   b.lines[b.index.get(member)!] = line;
   b.text = null;
-}
-
-/**
- * The keys of `now` whose values differ from `was`'s, when both hold the same keys in the same order (an edited value
- * keeps its place), read side by side without looking a key up; null when the keys differ. Values are compared by
- * identity, then by `same` when given.
- */
-function changedValues<V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, same?: (a: V, b: V) => boolean): string[] | null {
-  if (was === now) return [];
-  if (was.size !== now.size) return null;
-  const changed: string[] = [];
-  const old = was.entries();
-  for (const [key, value] of now) {
-    const [oldKey, oldValue] = old.next().value as [string, V];
-    if (oldKey !== key) return null;
-    if (oldValue !== value && same?.(oldValue, value) !== true) changed.push(key);
-  }
-  return changed;
 }
 
 /**
