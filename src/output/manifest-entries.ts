@@ -74,6 +74,19 @@ export class ManifestEntries {
     this.sizes[index] = other.sizes[from]!;
   }
 
+  /** `count` entries of another list, from `from` on, copied to `index` on (an update's run of answers it keeps). */
+  copyRange(index: number, other: ManifestEntries, from: number, count: number): void {
+    other.hashes.copy(this.hashes, index * HASH_BYTES, from * HASH_BYTES, (from + count) * HASH_BYTES);
+    this.sizes.set(other.sizes.subarray(from, from + count), index);
+  }
+
+  /** The sizes of `count` entries from `index` on, added up. */
+  sizeOfRange(index: number, count: number): number {
+    let sum = 0;
+    for (let i = index; i < index + count; i++) sum += this.sizes[i]!;
+    return sum;
+  }
+
   /** Whether the entry at `index` is set and the same as another list's at `at`. */
   same(index: number, other: ManifestEntries, at: number): boolean {
     const size = this.sizes[index]!;

@@ -13,7 +13,7 @@ import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { fileIdentity, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
-import { changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
+import { changedMembers, changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
 import { foldersIn, type OutputFile } from "./plan.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
 import { treeLinks } from "./tree-links.js";
@@ -221,12 +221,12 @@ function inPlace(
 /** What the prints of the last build's inputs vouch for: answer files kept whole, and copies' times. */
 function lastInputs(
   lastText: string | null, now: { inputs: AnswerInputs; text: string }, epoch: number | undefined,
-): Pick<UpdateOptions, "keep" | "sameTime"> {
+): Pick<UpdateOptions, "keep" | "changedMembers" | "sameTime"> {
   const changed = changedPrints(lastText, now.text, now.inputs);
   if (changed === null) return {}; // nothing can be kept: no answer is asked, every copy's time is read
   const keep = keptAnswers(changed);
   const sameTime = keptIconTimes(changed, now.inputs, epoch);
-  return { keep, ...(sameTime === undefined ? {} : { sameTime }) };
+  return { keep, changedMembers: (set) => changedMembers(set.inputs, changed), ...(sameTime === undefined ? {} : { sameTime }) };
 }
 
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
 import { insideFolder } from "../model/relative-path.js";
-import { AnswerOutput } from "../routes/answer-files.js";
+import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
 import { folderOf, foldersIn, linkSize, setLinkEntry, SiteLink, type OutputFile } from "./plan.js";
 import {
   clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
@@ -89,6 +89,8 @@ export interface UpdateOptions {
   /** Whether a file holds the bytes its manifest entry says, by what it is computed from (answers whose inputs are
    * unchanged, src/routes/answer-inputs.ts): then it is neither produced nor hashed, unless it is missing or dirty. */
   keep?: (f: OutputFile) => boolean;
+  /** The same for the answers of a set, by member: those whose inputs changed, or null when none did. */
+  changedMembers?: (set: AnswerSet) => ((member: string) => boolean) | null;
   /** Whether a copy of the content has the modification time `mtimeMs` in the folder already, as the last build
    * gave it (known from its source's records): then its time is not read. */
   sameTime?: (f: OutputFile, mtimeMs: number) => boolean;
@@ -164,7 +166,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // Where each set's answers lie in --out's file list (ManifestLines.runs), for the next update; and whether this one
   // can use the last one's: nothing is dirty, the times are the same, and the answers' inputs are known.
   const runs = options.manifestInside ? null : new Map<readonly string[], Run>();
-  const lastRuns = options.dirty.size === 0 && sameMtimes && options.keep !== undefined ? previous.runs : undefined;
+  const lastRuns = options.dirty.size === 0 && sameMtimes && options.changedMembers !== undefined ? previous.runs : undefined;
   /** A file is produced and hashed, and compared with the manifest's entry `k` (none: -1) for path `rel`. */
   const compare = (i: number, f: Exclude<OutputFile, { linkTo: string }>, k: number, rel: string, there: boolean): void => {
     const p = prepare(f, limit, digests);
@@ -194,21 +196,29 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       const run = lastRuns?.get(set.members);
       if (run !== undefined && run.prefix === set.prefix && inTrusted(set.folder)) {
         // The last update listed this set's answers from `run.start`, by the same members in the same order: their
-        // paths there are theirs, so none is made or looked up (a ×100 site has 590,000), and an answer whose inputs
-        // are unchanged keeps its entry.
+        // paths there are theirs, so none is made or looked up (a ×100 site has 590,000), and the answers whose inputs
+        // are unchanged keep their entries, a span at a time.
         const n = set.members.length;
-        for (let j = 0; j < n; j++) {
-          if (j % 4096 === 4095) options.signal?.throwIfAborted();
-          const k = run.start + j;
-          const g = files[i + j] as AnswerOutput;
-          matched[k] = 1;
-          paths[i + j] = previous.paths[k]!;
-          if (options.keep!(g)) {
-            entries.copy(i + j, previous.entries, k);
-            bytes += entries.size(i + j);
-          } else {
-            compare(i + j, g, k, paths[i + j]!, true);
+        const changedMember = options.changedMembers!(set);
+        for (let j = 0; j < n;) {
+          options.signal?.throwIfAborted();
+          let end = j;
+          if (changedMember === null) end = n;
+          else while (end < n && !changedMember(set.members[end]!)) end++;
+          if (end > j) {
+            entries.copyRange(i + j, previous.entries, run.start + j, end - j);
+            bytes += entries.sizeOfRange(i + j, end - j);
+            matched.fill(1, run.start + j, run.start + end);
+            for (let m = j; m < end; m++) paths[i + m] = previous.paths[run.start + m]!;
           }
+          if (end < n) {
+            const k = run.start + end;
+            matched[k] = 1;
+            paths[i + end] = previous.paths[k]!;
+            compare(i + end, files[i + end] as AnswerOutput, k, paths[i + end]!, true);
+            end++;
+          }
+          j = end;
         }
         if (run.start !== i) inOrder = false;
         find.resume(run.start + n);

@@ -263,7 +263,12 @@ const PREFIXED = new Set<(member: string) => string>([extensionKey, iconKey]);
  * answered without making its key.
  */
 export function memberChanged(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): (member: string) => boolean {
-  if (inputs === undefined || changed.size === 0) return () => false;
+  return changedMembers(inputs, changed) ?? (() => false);
+}
+
+/** memberChanged, or null when no member's key can be among `changed` (none changed, or the set has no key). */
+export function changedMembers(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): ((member: string) => boolean) | null {
+  if (inputs === undefined || changed.size === 0) return null;
   if (!PREFIXED.has(inputs)) return (member) => changed.has(inputs(member));
   const lengths = new Set<number>();
   for (const key of changed) lengths.add(key.length - 2);

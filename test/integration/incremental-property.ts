@@ -252,6 +252,8 @@ function propertySequences(from: number, count: number): void {
         expect([...got.keys()].sort(), where).toEqual([...want.keys()].sort());
         const differing = [...want].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file);
         expect(differing, where).toEqual([]);
+        // And it reports what it wrote as the full build does: the same files and bytes.
+        expect(updated.counts, where).toEqual((full as BuildResult).counts);
         // Both builds could record the same wrong hash: each manifest line is held to its file's bytes too.
         expect(untrueManifestLines(out), where).toEqual([]);
         expect((await stat(out)).isDirectory()).toBe(true);
