@@ -36,10 +36,27 @@ export interface HostsRecord {
 
 const FORMAT = 1;
 
-/** The key of what the hosts' files are made from (`tool`: the fingerprint of the tool's code, adapters and handler). */
+/**
+ * The key of what the hosts' files are made from (`tool`: the fingerprint of the tool's code, adapters and handler):
+ * the route table's JSON, each set's members by the sha1 of theirs.
+ */
 export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostName[], tool: string): string {
-  return createHash("sha1").update(JSON.stringify([FORMAT, tool, input.service, input.out, hosts, input.table])).digest("base64url");
+  const text = JSON.stringify([FORMAT, tool, input.service, input.out, hosts, input.table], (key, value: unknown) =>
+    (key === "in" && Array.isArray(value) ? { sha1: membersDigest(value as string[]) } : value));
+  return createHash("sha1").update(text).digest("base64url");
 }
+
+/**
+ * The sha1 of a set's members as JSON, kept by the list: `dev`'s route table keeps its lists while the model's keys
+ * are the same (src/routes/build-routes.ts: RoutesMemo), and a ×100 table's lists are 18 MB of JSON, which every
+ * rebuild printed and hashed to find the hosts' files unchanged.
+ */
+function membersDigest(members: readonly string[]): string {
+  let digest = membersDigests.get(members);
+  if (digest === undefined) membersDigests.set(members, (digest = createHash("sha1").update(JSON.stringify(members)).digest("base64url")));
+  return digest;
+}
+const membersDigests = new WeakMap<readonly string[], string>();
 
 /** The sha1 of a host file's bytes (its text as UTF-8, or the bytes read back), as the record lists it. */
 export const fileHash = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
