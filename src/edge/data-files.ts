@@ -4,6 +4,7 @@
 // that a request loads only the shards of the keys it asks for. A bounded number of files: at most MAX_SHARDS shards.
 
 import * as A from "../api/answers.js";
+import { changedEntries } from "../model/changed-values.js";
 import type { SiteModel } from "../model/types.js";
 import { createHash } from "node:crypto";
 import {
@@ -83,43 +84,77 @@ interface PrintedRows {
   texts: string[];
   keys: string[];
   bytes: number;
+  /** Made from `base`'s with the rows at `at` printed again (the same keys in the same order), until split. */
+  patched?: { base: PrintedRows; at: readonly number[] };
 }
+
+/** A kind's rows made again where the model's part changed: each row's index and row, or null when its keys changed. */
+type ChangedRows = (last: PrintedRows) => Array<[number, unknown[]]> | null;
 
 /**
  * The shards' texts, and what they are made of, from one build to the next (`dev` keeps them): each kind's rows as
  * JSON, printed again only when a part of the model they are made of is not the last build's (src/content/
- * load-content.ts: ModelParts), each kind's rows split into shards and joined, and each shard's text with its sha1,
- * hashed again only when it changed. An edit of icons.json prints its rows again, and a ×100 site's other 100,000
- * rows and 256 shards (25 MB) are not printed or hashed again. A build without `dev` makes one for itself.
+ * load-content.ts: ModelParts), and then only the rows of the entries that changed when the part keeps its keys in
+ * order; each kind's rows split into shards and joined, the shards of the rows printed again joined again; and each
+ * shard's text with its sha1, hashed again only when it changed. An edit of one mapping prints one row and joins one
+ * shard's piece again: a ×100 site's other 150,000 rows and 255 shards (25 MB) are not printed, joined or hashed
+ * again. A build without `dev` makes one for itself.
  */
 export class EdgeDataMemo {
   private readonly rows = new Map<LookupKind, PrintedRows>();
-  private readonly split = new Map<LookupKind, { rows: PrintedRows; shards: number; pieces: string[] }>();
+  private readonly split = new Map<LookupKind, { rows: PrintedRows; shards: number; pieces: string[]; members: number[][] }>();
   private readonly shards: Array<{ pieces: readonly string[]; text: string; hash?: Buffer }> = [];
 
-  /** A kind's rows, printed (`rows` made) unless the parts they are made of are the last build's. */
-  rowsOf(kind: LookupKind, from: readonly object[], rows: () => unknown[][]): PrintedRows {
+  /**
+   * A kind's rows, the last build's when the parts they are made of are; else those `changed` gives printed over the
+   * last build's (an edited mapping: one row), or all of `rows` printed.
+   */
+  rowsOf(kind: LookupKind, from: readonly object[], rows: () => unknown[][], changed?: ChangedRows): PrintedRows {
     const last = this.rows.get(kind);
     if (last !== undefined && last.from.length === from.length && last.from.every((part, i) => part === from[i])) return last;
-    const made: PrintedRows = { from, texts: [], keys: [], bytes: 0 };
-    for (const row of rows()) {
-      const text = JSON.stringify(row);
-      made.texts.push(text);
-      made.keys.push(row[0] as string);
-      made.bytes += text.length + 1;
+    const rowsAt = last === undefined ? null : changed?.(last) ?? null;
+    let made: PrintedRows;
+    if (last !== undefined && rowsAt !== null) {
+      made = { from, texts: [...last.texts], keys: last.keys, bytes: last.bytes, patched: { base: last, at: rowsAt.map(([i]) => i) } };
+      for (const [i, row] of rowsAt) {
+        const text = JSON.stringify(row);
+        made.bytes += text.length - made.texts[i]!.length;
+        made.texts[i] = text;
+      }
+      last.patched = undefined; // what it was made from is let go
+    } else {
+      made = { from, texts: [], keys: [], bytes: 0 };
+      for (const row of rows()) {
+        const text = JSON.stringify(row);
+        made.texts.push(text);
+        made.keys.push(row[0] as string);
+        made.bytes += text.length + 1;
+      }
     }
     this.rows.set(kind, made);
     return made;
   }
 
-  /** A kind's rows joined by shard (the JSON array's inside), in their order. */
+  /** A kind's rows joined by shard (the JSON array's inside), in their order: the shards of rows printed again over
+   * the last split's are joined again, the others kept. */
   piecesOf(kind: LookupKind, rows: PrintedRows, shards: number): string[] {
     const last = this.split.get(kind);
     if (last !== undefined && last.rows === rows && last.shards === shards) return last.pieces;
-    const lists: string[][] = Array.from({ length: shards }, () => []);
-    for (let i = 0; i < rows.keys.length; i++) lists[shardOf(kind, rows.keys[i]!, shards)]!.push(rows.texts[i]!);
-    const pieces = lists.map((list) => list.join(","));
-    this.split.set(kind, { rows, shards, pieces });
+    let pieces: string[];
+    let members: number[][];
+    if (last !== undefined && last.shards === shards && rows.patched?.base === last.rows) {
+      ({ members } = last);
+      pieces = [...last.pieces];
+      for (const shard of new Set(rows.patched.at.map((i) => shardOf(kind, rows.keys[i]!, shards)))) {
+        pieces[shard] = members[shard]!.map((i) => rows.texts[i]!).join(",");
+      }
+    } else {
+      members = Array.from({ length: shards }, () => []);
+      for (let i = 0; i < rows.keys.length; i++) members[shardOf(kind, rows.keys[i]!, shards)]!.push(i);
+      pieces = members.map((list) => list.map((i) => rows.texts[i]!).join(","));
+    }
+    rows.patched = undefined;
+    this.split.set(kind, { rows, shards, pieces, members });
     return pieces;
   }
 
@@ -170,15 +205,24 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     const f = model.iconDirFiles.get(name);
     return f === undefined ? [name] : [name, f.size, f.lastModified];
   };
-  // Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made of.
-  const lookups: Array<[LookupKind, () => unknown[][], readonly object[]]> = [
-    ["e", () => Array.from(model.iconMap.entries, ([k, v]) => [k, ...fileRow(v)]), [model.iconMap, model.iconDirFiles]],
-    ["x", () => Array.from(model.extensionMap.indexing, ([k, v]) => [k, v]), [model.extensionMap]],
-    ["v", () => Array.from(model.extensionMap.viewing, ([k, v]) => [k, v]), [model.extensionMap]],
+  // Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made
+  // of, and (an edit that keeps a map's keys in order) the rows of the entries changed since the last build.
+  const changedIn = <V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, row: (key: string, value: V) => unknown[]) => {
+    const changed = changedEntries(was, now);
+    return changed && changed.at.map((i, j): [number, unknown[]] => [i, row(changed.keys[j]!, now.get(changed.keys[j]!)!)]);
+  };
+  const eRow = (k: string, v: string): unknown[] => [k, ...fileRow(v)];
+  const lookups: Array<[LookupKind, () => unknown[][], readonly object[], ChangedRows?]> = [
+    ["e", () => Array.from(model.iconMap.entries, ([k, v]) => eRow(k, v)), [model.iconMap, model.iconDirFiles],
+      (last) => (last.from[1] === model.iconDirFiles ? changedIn((last.from[0] as SiteModel["iconMap"]).entries, model.iconMap.entries, eRow) : null)],
+    ["x", () => Array.from(model.extensionMap.indexing, ([k, v]) => [k, v]), [model.extensionMap],
+      (last) => changedIn((last.from[0] as SiteModel["extensionMap"]).indexing, model.extensionMap.indexing, (k, v) => [k, v])],
+    ["v", () => Array.from(model.extensionMap.viewing, ([k, v]) => [k, v]), [model.extensionMap],
+      (last) => changedIn((last.from[0] as SiteModel["extensionMap"]).viewing, model.extensionMap.viewing, (k, v) => [k, v])],
     ["f", () => Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified]), [model.iconDirFiles]],
   ];
   const memo = options.memo ?? new EdgeDataMemo();
-  const printed = lookups.map(([kind, rows, from]) => memo.rowsOf(kind, from, rows));
+  const printed = lookups.map(([kind, rows, from, changed]) => memo.rowsOf(kind, from, rows, changed));
   let bytes = 0;
   for (const rows of printed) bytes += rows.bytes;
   let shards = 1;

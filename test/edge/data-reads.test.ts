@@ -57,6 +57,10 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards' files (indexe
   });
 });
 
+/** A copy of a JSON object with the values at `positions` (in its order) set to `value`: the same keys, in order. */
+const setAt = (json: JsonObject, positions: readonly number[], value: string): JsonObject =>
+  new Map([...json].map(([k, v], i) => [k, positions.includes(i) ? value : v])) as JsonObject;
+
 describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what dev keeps (indexer-1.2.0-r2)", () => {
   test("after each edit of a part of the model they are the files made without it, each shard with its text's sha1", async () => {
     const first: SiteModel = (await compileContent(realFixture("indexer-1.2.0-r2"))).model;
@@ -65,12 +69,16 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what 
     // Each model shares the parts it does not change with the one before (as dev's next model does, ModelParts).
     const edits: Array<[string, (m: SiteModel) => SiteModel]> = [
       ["a mapping changed", (m) => ({ ...m, iconMap: iconMapOf(new Map([...entries.slice(0, 3), [entries[3]![0], "php.png"], ...entries.slice(4)]) as JsonObject, 1) })],
+      ["two more mappings changed, far apart (two shards)", (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [10, m.iconMap.json.size - 2], "text.png"), 4) })],
+      ["an indexing setting changed", (m) => ({ ...m, extensionMap: extensionMapOf(setAt(m.extensionMap.indexingJson, [2], "index_x"), m.extensionMap.viewingJson, 5) })],
+      ["a viewing setting changed", (m) => ({ ...m, extensionMap: extensionMapOf(m.extensionMap.indexingJson, setAt(m.extensionMap.viewingJson, [1], "view_x"), 6) })],
       ["nothing changed", (m) => m],
       ["an icon's size", (m) => ({ ...m, iconDirFiles: new Map(files.map(([name, f], i) => [name, i === 5 ? { ...f, size: f.size + 1 } : f])) })],
       ["a viewing setting removed", (m) => ({ ...m, extensionMap: extensionMapOf(m.extensionMap.indexingJson, new Map([...m.extensionMap.viewingJson].slice(1)) as JsonObject, 2) })],
       ["mappings enough for twice the shards", (m) => ({
         ...m, iconMap: iconMapOf(new Map([...entries, ...Array.from({ length: 6000 }, (_, i): [string, string] => [`ext${i}`, "php.png"])]) as JsonObject, 3),
       })],
+      ["a mapping changed, with twice the shards", (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [7], "text.png"), 7) })],
       ["back to the first", () => first],
     ];
     const memo = new EdgeDataMemo();
@@ -87,5 +95,22 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what 
       for (const f of shards) expect(f.hash?.toString("hex"), `${name}: ${f.path}`).toBe(createHash("sha1").update(f.data).digest("hex"));
     }
     expect(shardCounts.size, "the shard count changed on the way").toBeGreaterThan(1);
+  });
+});
+
+describe("the handler data's memo, asked out of turn", () => {
+  test("rows printed twice over before a split are split from all their changes, not the last one alone", () => {
+    const memo = new EdgeDataMemo();
+    const keys = Array.from({ length: 64 }, (_, i) => `k${i}`);
+    const parts = [{}, {}, {}].map((part) => [part]);
+    const rows = (value: string) => (): unknown[][] => keys.map((k) => [k, value]);
+    const at = (i: number, value: string) => (): Array<[number, unknown[]]> => [[i, [keys[i], value]]];
+    const first = memo.rowsOf("e", parts[0]!, rows("a"));
+    memo.piecesOf("e", first, 4);
+    memo.rowsOf("e", parts[1]!, rows("a"), at(3, "b"));
+    const third = memo.rowsOf("e", parts[2]!, rows("a"), at(40, "c"));
+    const want = new EdgeDataMemo();
+    const fresh = want.rowsOf("e", parts[2]!, () => keys.map((k, i) => [k, i === 3 ? "b" : i === 40 ? "c" : "a"]));
+    expect(memo.piecesOf("e", third, 4)).toEqual(want.piecesOf("e", fresh, 4));
   });
 });
