@@ -293,6 +293,14 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
       if (seen === undefined) spelt.set(lower, d);
       else if (seen !== d) suspect.add(lower);
     }
+    const set = f instanceof AnswerOutput ? f.startsSet() : null;
+    const last = set === null ? undefined : files[i + set.members.length - 1];
+    if (set !== null && last instanceof AnswerOutput && last.isMember(set, set.members.length - 1)) {
+      // A set's answers, one after another as planned: their members' shapes, found once for the list.
+      bits |= memberShapes(set.members);
+      i += set.members.length - 1;
+      continue;
+    }
     const member = f instanceof AnswerOutput ? f.member : null;
     if (member !== null) bits |= SHAPE[caseShape(member)];
     else {
@@ -329,6 +337,19 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
  */
 const enum Shape { Lower = 1, Upper = 2, Capitalized = 4, Mixed = 8, Other = 16, OtherMayChange = 32 }
 const SHAPE = { lower: Shape.Lower, upper: Shape.Upper, capitalized: Shape.Capitalized, mixed: Shape.Mixed } as const;
+
+/** The shapes of a set's members (bits), kept by the list: `dev`'s route table keeps its lists while the model's
+ * keys are the same (src/routes/build-routes.ts: RoutesMemo), and a ×100 site's sets have 590,000 members. */
+function memberShapes(members: readonly string[]): number {
+  let bits = shapesOfMembers.get(members);
+  if (bits === undefined) {
+    bits = 0;
+    for (const member of members) bits |= SHAPE[caseShape(member)];
+    shapesOfMembers.set(members, bits);
+  }
+  return bits;
+}
+const shapesOfMembers = new WeakMap<readonly string[], number>();
 
 /** Whether a folder whose names have these shapes can hold two that lower case makes alike. */
 function mayCollide(bits: number): boolean {
