@@ -18,7 +18,6 @@ import {
 import { catalogueView, ViewMemo } from "./view.js";
 
 export { CATALOGUE_DIR } from "./page.js";
-export { catalogueView } from "./view.js";
 
 /** From src/catalogue (tests) and from lib/catalogue (the package), the same place: <package>/lib/catalogue. */
 export const SCRIPT_BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lib/catalogue/catalogue.js");
