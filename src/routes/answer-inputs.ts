@@ -139,9 +139,11 @@ function fresh(site: SiteModel): Made {
   };
 }
 
+const sameFilePrint = (a: FileInfo, b: FileInfo): boolean => filePrint(a) === filePrint(b);
+
 /** `last` made again for `site` where its inputs changed, or null when a map's keys changed (then all is made anew). */
 function patched(last: Made, site: SiteModel): Made | null {
-  const files = changedValues(last.files, site.iconDirFiles, (a, b) => filePrint(a) === filePrint(b));
+  const files = changedValues(last.files, site.iconDirFiles, sameFilePrint);
   const changed = [
     changedValues(last.indexing, site.extensionMap.indexing), changedValues(last.viewing, site.extensionMap.viewing),
     changedValues(last.icons, site.iconMap.entries),
