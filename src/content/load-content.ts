@@ -3,7 +3,7 @@
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
 import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
-import { crossCheck } from "./cross-checks.js";
+import { crossCheck, IconMapChecks } from "./cross-checks.js";
 import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
@@ -34,6 +34,8 @@ export class ModelParts {
   private extensionMap: { from: JsonObject; part: SiteModel["extensionMap"] } | null = null;
   private iconMap: SiteModel["iconMap"] | null = null;
   private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
+  /** The last check of icons.json against icons/ (src/content/cross-checks.ts), made again where an edit reaches. */
+  readonly iconMapChecks = new IconMapChecks();
 
   /** config.json's part: the last one when made of the same value and time. */
   configOf(json: JsonObject, lastModified: number): SiteModel["config"] {
@@ -194,7 +196,10 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }
-  diagnostics.push(...crossCheck({ raw, valid, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) }));
+  diagnostics.push(...crossCheck({
+    raw, valid, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.parts === undefined ? {} : { iconMapChecks: options.parts.iconMapChecks }),
+  }));
   const { manifest, config, extensionMap, icons } = valid;
   if (manifest === undefined || config === undefined || extensionMap === undefined || icons === undefined
     || diagnostics.some((d) => d.severity === "error")) {

@@ -1,0 +1,108 @@
+// test/content/icon-map-checks.test.ts
+// The check of icons.json against icons/ that `dev` keeps between builds (src/content/cross-checks.ts: IconMapChecks)
+// checks again only the changed mappings while the last check found nothing: through random edits (mappings changed,
+// added, removed, renamed; icons/ changed), every round's findings are those of a check without the memo.
+
+import { describe, expect, test } from "vitest";
+import { crossCheck, IconMapChecks } from "../../src/content/cross-checks.js";
+import { parseJson, type ParsedJson } from "../../src/content/parse-json.js";
+import type { RawContent, RawFile } from "../../src/content/read-content.js";
+
+/** A small random generator (mulberry32): the same seed gives the same rounds. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const file = (name: string): RawFile => ({ path: `icons/${name}`, size: 10, mtimeMs: 0 });
+
+function raw(names: readonly string[], dirExists = true): RawContent {
+  const iconDirFiles = names.map(file);
+  return { dir: "/content", json: {}, configReference: null, iconsDirExists: dirExists, iconDirFiles, published: iconDirFiles, diagnostics: [] };
+}
+
+const parsed = (map: Map<string, string>): ParsedJson => parseJson("/content/icons.json", `${JSON.stringify(Object.fromEntries(map), null, 4)}\n`);
+
+/** Findings of icons.json and icons/ (with the memo or without), stripped of nothing: codes, pointers, places, words. */
+const findings = (icons: ParsedJson, content: RawContent, checks?: IconMapChecks): unknown =>
+  crossCheck({ raw: content, valid: { icons }, ...(checks === undefined ? {} : { iconMapChecks: checks }) });
+
+describe("IconMapChecks: icons.json checked again where an edit reaches", () => {
+  test("300 rounds of random edits: every round finds what a check without the memo finds", () => {
+    const seed = Number(process.env.ICON_CHECK_SEED ?? 28);
+    const next = random(seed);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+    let names = ["text.png", "folder.png", "php.png", "js.svg", "notes.txt", "Case.png"];
+    const good = ["text.png", "folder.png", "php.png", "js.svg"];
+    const values = [...names, "missing.png", "case.png", "../up.png", "", "other.gif"];
+    const map = new Map<string, string>([["file", "text.png"], ["folder", "folder.png"]]);
+    for (let i = 0; i < 40; i++) map.set(`e${i}`, i % 3 === 0 ? "php.png" : "js.svg");
+    const checks = new IconMapChecks();
+    let rounds = 0;
+    let clean = 0;
+    for (let round = 0; round < 300; round++) {
+      const keys = [...map.keys()];
+      const r = next();
+      if (r < 0.5) map.set(pick(keys), pick(good)); // a mapping changed to an icon
+      else if (r < 0.56) map.set(pick(keys), pick(values)); // to anything
+      else if (r < 0.6) for (const [k, v] of map) if (!good.includes(v)) map.set(k, "php.png"); // every finding mended
+      else if (r < 0.7) map.set(`n${round}`, pick(names)); // added
+      else if (r < 0.78) map.delete(pick(keys)); // removed
+      else if (r < 0.84) { // renamed, in its place
+        const from = pick(keys);
+        const entries = [...map].map(([k, v]): [string, string] => [k === from ? `${from}x` : k, v]);
+        map.clear();
+        for (const [k, v] of entries) map.set(k, v);
+      } else if (r < 0.9) names = names.includes("notes.txt") ? names.filter((n) => n !== "notes.txt") : [...names, "notes.txt"]; // icons/ changed
+      else if (r < 0.93) map.set("E0", "php.png"); // a key that only case tells apart
+      else if (r < 0.96) map.delete("E0");
+      // else: nothing changed
+      const icons = parsed(map);
+      const content = raw(names);
+      const kept = findings(icons, content, checks);
+      expect(kept, `seed ${seed}, round ${round}`).toEqual(findings(icons, content));
+      if ((kept as unknown[]).length === 0) clean++;
+      if (process.env.ICON_CHECK_SHOW) console.log(round, (kept as unknown[]).length);
+      rounds++;
+    }
+    expect(rounds).toBe(300);
+    expect(clean, "the rounds go through clean checks (the memo's path) and findings").toBeGreaterThan(30);
+    expect(clean).toBeLessThan(270);
+  });
+
+  test("a changed mapping that finds something is reported, in the file's order, after clean rounds", () => {
+    const map = new Map([["file", "text.png"], ["folder", "folder.png"], ["php", "php.png"], ["js", "php.png"]]);
+    const names = ["text.png", "folder.png", "php.png", "Js.png"];
+    const checks = new IconMapChecks();
+    expect(findings(parsed(map), raw(names), checks)).toEqual([]);
+    map.set("php", "missing.png");
+    map.set("js", "js.png");
+    const icons = parsed(map);
+    const found = findings(icons, raw(names), checks) as Array<{ code: string; pointer: string; hint?: string }>;
+    expect(found.map((d) => [d.code, d.pointer])).toEqual([["ICON_MISSING", "/php"], ["ICON_MISSING", "/js"]]);
+    expect(found[1]!.hint, "a name that differs only in case is named").toContain("icons/Js.png exists");
+    expect(found).toEqual(findings(icons, raw(names)));
+  });
+
+  test("icons/ losing a file that an unchanged mapping names is found: the files are part of what is kept", () => {
+    const map = new Map([["file", "text.png"], ["folder", "folder.png"], ["php", "php.png"]]);
+    const checks = new IconMapChecks();
+    expect(findings(parsed(map), raw(["text.png", "folder.png", "php.png"]), checks)).toEqual([]);
+    const found = findings(parsed(map), raw(["text.png", "folder.png", "php.svg"]), checks) as Array<{ code: string; pointer: string }>;
+    expect(found.map((d) => [d.code, d.pointer])).toEqual([["ICON_MISSING", "/php"]]);
+  });
+
+  test("icons/ appearing is found (no folder icon, no \"folder\" key), with the same keys and the same (no) files", () => {
+    const checks = new IconMapChecks();
+    expect(findings(parsed(new Map()), raw([], false), checks)).toEqual([]);
+    const found = findings(parsed(new Map()), raw([]), checks) as Array<{ code: string; pointer: string }>;
+    expect(found.map((d) => d.code)).toContain("ICON_MISSING"); // icons.json's: no folder icon (and text.png missing too)
+    expect(found).toEqual(findings(parsed(new Map()), raw([])));
+  });
+});
