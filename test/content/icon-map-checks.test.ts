@@ -20,7 +20,7 @@ function random(seed: number): () => number {
   };
 }
 
-const file = (name: string): RawFile => ({ path: `icons/${name}`, size: 10, mtimeMs: 0 });
+const file = (name: string): RawFile => ({ path: `icons/${name}`, absPath: `/content/icons/${name}`, size: 10, mtimeMs: 0 });
 
 function raw(names: readonly string[], dirExists = true): RawContent {
   const iconDirFiles = names.map(file);
