@@ -94,6 +94,14 @@ export class ManifestEntries {
       && this.hashes.compare(other.hashes, at * HASH_BYTES, (at + 1) * HASH_BYTES, index * HASH_BYTES, (index + 1) * HASH_BYTES) === 0;
   }
 
+  /** Whether the entry at `index` is `hash` and `size` (byte by byte: no Buffer view is made). */
+  holds(index: number, hash: Uint8Array, size: number): boolean {
+    if (this.sizes[index] !== size) return false;
+    const h = this.hashes;
+    for (let o = index * HASH_BYTES, k = 0; k < HASH_BYTES; o++, k++) if (h[o] !== hash[k]) return false;
+    return true;
+  }
+
   /** The size at `index` (-1 when no entry is set). */
   size(index: number): number {
     return this.sizes[index]!;

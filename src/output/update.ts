@@ -266,6 +266,16 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       bytes += entries.size(i);
       continue;
     }
+    if (there && k >= 0 && sameMtimes && "source" in f && f.hash !== undefined && options.sameTime !== undefined) {
+      // A copy of the content whose sha1 its facts know, with the last build's entry and a time the caller vouches
+      // for: kept as compare would keep it, without a record of it made (a ×100 site has 49,000).
+      const mtimeMs = clampedTime(f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs), limit);
+      if (mtimeMs !== undefined && previous.entries.holds(k, f.hash, f.size) && options.sameTime(f, mtimeMs)) {
+        entries.copy(i, previous.entries, k);
+        bytes += f.size;
+        continue;
+      }
+    }
     compare(i, f, k, rel, there);
   }
   if (options.maxChanged !== undefined && changed.length > options.maxChanged) return null;
