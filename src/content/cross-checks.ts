@@ -170,21 +170,39 @@ export function isPlainFileName(name: string): boolean {
   return name !== "" && !/[/\\\u0000]/.test(name) && name !== "." && name !== ".." && !name.startsWith(".");
 }
 
-function checkIconMap(out: Out, icons: ParsedJson, raw: RawContent): void {
+/** icons.json's findings against icons/, in the order found: the key's (first the "$schema" key's), then each
+ * mapping's (`at`: its index among the keys), then the folder icon's. */
+interface IconFindings {
+  head: Diagnostic[];
+  values: Array<{ at: number; list: Diagnostic[] }>;
+  tail: Diagnostic[];
+}
+
+function checkIconMap(icons: ParsedJson, raw: RawContent): IconFindings {
   const root = icons.value as JsonObject;
+  const head = new Out();
   if (root.has("$schema")) {
-    out.at(icons, "warning", "ICONS_SCHEMA_KEY", "/$schema",
+    head.at(icons, "warning", "ICONS_SCHEMA_KEY", "/$schema",
       `"$schema" in icons.json is not an editor hint here: every key of icons.json is an extension, so it is published as the mapping "$schema" → ${visible(String(root.get("$schema")))} (iconMappings lists it).`,
       `Remove it and associate schemas/icons.schema.json in your editor's settings instead (VS Code: "json.schemas" with "fileMatch": ["icons.json"]).`);
   }
-  checkKeys(out, icons, root, "", "findIcon");
+  checkKeys(head, icons, root, "", "findIcon");
   const files = iconFileNames(raw);
-  for (const [key, value] of root as Map<string, Json>) if (key !== "$schema") checkIconValue(out, icons, files, key, value as string); // $schema: above
+  const out = new Out();
+  const values: IconFindings["values"] = [];
+  let at = 0;
+  for (const [key, value] of root as Map<string, Json>) {
+    if (key !== "$schema") checkIconValue(out, icons, files, key, value as string); // $schema: above
+    if (out.list.length > 0) values.push({ at, list: out.list.splice(0) });
+    at++;
+  }
+  const tail = new Out();
   if (raw.iconsDirExists && !root.has("folder") && !files.has(FOLDER_ICON)) {
-    out.at(icons, "warning", "ICON_MISSING", "",
+    tail.at(icons, "warning", "ICON_MISSING", "",
       `icons.json has no "folder" entry and icons/${FOLDER_ICON} does not exist: findIcon for folders ${files.has(FALLBACK_ICON) ? `falls back to ${FALLBACK_ICON}` : "answers 404"}.`,
       `Add icons/${FOLDER_ICON} or a "folder" entry.`);
   }
+  return { head: head.list, values, tail: tail.list };
 }
 
 /** The names of icons/'s files, and (made when first asked) each by its name in lower case. */
@@ -217,37 +235,52 @@ function checkIconValue(out: Out, icons: ParsedJson, files: ReturnType<typeof ic
 }
 
 /**
- * icons.json checked against icons/ (checkIconMap), made again only for the changed mappings when the last check found
- * nothing: what `dev` keeps between builds (src/content/load-content.ts: ModelParts), for an edited mapping (a ×100
- * icons.json has 50,000 keys: 0.2 s to check whole). The findings hang on the keys (in their order), each mapping
- * alone, and icons/'s file names: with the same keys and files, only a changed mapping can find anything, and when one
- * does the file is checked whole (its findings in their order and places).
+ * icons.json checked against icons/ (checkIconMap), made again only for the changed mappings: what `dev` keeps between
+ * builds (src/content/load-content.ts: ModelParts), for an edited mapping (a ×100 icons.json has 50,000 keys: 0.2 s
+ * to check whole). The findings hang on the keys (in their order), each mapping alone, and icons/'s file names: with
+ * the same keys and files, a changed mapping's findings replace its own, and every finding is placed again in the new
+ * text (an edit may move the lines after it). The file is checked whole when the keys or files changed, "$schema"'s
+ * value did (its warning quotes it), or the last findings or the new ones hold an error (one quotes another's place).
  */
 export class IconMapChecks {
-  private clean: { root: WeakRef<JsonObject>; paths: readonly string[]; dirExists: boolean } | null = null;
+  /** The root checked last, held (not weakly: the collector would drop it between two builds), with what it found. */
+  private last: { root: JsonObject; paths: readonly string[]; dirExists: boolean; found: IconFindings } | null = null;
 
-  /** icons.json's findings against icons/. */
+  /** icons.json's findings against icons/, in the order checkIconMap finds them. */
   check(icons: ParsedJson, raw: RawContent): Diagnostic[] {
     const root = icons.value as JsonObject;
-    const last = this.clean;
-    const was = last?.root.deref();
-    const changed = was !== undefined && last!.dirExists === raw.iconsDirExists && samePaths(last!.paths, raw.iconDirFiles)
-      ? changedEntries(was, root) : null;
-    if (changed !== null) {
+    const last = this.last;
+    const changed = last !== null && last.dirExists === raw.iconsDirExists && samePaths(last.paths, raw.iconDirFiles)
+      && !hasError(last.found) ? changedEntries(last.root, root) : null;
+    let found: IconFindings | null = null;
+    if (changed !== null && !changed.keys.includes("$schema")) {
       const files = iconFileNames(raw);
-      const found = new Out();
-      for (const key of changed.keys) checkIconValue(found, icons, files, key, root.get(key) as string);
-      if (found.list.length === 0) {
-        this.clean = { ...last!, root: new WeakRef(root) };
-        return [];
-      }
+      const out = new Out();
+      const fresh: IconFindings["values"] = [];
+      changed.keys.forEach((key, j) => {
+        checkIconValue(out, icons, files, key, root.get(key) as string);
+        if (out.list.length > 0) fresh.push({ at: changed.at[j]!, list: out.list.splice(0) });
+      });
+      const moved = new Set(changed.at);
+      const kept = last!.found.values.filter((v) => !moved.has(v.at)).map((v) => ({ at: v.at, list: placed(icons, v.list) }));
+      found = { head: placed(icons, last!.found.head), values: [...kept, ...fresh].sort((x, y) => x.at - y.at), tail: placed(icons, last!.found.tail) };
+      if (hasError(found)) found = null;
     }
-    const out = new Out();
-    checkIconMap(out, icons, raw);
-    this.clean = out.list.length === 0 ? { root: new WeakRef(root), paths: raw.iconDirFiles.map((f) => f.path), dirExists: raw.iconsDirExists } : null;
-    return out.list;
+    found ??= checkIconMap(icons, raw);
+    this.last = { root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), dirExists: raw.iconsDirExists, found };
+    return [...found.head, ...found.values.flatMap((v) => v.list), ...found.tail];
   }
 }
+
+/** Findings of an earlier text of icons.json, each placed where its pointer is in `icons` now, as Out.at places it. */
+function placed(icons: ParsedJson, list: readonly Diagnostic[]): Diagnostic[] {
+  const out = new Out();
+  for (const d of list) out.at(icons, d.severity, d.code, d.pointer!, d.message, d.hint);
+  return out.list;
+}
+
+const hasError = (found: IconFindings): boolean =>
+  [found.head, ...found.values.map((v) => v.list), found.tail].some((list) => list.some((d) => d.severity === "error"));
 
 function samePaths(paths: readonly string[], files: readonly RawFile[]): boolean {
   if (paths.length !== files.length) return false;

@@ -1,7 +1,8 @@
 // test/content/icon-map-checks.test.ts
 // The check of icons.json against icons/ that `dev` keeps between builds (src/content/cross-checks.ts: IconMapChecks)
-// checks again only the changed mappings while the last check found nothing: through random edits (mappings changed,
-// added, removed, renamed; icons/ changed), every round's findings are those of a check without the memo.
+// checks again only the changed mappings, and places the other findings again: through random edits (mappings changed,
+// added, removed, renamed; icons/ changed; the text pretty-printed or on one line), every round's findings are those
+// of a check without the memo, in the same order, with the same places and words.
 
 import { describe, expect, test } from "vitest";
 import { crossCheck, IconMapChecks } from "../../src/content/cross-checks.js";
@@ -27,7 +28,9 @@ function raw(names: readonly string[], dirExists = true): RawContent {
   return { dir: "/content", json: {}, configReference: null, iconsDirExists: dirExists, iconDirFiles, published: iconDirFiles, diagnostics: [] };
 }
 
-const parsed = (map: Map<string, string>): ParsedJson => parseJson("/content/icons.json", `${JSON.stringify(Object.fromEntries(map), null, 4)}\n`);
+/** icons.json's parse: pretty-printed (a key a line), or on one line (`compact`: an edit moves the columns after it). */
+const parsed = (map: Map<string, string>, compact = false): ParsedJson =>
+  parseJson("/content/icons.json", `${JSON.stringify(Object.fromEntries(map), null, compact ? undefined : 4)}\n`);
 
 /** Findings of icons.json and icons/ (with the memo or without), stripped of nothing: codes, pointers, places, words. */
 const findings = (icons: ParsedJson, content: RawContent, checks?: IconMapChecks): unknown =>
@@ -60,10 +63,11 @@ describe("IconMapChecks: icons.json checked again where an edit reaches", () => 
         map.clear();
         for (const [k, v] of entries) map.set(k, v);
       } else if (r < 0.9) names = names.includes("notes.txt") ? names.filter((n) => n !== "notes.txt") : [...names, "notes.txt"]; // icons/ changed
-      else if (r < 0.93) map.set("E0", "php.png"); // a key that only case tells apart
-      else if (r < 0.96) map.delete("E0");
+      else if (r < 0.92) map.set("E0", "php.png"); // a key that only case tells apart
+      else if (r < 0.94) map.delete("E0");
+      else if (r < 0.96) map.set("$schema", `v${round}`); // quoted by its warning
       // else: nothing changed
-      const icons = parsed(map);
+      const icons = parsed(map, next() < 0.5);
       const content = raw(names);
       const kept = findings(icons, content, checks);
       expect(kept, `seed ${seed}, round ${round}`).toEqual(findings(icons, content));
@@ -88,6 +92,27 @@ describe("IconMapChecks: icons.json checked again where an edit reaches", () => 
     expect(found.map((d) => [d.code, d.pointer])).toEqual([["ICON_MISSING", "/php"], ["ICON_MISSING", "/js"]]);
     expect(found[1]!.hint, "a name that differs only in case is named").toContain("icons/Js.png exists");
     expect(found).toEqual(findings(icons, raw(names)));
+    // Mended, one of them: its finding goes, the other's stays (placed again: the text is on one line now).
+    map.set("php", "php.png");
+    const mended = findings(parsed(map, true), raw(names), checks) as Array<{ code: string; pointer: string; column?: number }>;
+    expect(mended.map((d) => [d.code, d.pointer])).toEqual([["ICON_MISSING", "/js"]]);
+    expect(mended).toEqual(findings(parsed(map, true), raw(names)));
+  });
+
+  test("the keys' findings are placed again after an edit moves them, and \"$schema\"'s warning quotes its new value", () => {
+    const names = ["text.png", "folder.png", "php.png", "a-longer-name.png"];
+    const map = new Map([["file", "text.png"], ["folder", "folder.png"], ["php", "php.png"], ["PY", "php.png"], ["$schema", "x"]]);
+    const checks = new IconMapChecks();
+    const first = findings(parsed(map, true), raw(names), checks) as Array<{ code: string; column?: number }>;
+    expect(first.map((d) => d.code)).toEqual(["ICONS_SCHEMA_KEY", "KEY_NOT_LOWERCASE"]);
+    map.set("php", "a-longer-name.png"); // before "PY" on the one line: its warning's column moves
+    const moved = findings(parsed(map, true), raw(names), checks) as Array<{ code: string; column?: number }>;
+    expect(moved[1]!.column).toBeGreaterThan(first[1]!.column!);
+    expect(moved).toEqual(findings(parsed(map, true), raw(names)));
+    map.set("$schema", "y");
+    const quoted = findings(parsed(map, true), raw(names), checks) as Array<{ message: string }>;
+    expect(quoted[0]!.message).toContain('"y"');
+    expect(quoted).toEqual(findings(parsed(map, true), raw(names)));
   });
 
   test("icons/ losing a file that an unchanged mapping names is found: the files are part of what is kept", () => {
