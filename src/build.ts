@@ -539,7 +539,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
     rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
   };
-  const { planRecords, servedByEdge, SiteLink } = await import("./output/plan.js");
+  const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const { AnswerInputsMemo } = await import("./routes/answer-inputs.js");
@@ -560,7 +560,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
             if (servedByEdge(site[j]!) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
           }
         }
-        return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return sortedByPath(files);
       },
     })),
     records: (written, links) => planRecords({

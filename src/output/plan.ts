@@ -66,7 +66,7 @@ export function planSite(
     if (isAnswerPath(files[i]!.path)) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
   }
   // The answer files only when a static host routes /api.php to them: an edge host's handler never reads them.
-  if (parts.answers) for (const f of routes.files.outputs()) files.push(f);
+  if (parts.answers) routes.files.pushOutputs(files);
   return files;
 }
 
@@ -262,6 +262,19 @@ export function linkSize(f: LinkFile): number {
 }
 
 const byPath = (a: OutputFile, b: OutputFile): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/**
+ * `files` sorted by path (stably), each path made once: a SiteLink makes its path when asked, and a ×100 site's
+ * 49,000 links sorted by a comparator of paths made 1.6 million strings. `files` itself when it is in order already.
+ */
+export function sortedByPath<T extends { readonly path: string }>(files: T[]): T[] {
+  const paths = files.map((f) => f.path);
+  let inOrder = true;
+  for (let i = 1; i < paths.length && inOrder; i++) inOrder = paths[i - 1]! <= paths[i]!;
+  if (inOrder) return files;
+  const order = paths.map((_, i) => i).sort((a, b) => (paths[a]! < paths[b]! ? -1 : paths[a]! > paths[b]! ? 1 : 0));
+  return order.map((i) => files[i]!);
+}
 
 /**
  * Paths that would land on the same file on a case-insensitive file system (macOS, Windows), each group in the order

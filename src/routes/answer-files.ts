@@ -237,8 +237,18 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
 
   /** Every answer file (paths without the leading "/"), singles first, then each set's members. */
   *outputs(): Generator<AnswerOutput> {
-    for (const [path, answer] of this.singles) yield new AnswerOutput(null, answer, path.slice(1));
-    for (const set of this.sets) for (const m of set.members) yield new AnswerOutput(set, m);
+    const list: AnswerOutput[] = [];
+    this.pushOutputs(list);
+    yield* list;
+  }
+
+  /** outputs(), pushed onto `list`: no generator step per file (a ×100 site has 590,000). */
+  pushOutputs(list: { push(f: AnswerOutput): unknown }): void {
+    for (const [path, answer] of this.singles) list.push(new AnswerOutput(null, answer, path.slice(1)));
+    for (const set of this.sets) {
+      const { members } = set;
+      for (let i = 0; i < members.length; i++) list.push(new AnswerOutput(set, members[i]!));
+    }
   }
 
   /** Site paths ("/api/config.json"). */

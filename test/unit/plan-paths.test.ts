@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { compile } from "../../src/build.js";
-import { servedByEdge } from "../../src/output/plan.js";
+import { servedByEdge, sortedByPath } from "../../src/output/plan.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";
 
 describe("servedByEdge", () => {
@@ -13,5 +13,20 @@ describe("servedByEdge", () => {
     expect(site.filter((f) => f.path.startsWith("api/")).length).toBeGreaterThan(100);
     expect(site.filter((f) => !f.path.startsWith("api/")).length).toBeGreaterThan(10);
     for (const f of site) expect(servedByEdge(f), f.path).toBe(!f.path.toLowerCase().startsWith("api/"));
+  });
+});
+
+describe("sortedByPath", () => {
+  it("sorts as a stable sort by path does, asking each file's path once", () => {
+    let asked = 0;
+    const file = (path: string, tag: number): { readonly path: string; tag: number } => ({ get path() { asked++; return path; }, tag });
+    const paths = ["b/x", "a", "icons/z.png", "a", "B", "icons/a.png", "a/b", "icons/z.png"];
+    const files = paths.map(file);
+    const sorted = sortedByPath(files);
+    expect(asked).toBe(files.length);
+    const expected = paths.map((p, tag) => ({ p, tag })).sort((x, y) => (x.p < y.p ? -1 : x.p > y.p ? 1 : 0));
+    expect(sorted.map((f) => f.tag)).toEqual(expected.map((e) => e.tag));
+    const again = sortedByPath(sorted);
+    expect(again, "in order already: the same list").toBe(sorted);
   });
 });
