@@ -40,6 +40,11 @@ export class ContentCache {
   /** Whether the file it was loaded from or saved to holds what it knows (then an unchanged cache is not written). */
   private stored = false;
 
+  /** How many files it knows. */
+  get size(): number {
+    return this.files.size;
+  }
+
   /** The facts of the file, when they were kept for this very version of it. */
   get(f: CachedFile): FileFacts | undefined {
     const hit = this.files.get(f.absPath);

@@ -316,17 +316,19 @@ const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b
  * when the files are cached (and never more open files than one).
  */
 function readFacts(raw: RawContent, cache: ContentCache | undefined, readAt: number): void {
+  let hits = 0;
   for (const f of raw.published) {
     if (f.data !== undefined) {
       f.facts = factsOf(f.data, false, f.path); // a text the build read whole
       continue;
     }
-    const image = iconDirName(f.path) !== null && IMAGE_NAME.test(f.path);
     const kept = cache?.get(f);
     if (kept !== undefined) {
       f.facts = kept;
+      hits++;
       continue;
     }
+    const image = iconDirName(f.path) !== null && IMAGE_NAME.test(f.path);
     let bytes: Uint8Array;
     try {
       bytes = readFileSync(f.absPath);
@@ -337,7 +339,8 @@ function readFacts(raw: RawContent, cache: ContentCache | undefined, readAt: num
     if (image) f.data = bytes;
     cache?.set(f, f.facts, readAt);
   }
-  cache?.retain(new Set(raw.published.map((f) => f.absPath)));
+  // Every file it knows was found (as many hits as it holds: each hit is one of them): it keeps what it has.
+  if (cache !== undefined && hits !== cache.size) cache.retain(new Set(raw.published.map((f) => f.absPath)));
 }
 
 export { DEFAULT_EXCLUDE };

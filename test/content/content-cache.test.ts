@@ -3,7 +3,7 @@
 // what the cache kept is trusted only for the same file unchanged (size, modification time, device, inode and change
 // time), never for a file changed within RACY_MS of being read, and only by the tool that wrote it.
 
-import { readFile, symlink, utimes, writeFile } from "node:fs/promises";
+import { readFile, symlink, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
@@ -131,6 +131,15 @@ describe("content cache: reading content", () => {
     expect(fileOf(third, "icons/php.png").data).toEqual(edited);
     expect(fileOf(third, "icons/php.png").facts!.hash).toEqual(digest(edited));
     expect(fileOf(third, "icons/text.png").data).toBeUndefined();
+
+    // A removed file is forgotten, even when every other file is found as it was.
+    await sleep(RACY_MS + 200);
+    await readContent(dir, { cache }); // the edited icon, now far enough behind, is kept
+    const known = cache.size;
+    await unlink(path.join(dir, "icons/vector.svg"));
+    await readContent(dir, { cache });
+    expect(cache.size).toBe(known - 1);
+    expect(cache.get(fileOf(first, "icons/vector.svg"))).toBeUndefined();
   }, 30_000);
 
   it("a rebuild sees an edit that keeps the size and the modification time, and writes what a fresh build writes", async () => {
