@@ -272,7 +272,10 @@ export function memberChanged(inputs: ((member: string) => string) | undefined, 
 export function changedMembers(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): ((member: string) => boolean) | null {
   if (inputs === undefined || changed.size === 0) return null;
   if (!PREFIXED.has(inputs)) return (member) => changed.has(inputs(member));
-  const lengths = new Set<number>();
-  for (const key of changed) lengths.add(key.length - 2);
-  return (member) => lengths.has(member.length) && changed.has(inputs(member));
+  // By length, in a table (a Set's lookup, asked of 590,000 members at ×100, cost 70 ms of a rebuild).
+  let longest = 0;
+  for (const key of changed) longest = Math.max(longest, key.length - 2);
+  const lengths = new Uint8Array(longest + 1);
+  for (const key of changed) if (key.length >= 2) lengths[key.length - 2] = 1;
+  return (member) => lengths[member.length] === 1 && changed.has(inputs(member));
 }
