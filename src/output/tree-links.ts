@@ -7,7 +7,7 @@
 // that the trees are the last build's).
 
 import { treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { AnswerOutput } from "../routes/answer-files.js";
+import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
 import type { ManifestEntries } from "./manifest-entries.js";
 import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./plan.js";
 
@@ -34,25 +34,74 @@ export function treeLinks(
   const links: SiteLink[] = [];
   const folders = new Set<string>();
   let otherBytes = 0;
+  const rewritten = [...options.rewritten].sort((a, b) => a - b);
   for (const tree of trees) {
     const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
     let target: string | undefined;
     let trusted = false;
-    for (let i = 0; i < site.files.length; i++) {
-      const f = site.files[i]!;
-      const size = site.entries.size(i);
-      if (size < 0 || !treeHolds(tree, f instanceof AnswerOutput, f)) continue;
-      const folder = folderOf(f);
+    /** Whether the links into `folder` are looked at, each (the folder is made and asked once per run of files in it). */
+    const lookAt = (folder: string): boolean => {
       if (folder !== target) {
-        // The files of one folder come in runs (answers: one run each): a folder is made and asked once per run.
         target = folder;
         const link = folder === "" ? tree.prefix.slice(0, -1) : tree.prefix + folder;
         for (let d = link; d !== "" && !folders.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) folders.add(d);
         trusted = options.trusted(link);
       }
-      if (options.all || !trusted || options.rewritten.has(i)) links.push(new SiteLink(group, i));
+      return options.all || !trusted;
+    };
+    for (let i = 0; i < site.files.length; i++) {
+      const f = site.files[i]!;
+      const set = f instanceof AnswerOutput && !tree.ownAmongAnswers ? setFrom(site.files, i) : null;
+      if (set !== null) {
+        // A set's answers, a run of one folder that the tree holds whole or not at all (src/layout/link-trees.ts):
+        // asked once, not answer by answer (590,000 at ×100); only the rewritten ones' links are made.
+        const end = i + set.members.length;
+        if (treeHolds(tree, true, f)) {
+          const each = lookAt(set.folder);
+          for (let k = i; k < end; k++) {
+            const size = site.entries.size(k);
+            if (size < 0) continue;
+            if (each) links.push(new SiteLink(group, k));
+            else otherBytes += size;
+          }
+          if (!each) {
+            for (let r = firstAtLeast(rewritten, i); r < rewritten.length && rewritten[r]! < end; r++) {
+              const k = rewritten[r]!;
+              const size = site.entries.size(k);
+              if (size < 0) continue;
+              links.push(new SiteLink(group, k));
+              otherBytes -= size;
+            }
+          }
+        }
+        i = end - 1;
+        continue;
+      }
+      const size = site.entries.size(i);
+      if (size < 0 || !treeHolds(tree, f instanceof AnswerOutput, f)) continue;
+      if (lookAt(folderOf(f)) || options.rewritten.has(i)) links.push(new SiteLink(group, i));
       else otherBytes += size;
     }
   }
   return { links, folders, otherBytes };
+}
+
+/** The set whose answers lie in `files` from `i` on, in its order, when `files[i]` is its first; else null. */
+function setFrom(files: readonly OutputFile[], i: number): AnswerSet | null {
+  const set = (files[i] as AnswerOutput).startsSet();
+  if (set === null) return null;
+  const last = files[i + set.members.length - 1];
+  return last instanceof AnswerOutput && last.isMember(set, set.members.length - 1) ? set : null;
+}
+
+/** The index of the first value of `sorted` at least `value` (its length when none is). */
+function firstAtLeast(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
