@@ -10,6 +10,7 @@ import { asciiLower, isIconName } from "../model/types.js";
 import { SAFE_VALUE } from "../routes/route-table.js";
 import { BASE_URL_PATTERN } from "./base-url.js";
 import { pointerToken, type ParsedJson, type Position } from "./parse-json.js";
+import type { FileFacts } from "./file-facts.js";
 import type { JsonContentName, RawContent, RawFile } from "./read-content.js";
 
 export interface CrossCheckInput {
@@ -20,6 +21,8 @@ export interface CrossCheckInput {
   baseUrl?: string;
   /** The last check of icons.json, kept between builds (`dev`). */
   iconMapChecks?: IconMapChecks;
+  /** The last check of the content's files, likewise. */
+  fileChecks?: FileChecks;
 }
 
 /** The answer every unmapped extension and every missing icon falls back to. */
@@ -178,7 +181,7 @@ interface IconFindings {
   tail: Diagnostic[];
 }
 
-function checkIconMap(icons: ParsedJson, raw: RawContent): IconFindings {
+function checkIconMap(icons: ParsedJson, raw: RawContent, files = iconFileNames(raw)): IconFindings {
   const root = icons.value as JsonObject;
   const head = new Out();
   if (root.has("$schema")) {
@@ -187,7 +190,6 @@ function checkIconMap(icons: ParsedJson, raw: RawContent): IconFindings {
       `Remove it and associate schemas/icons.schema.json in your editor's settings instead (VS Code: "json.schemas" with "fileMatch": ["icons.json"]).`);
   }
   checkKeys(head, icons, root, "", "findIcon");
-  const files = iconFileNames(raw);
   const out = new Out();
   const values: IconFindings["values"] = [];
   let at = 0;
@@ -206,7 +208,8 @@ function checkIconMap(icons: ParsedJson, raw: RawContent): IconFindings {
 }
 
 /** The names of icons/'s files, and (made when first asked) each by its name in lower case. */
-function iconFileNames(raw: RawContent): ReadonlySet<string> & { byLower(): ReadonlyMap<string, string> } {
+type IconFileNames = ReadonlySet<string> & { byLower(): ReadonlyMap<string, string> };
+function iconFileNames(raw: RawContent): IconFileNames {
   const files = new Set(raw.iconDirFiles.map((f) => f.path.slice("icons/".length)));
   let lower: Map<string, string> | undefined;
   return Object.assign(files, {
@@ -215,7 +218,7 @@ function iconFileNames(raw: RawContent): ReadonlySet<string> & { byLower(): Read
 }
 
 /** What one mapping of icons.json (`key` → `name`) finds: a name that is no plain file name, a missing or no image. */
-function checkIconValue(out: Out, icons: ParsedJson, files: ReturnType<typeof iconFileNames>, key: string, name: string): void {
+function checkIconValue(out: Out, icons: ParsedJson, files: IconFileNames, key: string, name: string): void {
   const pointer = `/${pointerToken(key)}`;
   if (!isPlainFileName(name)) {
     out.at(icons, "error", "ICON_NAME_INVALID", pointer,
@@ -244,7 +247,7 @@ function checkIconValue(out: Out, icons: ParsedJson, files: ReturnType<typeof ic
  */
 export class IconMapChecks {
   /** The root checked last, held (not weakly: the collector would drop it between two builds), with what it found. */
-  private last: { root: JsonObject; paths: readonly string[]; dirExists: boolean; found: IconFindings } | null = null;
+  private last: { root: JsonObject; paths: readonly string[]; names: IconFileNames; dirExists: boolean; found: IconFindings } | null = null;
 
   /** icons.json's findings against icons/, in the order checkIconMap finds them. */
   check(icons: ParsedJson, raw: RawContent): Diagnostic[] {
@@ -253,8 +256,8 @@ export class IconMapChecks {
     const changed = last !== null && last.dirExists === raw.iconsDirExists && samePaths(last.paths, raw.iconDirFiles)
       && !hasError(last.found) ? changedEntries(last.root, root) : null;
     let found: IconFindings | null = null;
+    const files = changed !== null ? last!.names : iconFileNames(raw); // the same paths: the same names
     if (changed !== null && !changed.keys.includes("$schema")) {
-      const files = iconFileNames(raw);
       const out = new Out();
       const fresh: IconFindings["values"] = [];
       changed.keys.forEach((key, j) => {
@@ -266,8 +269,8 @@ export class IconMapChecks {
       found = { head: placed(icons, last!.found.head), values: [...kept, ...fresh].sort((x, y) => x.at - y.at), tail: placed(icons, last!.found.tail) };
       if (hasError(found)) found = null;
     }
-    found ??= checkIconMap(icons, raw);
-    this.last = { root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), dirExists: raw.iconsDirExists, found };
+    found ??= checkIconMap(icons, raw, files);
+    this.last = { root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), names: files, dirExists: raw.iconsDirExists, found };
     return [...found.head, ...found.values.flatMap((v) => v.list), ...found.tail];
   }
 }
@@ -285,6 +288,62 @@ const hasError = (found: IconFindings): boolean =>
 function samePaths(paths: readonly string[], files: readonly RawFile[]): boolean {
   if (paths.length !== files.length) return false;
   for (let i = 0; i < paths.length; i++) if (paths[i] !== files[i]!.path) return false;
+  return true;
+}
+
+/** The findings of the content's files themselves (their names and bytes), against icons/ and one another. */
+function checkFiles(raw: RawContent): Diagnostic[] {
+  const out = new Out();
+  if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
+    out.file(`${raw.dir}/icons`, "error", "ICON_FALLBACK_MISSING",
+      `icons/${FALLBACK_ICON} does not exist: it is the answer for every unmapped extension and every mapped icon that is missing, so findIcon would answer 404.`,
+      `Add an icon named ${FALLBACK_ICON}.`);
+  }
+  for (const f of raw.iconDirFiles) {
+    const name = f.path.slice("icons/".length);
+    const tooLong = answerNameTooLong(name);
+    if (tooLong !== null) {
+      out.file(`${raw.dir}/${f.path}`, "error", "NAME_TOO_LONG", `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`, "Rename the file.");
+    }
+    checkIconFile(out, raw.dir, f);
+  }
+  checkNormalization(out, raw.dir, raw.published);
+  for (const f of raw.published) {
+    checkSvgContent(out, raw.dir, f);
+    if (hasUncarriableChar(f.path)) {
+      out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");
+    }
+  }
+  return out.list;
+}
+
+/**
+ * checkFiles, kept between builds (`dev`): the same findings while the content folder publishes the same files (paths,
+ * sizes, and facts: the content cache keeps a file's facts object while the file is unchanged). A ×100 site publishes
+ * 49,000 files: their names normalised and tested, 0.08 s a rebuild.
+ */
+export class FileChecks {
+  private last: { dir: string; dirExists: boolean; files: Array<{ path: string; size: number; facts: FileFacts | undefined }>; found: Diagnostic[] } | null = null;
+
+  check(raw: RawContent): Diagnostic[] {
+    const last = this.last;
+    if (last === null || last.dir !== raw.dir || last.dirExists !== raw.iconsDirExists || !sameFiles(last.files, raw.published)) {
+      this.last = {
+        dir: raw.dir, dirExists: raw.iconsDirExists, files: raw.published.map((f) => ({ path: f.path, size: f.size, facts: f.facts })),
+        found: checkFiles(raw),
+      };
+    }
+    return this.last!.found.map((d) => ({ ...d })); // each build its own copies
+  }
+}
+
+function sameFiles(was: ReadonlyArray<{ path: string; size: number; facts: FileFacts | undefined }>, now: readonly RawFile[]): boolean {
+  if (was.length !== now.length) return false;
+  for (let i = 0; i < was.length; i++) {
+    const a = was[i]!;
+    const b = now[i]!;
+    if (a.facts !== b.facts || a.path !== b.path || a.size !== b.size) return false;
+  }
   return true;
 }
 
@@ -365,25 +424,6 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   if (valid.manifest !== undefined) out.list.push(...checkedOnce(checkManifest, valid.manifest, valid.config));
   if (valid.extensionMap !== undefined) out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
   if (valid.icons !== undefined) out.list.push(...(input.iconMapChecks ?? new IconMapChecks()).check(valid.icons, raw));
-  if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
-    out.file(`${raw.dir}/icons`, "error", "ICON_FALLBACK_MISSING",
-      `icons/${FALLBACK_ICON} does not exist: it is the answer for every unmapped extension and every mapped icon that is missing, so findIcon would answer 404.`,
-      `Add an icon named ${FALLBACK_ICON}.`);
-  }
-  for (const f of raw.iconDirFiles) {
-    const name = f.path.slice("icons/".length);
-    const tooLong = answerNameTooLong(name);
-    if (tooLong !== null) {
-      out.file(`${raw.dir}/${f.path}`, "error", "NAME_TOO_LONG", `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`, "Rename the file.");
-    }
-    checkIconFile(out, raw.dir, f);
-  }
-  checkNormalization(out, raw.dir, raw.published);
-  for (const f of raw.published) {
-    checkSvgContent(out, raw.dir, f);
-    if (hasUncarriableChar(f.path)) {
-      out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");
-    }
-  }
+  out.list.push(...(input.fileChecks ?? new FileChecks()).check(raw));
   return out.list;
 }

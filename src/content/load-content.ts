@@ -3,7 +3,7 @@
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
 import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
-import { crossCheck, IconMapChecks } from "./cross-checks.js";
+import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
 import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
@@ -36,6 +36,8 @@ export class ModelParts {
   private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
   /** The last check of icons.json against icons/ (src/content/cross-checks.ts), made again where an edit reaches. */
   readonly iconMapChecks = new IconMapChecks();
+  /** The last check of the content's files (their names and bytes), likewise. */
+  readonly fileChecks = new FileChecks();
 
   /** config.json's part: the last one when made of the same value and time. */
   configOf(json: JsonObject, lastModified: number): SiteModel["config"] {
@@ -198,7 +200,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   }
   diagnostics.push(...crossCheck({
     raw, valid, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.parts === undefined ? {} : { iconMapChecks: options.parts.iconMapChecks }),
+    ...(options.parts === undefined ? {} : { iconMapChecks: options.parts.iconMapChecks, fileChecks: options.parts.fileChecks }),
   }));
   const { manifest, config, extensionMap, icons } = valid;
   if (manifest === undefined || config === undefined || extensionMap === undefined || icons === undefined
