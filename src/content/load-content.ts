@@ -72,7 +72,8 @@ export class ModelParts {
       let same = true;
       for (const [key, info] of last) {
         const f = files[i++]!;
-        if (info.size !== f.size || info.lastModified !== lastModified(f) || key !== name(f)) {
+        // The name compared in place (no slice of 49,000 paths at ×100): "icons/" + key.
+        if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== key.length + 6 || !f.path.endsWith(key)) {
           same = false;
           break;
         }

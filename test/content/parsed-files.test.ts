@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import * as A from "../../src/api/answers.js";
 import { buildModel, ModelParts, ParsedFiles, type ModelResult } from "../../src/content/load-content.js";
 import type { SiteModel } from "../../src/model/types.js";
+import type { RawFile } from "../../src/content/read-content.js";
 import { readContent } from "../../src/content/read-content.js";
 import { buildClock } from "../../src/model/time.js";
 import { demoCopies, TEST_EPOCH } from "../helpers/fixtures.js";
@@ -148,5 +149,16 @@ describe("ModelParts: dev's model parts kept by what they are made of", () => {
     expect(other.iconDirFiles).toBe(third.iconDirFiles);
     expect(A.answerText(A.icons(other))).toContain("https://other.example/icons/");
     expect(A.answerText(A.icons(third))).not.toContain("https://other.example/icons/");
+  });
+
+  test("icons/'s files: the same map for the same names, sizes and times; a new one for a name changed in place", () => {
+    const parts = new ModelParts();
+    const file = (name: string, size = 10): RawFile => ({ path: `icons/${name}`, absPath: `/c/icons/${name}`, size, mtimeMs: 1000 });
+    const time = (f: RawFile): number => f.mtimeMs / 1000;
+    const first = parts.iconDirFilesOf([file("a.png"), file("b.png")], time);
+    expect(parts.iconDirFilesOf([file("a.png"), file("b.png")], time)).toBe(first);
+    const renamed = parts.iconDirFilesOf([file("a.png"), file("c.png")], time); // as long a name, in its place
+    expect([...renamed.keys()]).toEqual(["a.png", "c.png"]);
+    expect(parts.iconDirFilesOf([file("a.png"), file("c.png", 11)], time).get("c.png")!.size).toBe(11);
   });
 });
