@@ -8,7 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
-import { siteDataText, type SiteDataPart } from "../model/site-data.js";
+import { changedEntries } from "../model/changed-values.js";
+import type { Json, JsonObject } from "../model/json.js";
+import { encodeJson, siteDataText, type SiteDataPart } from "../model/site-data.js";
 import type { Diagnostic } from "../errors.js";
 import type { SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
@@ -60,12 +62,33 @@ export class CatalogueMemo {
   readonly view = new ViewMemo();
   readonly prints: PrintMemo = new Map();
   private readonly parts = new WeakMap<object, string>();
+  /** icons.json's part printed entry by entry (iconMapText), with the map printed. */
+  private iconMap: { json: JsonObject; entries: string[] } | null = null;
 
   partText(model: SiteModel, name: SiteDataPart, print: () => string): string {
     const part = model[name];
     let text = this.parts.get(part);
-    if (text === undefined) this.parts.set(part, (text = print()));
+    if (text === undefined) this.parts.set(part, (text = name === "iconMap" ? this.iconMapText(model.iconMap) : print()));
     return text;
+  }
+
+  /**
+   * The site data's iconMap part (src/model/site-data.ts: its JSON), each entry printed again only when an edit changed
+   * it (icons.json with the same keys in order: src/model/changed-values.ts). A ×100 icons.json has 54,000 entries:
+   * printed whole, 0.05 s of a one-mapping rebuild.
+   */
+  private iconMapText(part: SiteModel["iconMap"]): string {
+    const entry = (key: string, value: Json): string => JSON.stringify([key, encodeJson(value)]);
+    const last = this.iconMap;
+    const changed = last === null ? null : changedEntries(last.json, part.json);
+    let entries: string[];
+    if (changed === null) entries = [...part.json].map(([key, value]) => entry(key, value));
+    else {
+      entries = last!.entries;
+      changed.keys.forEach((key, j) => (entries[changed.at[j]!] = entry(key, part.json.get(key)!)));
+    }
+    this.iconMap = { json: part.json, entries };
+    return `{"json":{"o":[${entries.join(",")}]},"lastModified":${JSON.stringify(part.lastModified)}}`;
   }
 }
 

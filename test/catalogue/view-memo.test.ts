@@ -4,7 +4,8 @@
 // one made without it, and so is every page's print.
 
 import { describe, expect, it } from "vitest";
-import { pagePrints, type PrintMemo } from "../../src/catalogue/index.js";
+import { CatalogueMemo, pagePrints, type PrintMemo } from "../../src/catalogue/index.js";
+import { siteDataText, toSiteData } from "../../src/model/site-data.js";
 import { cataloguePlan } from "../../src/catalogue/page.js";
 import { catalogueView, ViewMemo, type ViewInput } from "../../src/catalogue/view.js";
 import type { Diagnostic } from "../../src/errors.js";
@@ -37,6 +38,18 @@ describe("the catalogue's view kept by dev", () => {
         const input = inputOf(site);
         expect(catalogueView(input, memo.view), name).toEqual(catalogueView(input));
         expect(printsOf(input, memo), name).toEqual(printsOf(input));
+      }
+      rounds++;
+    });
+    expect(rounds).toBe(300);
+  });
+
+  it("prints the site data as JSON.stringify does, its icons.json part patched entry by entry, after each of 300 rounds", () => {
+    const memo = new CatalogueMemo();
+    let rounds = 0;
+    eachRound(23, 300, ({ before, edits, after }) => {
+      for (const [site, name] of [[before, "before"], [after, edits.map((e) => e.name).join("; ")]] as const) {
+        expect(siteDataText(site, (part, print) => memo.partText(site, part, print)), name).toBe(JSON.stringify(toSiteData(site)));
       }
       rounds++;
     });
