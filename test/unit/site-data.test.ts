@@ -64,11 +64,13 @@ describe("siteDataText", () => {
       return text;
     };
     await next();
-    expect(printed.sort()).toEqual(["config", "extensionMap", "iconDirFiles", "iconMap"]);
+    // icons.json's part is printed by the memo itself, entry by entry (test/catalogue/view-memo.test.ts holds it to
+    // JSON.stringify's): the other parts through `print`.
+    expect(printed.sort()).toEqual(["config", "extensionMap", "iconDirFiles"]);
     const file = path.join(dir, "icons.json");
     await writeFile(file, (await readFile(file, "utf8")).replace('"php": "php.png"', '"php": "text.png"'));
     expect(await next()).toContain('["php","text.png"]');
-    expect(printed, "icons.json alone changed").toEqual(["iconMap"]);
+    expect(printed, "icons.json alone changed: no other part printed again").toEqual([]);
     await next();
     expect(printed, "nothing changed").toEqual([]);
   });
