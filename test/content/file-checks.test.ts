@@ -1,6 +1,6 @@
 // test/content/file-checks.test.ts
 // The check of the content's files (their names and bytes) that `dev` keeps between builds (src/content/cross-checks.ts:
-// FileChecks) gives the same findings while the same files are published with the same facts: through random edits
+// FileChecks) gives the same findings while the same files are published with the same image facts: through random edits
 // (a file renamed, its bytes' facts replaced, its size changed, a file added or removed), every round's findings
 // are those of a check without the memo, and each round gets its own copies.
 
