@@ -173,7 +173,7 @@ export function isPlainFileName(name: string): boolean {
   return name !== "" && !/[/\\\u0000]/.test(name) && name !== "." && name !== ".." && !name.startsWith(".");
 }
 
-/** icons.json's findings against icons/, in the order found: the key's (first the "$schema" key's), then each
+/** icons.json's findings against icons/, in the order found: the keys' (the "$schema" key's first), then each
  * mapping's (`at`: its index among the keys), then the folder icon's. */
 interface IconFindings {
   head: Diagnostic[];
@@ -247,7 +247,9 @@ function checkIconValue(out: Out, icons: ParsedJson, files: IconFileNames, key: 
  */
 export class IconMapChecks {
   /** The root checked last, held (not weakly: the collector would drop it between two builds), with what it found. */
-  private last: { root: JsonObject; paths: readonly string[]; names: IconFileNames; dirExists: boolean; found: IconFindings } | null = null;
+  private last: {
+    icons: ParsedJson; root: JsonObject; paths: readonly string[]; names: IconFileNames; dirExists: boolean; found: IconFindings;
+  } | null = null;
 
   /** icons.json's findings against icons/, in the order checkIconMap finds them. */
   check(icons: ParsedJson, raw: RawContent): Diagnostic[] {
@@ -257,7 +259,9 @@ export class IconMapChecks {
       && !hasError(last.found) ? changedEntries(last.root, root) : null;
     let found: IconFindings | null = null;
     const files = changed !== null ? last!.names : iconFileNames(raw); // the same paths: the same names
-    if (changed !== null && !changed.keys.includes("$schema")) {
+    if (changed !== null && changed.keys.length === 0 && icons === last!.icons) {
+      found = last!.found; // the same parse of the same text: its findings stand where they are
+    } else if (changed !== null && !changed.keys.includes("$schema")) {
       const out = new Out();
       const fresh: IconFindings["values"] = [];
       changed.keys.forEach((key, j) => {
@@ -270,8 +274,10 @@ export class IconMapChecks {
       if (hasError(found)) found = null;
     }
     found ??= checkIconMap(icons, raw, files);
-    this.last = { root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), names: files, dirExists: raw.iconsDirExists, found };
-    return [...found.head, ...found.values.flatMap((v) => v.list), ...found.tail];
+    this.last = {
+      icons, root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), names: files, dirExists: raw.iconsDirExists, found,
+    };
+    return [...found.head, ...found.values.flatMap((v) => v.list), ...found.tail].map((d) => ({ ...d })); // each build its own copies
   }
 }
 

@@ -130,4 +130,16 @@ describe("IconMapChecks: icons.json checked again where an edit reaches", () => 
     expect(found.map((d) => d.code)).toContain("ICON_MISSING"); // icons.json's: no folder icon (and text.png missing too)
     expect(found).toEqual(findings(parsed(new Map()), raw([])));
   });
+
+  test("the same parse checked again gives its findings as they were, each build its own copies", () => {
+    const map = new Map([["file", "text.png"], ["folder", "folder.png"], ["php", "missing.png"]]);
+    const icons = parsed(map);
+    const checks = new IconMapChecks();
+    const first = findings(icons, raw(["text.png", "folder.png"]), checks) as Array<{ message: string }>;
+    const words = first[0]!.message;
+    first[0]!.message = "changed by a caller";
+    const again = findings(icons, raw(["text.png", "folder.png"]), checks) as Array<{ message: string }>;
+    expect(again[0]!.message).toBe(words);
+    expect(again).toEqual(findings(icons, raw(["text.png", "folder.png"])));
+  });
 });
