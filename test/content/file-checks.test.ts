@@ -5,20 +5,10 @@
 // are those of a check without the memo, and each round gets its own copies.
 
 import { describe, expect, test } from "vitest";
+import { prng } from "../../scripts/prng.mjs";
 import { FileChecks } from "../../src/content/cross-checks.js";
 import type { FileFacts } from "../../src/content/file-facts.js";
 import type { RawContent, RawFile } from "../../src/content/read-content.js";
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pngFacts = (): FileFacts => ({ hash: Buffer.alloc(20, 1), image: { type: "png", width: 1, height: 1 } });
 const gifFacts = (): FileFacts => ({ hash: Buffer.alloc(20, 2), image: { type: "gif", width: 1, height: 1 } });
@@ -37,7 +27,7 @@ function content(files: readonly RawFile[]): RawContent {
 describe("FileChecks: the content's files checked again when they change", () => {
   test("200 random rounds: each finds what a check without the memo finds", () => {
     const seed = Number(process.env.FILE_CHECK_SEED ?? 28);
-    const next = random(seed);
+    const next = prng(seed);
     let files = [file("icons/text.png", pngFacts()), file("icons/php.png", pngFacts()), file("icons/x.svg", activeSvg()), file("icons/broken.png", unreadable()), file("icons/broken2.png", unreadable()), file("style/a.css", { hash: Buffer.alloc(20) })];
     for (let i = 0; i < 30; i++) files.push(file(`icons/i${i}.png`, pngFacts()));
     const checks = new FileChecks();

@@ -5,21 +5,10 @@
 // of a check without the memo, in the same order, with the same places and words.
 
 import { describe, expect, test } from "vitest";
+import { prng } from "../../scripts/prng.mjs";
 import { crossCheck, IconMapChecks } from "../../src/content/cross-checks.js";
 import { parseJson, type ParsedJson } from "../../src/content/parse-json.js";
 import type { RawContent, RawFile } from "../../src/content/read-content.js";
-
-/** A small random generator (mulberry32): the same seed gives the same rounds. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const file = (name: string): RawFile => ({ path: `icons/${name}`, absPath: `/content/icons/${name}`, size: 10, mtimeMs: 0 });
 
@@ -39,7 +28,7 @@ const findings = (icons: ParsedJson, content: RawContent, checks?: IconMapChecks
 describe("IconMapChecks: icons.json checked again where an edit reaches", () => {
   test("300 rounds of random edits: every round finds what a check without the memo finds", () => {
     const seed = Number(process.env.ICON_CHECK_SEED ?? 28);
-    const next = random(seed);
+    const next = prng(seed);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
     let names = ["text.png", "folder.png", "php.png", "js.svg", "notes.txt", "Case.png"];
     const good = ["text.png", "folder.png", "php.png", "js.svg"];

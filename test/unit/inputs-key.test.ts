@@ -5,21 +5,11 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { prng } from "../../scripts/prng.mjs";
 import type { RawContent, RawFile } from "../../src/content/read-content.js";
 import { inputsKey, type KeySettings } from "../../src/output/up-to-date.js";
 
 const settings: KeySettings = { baseUrl: undefined, sourceDateEpoch: "1735689600", strict: false, hosts: ["*"], plan: "free" };
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sha1 = (s: string): Buffer => createHash("sha1").update(s).digest();
 const file = (name: string, bytes: string, mtimeMs = 1_700_000_000_000): RawFile =>
@@ -35,7 +25,7 @@ const afresh = (files: readonly RawFile[]): RawContent => content(files.map((f) 
 describe("inputsKey: runs of published files kept while unchanged", () => {
   test("200 random edits: each key is the key read afresh, and differs from the one before", async () => {
     const seed = Number(process.env.INPUTS_KEY_SEED ?? 28);
-    const next = random(seed);
+    const next = prng(seed);
     let files = Array.from({ length: 3000 }, (_, i) => file(`f${String(i).padStart(5, "0")}.png`, `bytes ${i}`));
     let last = await inputsKey(content(files), settings);
     const seen = new Set([last]);

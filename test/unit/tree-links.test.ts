@@ -6,6 +6,7 @@
 // others' sizes are added up).
 
 import { describe, expect, it } from "vitest";
+import { prng } from "../../scripts/prng.mjs";
 import { compile } from "../../src/build.js";
 import { treeHolds, type LinkTree } from "../../src/layout/link-trees.js";
 import { ManifestEntries } from "../../src/output/manifest-entries.js";
@@ -13,17 +14,6 @@ import { folderOf } from "../../src/output/plan.js";
 import { treeLinks } from "../../src/output/tree-links.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const tree = (host: string, docroot: "site" | "plain", own: string[]): LinkTree =>
   ({ host, prefix: `hosts/${host}/`, docroot, own: new Set(own), ownAmongAnswers: own.some((p) => p.startsWith("api/")) });
@@ -35,7 +25,7 @@ describe("treeLinks", () => {
     const answerPath = site.find((f) => f instanceof AnswerOutput && f.member !== null)!.path;
     const trees = [tree("apache", "site", [".htaccess"]), tree("cloudflare", "plain", ["_headers"]), tree("odd", "site", [answerPath])];
     const seed = Number(process.env.TREE_LINKS_SEED ?? 28);
-    const next = random(seed);
+    const next = prng(seed);
     for (let round = 0; round < 40; round++) {
       const entries = new ManifestEntries(site.length);
       site.forEach((_, i) => { if (next() > 0.02) entries.set(i, Buffer.alloc(20, i % 251), 1 + Math.floor(next() * 1000)); });
