@@ -181,7 +181,7 @@ interface IconFindings {
   tail: Diagnostic[];
 }
 
-function checkIconMap(icons: ParsedJson, raw: RawContent, files = iconFileNames(raw)): IconFindings {
+function checkIconMap(icons: ParsedJson, raw: RawContent, files: IconFileNames): IconFindings {
   const root = icons.value as JsonObject;
   const head = new Out();
   if (root.has("$schema")) {
