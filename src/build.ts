@@ -75,6 +75,9 @@ export interface BuildOptions {
   catalogue?: boolean;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
+  /** Build in place at the time of the build in --out (its stamp's): an --out up to date is built again byte for byte,
+   * and nothing is written (`dev` fills its memory so). */
+  again?: boolean;
   /** The facts of the content's files (src/content/content-cache.ts) to start from; by default the memo's, else those
    * the records keep. */
   cache?: ContentCache;
@@ -507,7 +510,8 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
-    const built = await buildFrom(raw, options, key, claim, layout);
+    const time = options.again === true ? lastBuild(layout).stamp?.time : undefined;
+    const built = await buildFrom(raw, time === undefined ? options : { ...options, nowMs: time * 1000 }, key, claim, layout);
     saveCache(cache, layout);
     return built;
   });
@@ -537,7 +541,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const stamp: BuildStamp = {
     format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
-    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir),
+    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), time: model.buildTime,
   };
   const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");

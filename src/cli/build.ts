@@ -12,6 +12,8 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
+  /** Build even when --out is up to date, at its time (src/build.ts: `again`): `dev` fills its memory so. */
+  again?: boolean;
   /** What dev keeps in memory between builds (src/build.ts: BuildMemo). */
   memo?: BuildMemo;
   replaceOut?: boolean;
@@ -31,13 +33,17 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
+    ...(options.again === true ? { again: true } : {}),
     ...(options.memo === undefined ? {} : { memo: options.memo }),
     ...(options.catalogue === false ? { catalogue: false } : {}),
   };
 }
 
+/** How a build ended: nothing to do, written in place, or written whole. */
+export type BuildOutcome = "up to date" | "in place" | "full";
+
 /** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
-export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<void> {
+export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<BuildOutcome> {
   const started = performance.now();
   // bin/build-index-site.js holds V8's heap to 20% growth, for the peak memory of a build that writes every file. A
   // rebuild over an earlier build updates it in place: V8's own growth makes it faster (at ×100, a one-mapping
@@ -47,7 +53,7 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;
   try {
-    result = await (options.force ? build(core) : buildIfChanged(core));
+    result = await (options.force === true || options.again === true ? build(core) : buildIfChanged(core));
   } finally {
     stop();
   }
@@ -56,19 +62,20 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
     if (json) {
       const summary = report([], result.counts, options.config ?? null);
       io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
-      return;
+      return "up to date";
     }
-    if (options.quiet) return;
+    if (options.quiet) return "up to date";
     io.out(`${options.out}/ is up to date: content, options and tool unchanged since it was built `
       + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
       + `Nothing written (${humanMs(ms)}); --force rebuilds.`);
-    return;
+    return "up to date";
   }
+  const outcome = result.changes.mode;
   if (json) {
     io.out(JSON.stringify(report(result.diagnostics, result.counts, options.config ?? null), null, 2));
-    return;
+    return outcome;
   }
-  if (options.quiet) return;
+  if (options.quiet) return outcome;
   for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
   if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
   if (options.requestOrigin === true) {
@@ -90,10 +97,11 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
     ];
     io.out(`${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${what.join(", ")} in ${humanMs(ms)} `
       + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")}).`);
-    return;
+    return outcome;
   }
   io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
     + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
+  return outcome;
 }
 
 export function buildCommand(io: Io, run: Run): Command {

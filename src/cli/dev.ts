@@ -10,10 +10,10 @@ import path from "node:path";
 import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
 import { isBuild } from "../layout/read-build.js";
-import { runBuild } from "./build.js";
+import { runBuild, type BuildOutcome } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./common.js";
 import { resolveOptions, type Flags, type Options } from "./options.js";
-import { colorErr, colorOut, type Io } from "./output.js";
+import { colorErr, colorOut, humanMs, type Io } from "./output.js";
 import { printFailure } from "./failure.js";
 import { debounced, logRequests, watchTree } from "./watch.js";
 
@@ -70,20 +70,22 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   const memo = new BuildMemo();
   const contentReal = realpathOr(opts.content);
   let stopped = false;
-  const rebuild = async (): Promise<void> => {
-    if (stopped) return;
+  /** Builds (`warm`: in place even when --out is up to date, printing nothing but errors); returns how, or null when it failed. */
+  const rebuild = async (warm = false): Promise<BuildOutcome | null> => {
+    if (stopped) return null;
     controller = new AbortController();
     let problems: Diagnostic[] | null = null;
+    let outcome: BuildOutcome | null = null;
     try {
-      await runBuild(io, { ...opts, quiet: false, memo }, controller.signal, false);
+      outcome = await runBuild(io, { ...opts, quiet: warm, memo, again: warm }, controller.signal, false);
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return null;
       if (error instanceof UsageError) throw error;
       printFailure(io, error, { debug: false, verbose: opts.verbose === true });
       problems = error instanceof ContentError ? error.diagnostics.filter((d) => d.severity === "error") : [];
       if (problems.length === 0) problems = [{ severity: "error", code: "BUILD", file: opts.out, message: formatError(error).split("\n")[0]! }];
     }
-    if (stopped) return;
+    if (stopped) return null;
     // A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
     // after each build (route table, handler and its data). Without one, a page lists the content errors until a
     // build succeeds.
@@ -105,9 +107,12 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
       io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
     } else if (!first && !servingSite) io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
     servingSite = site;
+    return outcome;
   };
 
-  const loop = debounced(() => rebuild().catch((error: unknown) => io.err(formatError(error))), 150);
+  const loop = debounced(async () => {
+    await rebuild().catch((error: unknown) => io.err(formatError(error)));
+  }, 150);
   // Watching starts before the first build, so that no change is missed once the preview says it is ready; a change
   // during the first build is built after it.
   let built = false;
@@ -125,7 +130,14 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   });
   await watcher.ready;
   try {
-    await rebuild();
+    const outcome = await rebuild();
+    // The first edit finds the site in memory, as every later one does: a first build that wrote nothing (--out was
+    // up to date) or wrote in full (nothing in place) is followed by an update in place that writes nothing (the
+    // preview serves meanwhile; a change is built after it). At ×100 the first edit took 5.8 s without it, 2 s with it.
+    if (outcome === "up to date" || outcome === "full") {
+      const started = performance.now();
+      if (await rebuild(true) !== null && !stopped) io.out(colorOut(io, "dim", `Ready for edits: the site is held in memory (${humanMs(performance.now() - started)}).`));
+    }
   } catch (error) {
     watcher.close();
     throw error;

@@ -325,9 +325,9 @@ function checkFiles(raw: RawContent): Diagnostic[] {
 
 /**
  * checkFiles, kept between builds (`dev`): the same findings while the content folder publishes the same files (paths,
- * sizes, and image facts, all checkFiles reads of the bytes: the content cache keeps a file's facts object while the
- * file is unchanged; a text read whole has none). A ×100 site publishes 49,000 files: their names normalised and
- * tested, 0.1 s a rebuild.
+ * whether each is empty, and image facts, all checkFiles reads of the bytes: the content cache keeps a file's facts
+ * object while the file is unchanged; a text read whole has none, so an edit of icons.json, a published file whose
+ * size changes, keeps them). A ×100 site publishes 49,000 files: their names normalised and tested, 0.1 s a rebuild.
  */
 export class FileChecks {
   private last: { dir: string; dirExists: boolean; files: KeptFile[]; found: Diagnostic[] } | null = null;
@@ -336,7 +336,7 @@ export class FileChecks {
     const last = this.last;
     if (last === null || last.dir !== raw.dir || last.dirExists !== raw.iconsDirExists || !sameFiles(last.files, raw.published)) {
       this.last = {
-        dir: raw.dir, dirExists: raw.iconsDirExists, files: raw.published.map((f) => ({ path: f.path, size: f.size, image: f.facts?.image })),
+        dir: raw.dir, dirExists: raw.iconsDirExists, files: raw.published.map((f) => ({ path: f.path, empty: f.size === 0, image: f.facts?.image })),
         found: checkFiles(raw),
       };
     }
@@ -344,14 +344,14 @@ export class FileChecks {
   }
 }
 
-interface KeptFile { path: string; size: number; image: ImageFacts | undefined }
+interface KeptFile { path: string; empty: boolean; image: ImageFacts | undefined }
 
 function sameFiles(was: readonly KeptFile[], now: readonly RawFile[]): boolean {
   if (was.length !== now.length) return false;
   for (let i = 0; i < was.length; i++) {
     const a = was[i]!;
     const b = now[i]!;
-    if (a.image !== b.facts?.image || a.path !== b.path || a.size !== b.size) return false;
+    if (a.image !== b.facts?.image || a.path !== b.path || a.empty !== (b.size === 0)) return false;
   }
   return true;
 }

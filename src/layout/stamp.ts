@@ -17,6 +17,9 @@ export interface BuildStamp {
   rules: number;
   /** The folders written beside --out (".netlify/v1"), each with this stamp. */
   beside: string[];
+  /** The time the answers give as the build's (seconds since the epoch: SOURCE_DATE_EPOCH, else when it ran): the
+   * same inputs at the same time build the same bytes (`dev` fills its memory so, src/cli/dev.ts). */
+  time?: number;
 }
 
 /**
@@ -46,6 +49,6 @@ export function parseStamp(text: string): BuildStamp | null {
   const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
   const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
   if (s.format !== LAYOUT_FORMAT || typeof s.out !== "string" || typeof s.key !== "string" || !strings(s.hosts)
-    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules)) return null;
+    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !(s.time === undefined || Number.isInteger(s.time))) return null;
   return s as BuildStamp;
 }

@@ -3,7 +3,7 @@
 // build; a content error is shown and the loop keeps running; one log line per request unless --quiet.
 
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cp, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -146,6 +146,45 @@ describe("dev started with content that does not build (issue 27 defect 8: it sa
       await until("the site after the fix", async () => ((await fetch(`${loop.url}api.php?action=config`)).status === 200 ? true : undefined));
       expect(await configVersion(loop.url)).toBe("1.2.0");
       expect(loop.io.stdout.join("\n")).toMatch(/The content builds: the preview serves .*dist\/ \((edge|static) semantics/);
+    } finally {
+      expect(await loop.stop()).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe("dev started on an up-to-date build", () => {
+  /** Every file the build wrote beside the content (the records' own bookkeeping aside): inode and modification time. */
+  const stamps = (root: string): Map<string, string> => {
+    const found = new Map<string, string>();
+    for (const top of ["dist", ".netlify", ".vercel", ".wrangler", ".build-index-site/dist"]) {
+      if (!existsSync(path.join(root, top))) continue;
+      for (const e of readdirSync(path.join(root, top), { recursive: true, withFileTypes: true })) {
+        if (!e.isFile()) continue;
+        const file = path.join(e.parentPath, e.name);
+        const st = statSync(file);
+        found.set(path.relative(root, file), `${st.ino} ${st.mtimeMs}`);
+      }
+    }
+    return found;
+  };
+
+  it("fills its memory with an update in place that writes nothing, says when it is ready, and the first edit is in place", async () => {
+    let root = "";
+    let before = new Map<string, string>();
+    const loop = await devLoop({}, async (content, out) => {
+      await build({ content, out });
+      root = path.dirname(out);
+      before = stamps(root);
+    });
+    try {
+      const ready = await until("the ready line", async () => loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(/.test(l)));
+      expect(loop.io.stdout.indexOf(ready)).toBeGreaterThan(loop.io.stdout.findIndex((l) => /is up to date/.test(l)));
+      expect(before.size).toBeGreaterThan(20);
+      expect(stamps(root)).toEqual(before);
+      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([]);
+      await mapIcon(loop.content, "zzz", "php.png");
+      await until("the edit", async () => ((await iconFor(loop.url, "zzz")) === "php.png" ? true : undefined));
+      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([expect.stringMatching(/^Updated .* in place: /)]);
     } finally {
       expect(await loop.stop()).toBe(0);
     }
