@@ -269,8 +269,11 @@ export class IconMapChecks {
         if (out.list.length > 0) fresh.push({ at: changed.at[j]!, list: out.list.splice(0) });
       });
       const moved = new Set(changed.at);
-      const kept = last!.found.values.filter((v) => !moved.has(v.at)).map((v) => ({ at: v.at, list: placed(icons, v.list) }));
-      found = { head: placed(icons, last!.found.head), values: [...kept, ...fresh].sort((x, y) => x.at - y.at), tail: placed(icons, last!.found.tail) };
+      // The same positions (a parse patched from the last, src/content/load-content.ts: ParsedFiles) place each where it was.
+      const place = icons.positionOf === last!.icons.positionOf && icons.file === last!.icons.file
+        ? (list: Diagnostic[]): Diagnostic[] => list : (list: Diagnostic[]): Diagnostic[] => placed(icons, list);
+      const kept = last!.found.values.filter((v) => !moved.has(v.at)).map((v) => ({ at: v.at, list: place(v.list) }));
+      found = { head: place(last!.found.head), values: [...kept, ...fresh].sort((x, y) => x.at - y.at), tail: place(last!.found.tail) };
       if (hasError(found)) found = null;
     }
     found ??= checkIconMap(icons, raw, files);

@@ -4,8 +4,8 @@
 
 import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
 import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
-import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
-import { validateContent } from "./validate.js";
+import { parseJson, patchMember, withoutTree, type ParsedJson } from "./parse-json.js";
+import { validateContent, validateMember } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { digest } from "./file-facts.js";
@@ -102,51 +102,77 @@ export interface KeptParse {
  * not kept. Positions are not kept: a diagnostic that asks for one parses the text again (parse-json.ts: withoutTree).
  */
 export class ParsedFiles {
-  private files: Map<JsonContentName, KeptParse & { parsed?: ParsedJson }> | null = null;
+  private files: Map<JsonContentName, Kept> | null = null;
   /** Whether it holds a parse its record does not (then src/content/parse-cache.ts writes it again). */
   changed = false;
 
   /** `restore`: the parses a record holds, read when first needed (none without it). */
   constructor(private readonly restore?: () => readonly KeptParse[]) {}
 
-  private kept(): Map<JsonContentName, KeptParse & { parsed?: ParsedJson }> {
+  private kept(): Map<JsonContentName, Kept> {
     if (this.files === null) this.files = new Map((this.restore?.() ?? []).map((k) => [k.name, { ...k }]));
     return this.files;
   }
 
   /** What it keeps, for its record. */
   entries(): KeptParse[] {
-    return [...this.kept().values()].map(({ parsed: _, ...k }) => k);
+    return [...this.kept().values()].map(({ parsed: _, text: _t, patched: _p, ...k }) => k);
   }
 
-  /** The parse of `text` as `file` (the name its diagnostics give), kept or made now. */
+  /** The parse of `text` as `file` (the name its diagnostics give), kept or made now: an edit of one member's string
+   * value (one mapping of icons.json, parse-json.ts: patchMember) is made from the parse of the text before it. */
   parse(name: JsonContentName, file: string, text: RawText): ParsedJson {
     const hash = hashOf(text);
     const kept = this.kept().get(name);
     if (kept !== undefined && kept.hash === hash) {
       if (kept.parsed?.file !== file) kept.parsed = withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text);
+      kept.text ??= text.text; // a parse the record kept: the next edit is compared with its text
       return kept.parsed;
+    }
+    const patch = kept?.text !== undefined && kept.value instanceof Map && text.invalidUtf8At === undefined
+      ? patchMember(kept.text, text.text, kept.value) : null;
+    if (patch !== null) {
+      // A parse of the new text finds nothing either: the same keys, and a string in place of a string; and every
+      // value where it was (the kept parse's positions, found once when first asked for, serve both).
+      const was = kept!.parsed ?? withoutTree({ file, value: kept!.value, positionOf: () => undefined, diagnostics: [] }, kept!.text!);
+      const parsed: ParsedJson = { file, value: patch.value, positionOf: was.positionOf, diagnostics: [] };
+      const valid = kept!.problems?.found.length === 0 ? { patched: { key: patch.key, skipBaseUrl: kept!.problems.skipBaseUrl } } : {};
+      this.files!.set(name, { name, hash, value: patch.value, parsed, text: text.text, ...valid });
+      this.changed = true;
+      return parsed;
     }
     const parsed = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     if (kept !== undefined || parsed.diagnostics.length === 0) this.changed = true;
     if (parsed.value === null || parsed.diagnostics.length > 0) this.files!.delete(name);
-    else this.files!.set(name, { name, hash, value: parsed.value, parsed: withoutTree(parsed, text.text) });
+    else this.files!.set(name, { name, hash, value: parsed.value, parsed: withoutTree(parsed, text.text), text: text.text });
     return parsed;
   }
 
   /** The schema problems of `parsed` (made from `text`), kept or found now by `validate` (`skipBaseUrl`:
-   * manifest.base_url is not checked); kept ones name the file as `parsed` does. */
-  problems(name: JsonContentName, parsed: ParsedJson, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[]): Diagnostic[] {
+   * manifest.base_url is not checked); kept ones name the file as `parsed` does. A parse patched from one without a
+   * problem is checked in its changed member alone, when `validateMember` can (validate.ts). */
+  problems(
+    name: JsonContentName, parsed: ParsedJson, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[],
+    validateMember: (key: string) => Diagnostic[] | null = () => null,
+  ): Diagnostic[] {
     const kept = this.kept().get(name);
     if (kept === undefined || kept.hash !== hashOf(text)) return validate();
     if (kept.problems?.skipBaseUrl !== skipBaseUrl) {
-      const found = validate();
+      const found = (kept.patched?.skipBaseUrl === skipBaseUrl ? validateMember(kept.patched.key) : null) ?? validate();
       kept.problems = { skipBaseUrl, found: found.map((d) => ({ ...d, file: "" })) }; // kept without the file's place
       this.changed = true;
       return found;
     }
     return kept.problems.found.map((d) => ({ ...d, file: parsed.file }));
   }
+}
+
+/** A parse kept in memory: with its text (what the next text is compared with) and, when it was patched from a parse
+ * without a schema problem, the member that changed. */
+interface Kept extends KeptParse {
+  parsed?: ParsedJson;
+  text?: string;
+  patched?: { key: string; skipBaseUrl: boolean };
 }
 
 /** The sha1 of a text's bytes: its facts' (read-content.ts gives each published file its facts), or made once (parse
@@ -195,7 +221,8 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const check = (): Diagnostic[] => validateContent(name, p, skip);
-    const problems = options.parsed?.problems(name, p, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check) ?? check();
+    const problems = options.parsed?.problems(name, p, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check,
+      (key) => validateMember(name, p, key, skip)) ?? check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }

@@ -135,3 +135,16 @@ export function validateContent(name: JsonContentName, parsed: ParsedJson, skip:
   }
   return out;
 }
+
+/** The content files whose schema checks each member of the root object alone, whatever the others are (icons.json's:
+ * test/content/patched-parse.test.ts holds its shape to that). */
+const MEMBERWISE: ReadonlySet<JsonContentName> = new Set(["icons"]);
+
+/**
+ * The schema problems of `parsed` when all of its members but `key` are known to have none: those of that member
+ * alone (what validateContent finds of the whole), or null when the file's schema does not check members one by one.
+ */
+export function validateMember(name: JsonContentName, parsed: ParsedJson, key: string, skip: (pointer: string) => boolean = () => false): Diagnostic[] | null {
+  if (!MEMBERWISE.has(name) || !(parsed.value instanceof Map) || !parsed.value.has(key)) return null;
+  return validateContent(name, { ...parsed, value: new Map([[key, parsed.value.get(key)!]]) }, skip);
+}
