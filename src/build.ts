@@ -502,7 +502,7 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
     mark("read content");
     const key = await inputsKey(raw, keySettings(options));
     mark("inputs key");
-    if (ifChanged && raw.diagnostics.length === 0 && options.write?.reuse !== false) {
+    if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false) {
       const stamp = await upToDate(layout, key, raw, epochSeconds(options));
       mark("up-to-date check");
       if (stamp !== null) {
@@ -510,8 +510,7 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
         return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
       }
     }
-    const time = options.again === true ? lastBuild(layout).stamp?.time : undefined;
-    const built = await buildFrom(raw, time === undefined ? options : { ...options, nowMs: time * 1000 }, key, claim, layout);
+    const built = await buildFrom(raw, options, key, claim, layout);
     saveCache(cache, layout);
     return built;
   });
@@ -524,13 +523,14 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
 async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
+  const time = options.again === true ? last.stamp?.time : undefined;
   // The JSON files' parses: dev's, or the record's (read when first needed); none with --force. Their record is made
   // once the model is built, and written with the build; the parses are not held here (80 MB at ×100).
   const [{ ParsedFiles }, { parsesRecord, readParses, writeParses }] = await Promise.all([import("./content/load-content.js"), import("./content/parse-cache.js")]);
   const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
   let parsesChanged: Buffer | undefined;
   const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey, cataloguePrints } = await compileContent(raw, {
-    ...options,
+    ...options, ...(time === undefined ? {} : { nowMs: time * 1000 }),
     parsed: options.force === true ? new ParsedFiles()
       : options.memo !== undefined ? (options.memo.parsed ??= new ParsedFiles(recorded)) : new ParsedFiles(recorded),
     saveParsed: (parsed) => (parsesChanged = parsesRecord(toolFingerprint(), parsed.entries())),

@@ -12,7 +12,7 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** Build even when --out is up to date, at its time (src/build.ts: `again`): `dev` fills its memory so. */
+  /** Build even when --out is up to date, at its build's time (src/build.ts: `again`): `dev` fills its memory so. */
   again?: boolean;
   /** What dev keeps in memory between builds (src/build.ts: BuildMemo). */
   memo?: BuildMemo;
@@ -53,7 +53,7 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;
   try {
-    result = await (options.force === true || options.again === true ? build(core) : buildIfChanged(core));
+    result = await (options.force ? build(core) : buildIfChanged(core));
   } finally {
     stop();
   }

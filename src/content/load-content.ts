@@ -129,13 +129,13 @@ export class ParsedFiles {
       kept.text ??= text.text; // a parse the record kept: the next edit is compared with its text
       return kept.parsed;
     }
+    // A kept text has its parse beside it (each way of keeping one sets both).
     const patch = kept?.text !== undefined && kept.value instanceof Map && text.invalidUtf8At === undefined
       ? patchMember(kept.text, text.text, kept.value) : null;
     if (patch !== null) {
       // A parse of the new text finds nothing either: the same keys, and a string in place of a string; and every
       // value where it was (the kept parse's positions, found once when first asked for, serve both).
-      const was = kept!.parsed ?? withoutTree({ file, value: kept!.value, positionOf: () => undefined, diagnostics: [] }, kept!.text!);
-      const parsed: ParsedJson = { file, value: patch.value, positionOf: was.positionOf, diagnostics: [] };
+      const parsed: ParsedJson = { file, value: patch.value, positionOf: kept!.parsed!.positionOf, diagnostics: [] };
       const valid = kept!.problems?.found.length === 0 ? { patched: { key: patch.key, skipBaseUrl: kept!.problems.skipBaseUrl } } : {};
       this.files!.set(name, { name, hash, value: patch.value, parsed, text: text.text, ...valid });
       this.changed = true;

@@ -248,11 +248,9 @@ function keptIconTimes(changed: ReadonlySet<string>, epoch: number | undefined):
   const limit = epoch * 1000;
   const prefix = iconKey("");
   const changedCopies = new Set<string>();
-  for (const key of changed) if (key.startsWith(prefix)) changedCopies.add(`${ICONS_DIR}${key.slice(prefix.length)}`);
+  for (const key of changed) if (key.startsWith(prefix)) changedCopies.add(`icons/${key.slice(prefix.length)}`);
   return (f, mtimeMs) => mtimeMs === limit && iconDirName(f.path) !== null && !changedCopies.has(f.path);
 }
-
-const ICONS_DIR = "icons/";
 
 function removeJournal(journal: string): void {
   try {

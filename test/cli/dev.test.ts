@@ -189,6 +189,20 @@ describe("dev started on an up-to-date build", () => {
       expect(await loop.stop()).toBe(0);
     }
   }, 60_000);
+
+  it("says it is ready after a first build in place too, with no build after it", async () => {
+    const loop = await devLoop({}, async (content, out) => {
+      await build({ content, out });
+      await mapIcon(content, "zzz", "php.png");
+    });
+    try {
+      await until("the ready line", async () => loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(.* after start\)\.$/.test(l)));
+      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([expect.stringMatching(/^Updated .* in place: /)]);
+      expect(await iconFor(loop.url, "zzz")).toBe("php.png");
+    } finally {
+      expect(await loop.stop()).toBe(0);
+    }
+  }, 60_000);
 });
 
 describe("dev and editors that save by renaming a new file over the old one", () => {
