@@ -1,11 +1,15 @@
 // scripts/build-cli.mjs
-// `npm run build:cli`: the command as one bundle (lib/cli-bundle/cli.js), what bin/build-index-site.js runs. esbuild
+// `npm run build:cli`: the command as one bundle (lib/cli-bundle/cli.cjs), what bin/build-index-site.js runs. esbuild
 // bundles src/cli.ts with its dependencies into one file; the modules a command loads only when it needs them (the
 // build pipeline, the preview, verify, diff) are still evaluated only on first use (esbuild's lazy module wrappers).
 // Node then reads one file at start instead of each compiled module and dependency: 40–60 ms less on every command
 // (`--version`, a one-file rebuild at real size) than the compiled modules, and 20 ms less on a one-mapping rebuild
 // at real size than the same code split into the 25 chunks a build loaded (resolving, linking and evaluating a
 // module costs more than the bytes V8 skims past; `--version` takes the same time either way).
+//
+// The bundle is CommonJS: V8's code cache serves scripts on Node 20, not modules (src/cli/load-bundle.ts), and a
+// lazily evaluated module's require() of Node's built-in modules is lazy too (an ES module's imports all load at its
+// start: readline, zlib, http, stream and crypto for every `--version`). `import.meta.url` is the bundle's own URL.
 //
 // The bundle holds copies of the dependencies' code, so it ships their licences: THIRD-PARTY-NOTICES.txt beside it
 // names every package bundled, with its version, licence and licence text.
@@ -23,14 +27,14 @@ const result = await build({
   entryPoints: [path.join(root, "src/cli.ts")],
   bundle: true,
   splitting: false,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   // jsonc-parser's "main" is a UMD build that requires its own files at run time; its "module" is plain ESM.
   mainFields: ["module", "main"],
-  outdir,
-  // Bundled CommonJS modules call require() for Node's modules: an ES module has none unless it is made.
-  banner: { js: "import { createRequire as __bisRequire } from 'node:module'; const require = __bisRequire(import.meta.url);" },
+  outfile: path.join(outdir, "cli.cjs"),
+  define: { "import.meta.url": "__bisImportMetaUrl" },
+  banner: { js: "const __bisImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: "inline",
   metafile: true,
   logLevel: "warning",
@@ -55,4 +59,4 @@ const notices = [...packages].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0
 });
 const header = "The command's bundle (lib/cli-bundle/) holds code of these packages, under their licences:\n";
 writeFileSync(path.join(outdir, "THIRD-PARTY-NOTICES.txt"), `${header}\n${notices.join(`\n${"-".repeat(80)}\n\n`)}`);
-if (!existsSync(path.join(outdir, "cli.js"))) throw new Error("build:cli: esbuild wrote no cli.js");
+if (!existsSync(path.join(outdir, "cli.cjs"))) throw new Error("build:cli: esbuild wrote no cli.cjs");

@@ -30,7 +30,7 @@ const fail = (message) => {
 try {
   const [packed] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], repo));
   const files = packed.files.map((f) => f.path);
-  for (const needed of ["LICENSE", "README.md", "package.json", "bin/build-index-site.js", "lib/cli.js", "lib/cli-bundle/cli.js", "lib/cli-bundle/THIRD-PARTY-NOTICES.txt", "lib/tool-fingerprint.txt", "lib/index.js", "lib/index.d.ts",
+  for (const needed of ["LICENSE", "README.md", "package.json", "bin/build-index-site.js", "lib/cli.js", "lib/cli-bundle/cli.cjs", "lib/cli/load-bundle.js", "lib/cli-bundle/THIRD-PARTY-NOTICES.txt", "lib/tool-fingerprint.txt", "lib/index.js", "lib/index.d.ts",
     "schemas/manifest.schema.json"]) {
     if (!files.includes(needed)) fail(`${needed} is not in the package`);
   }

@@ -52,11 +52,14 @@ describe("the npm package", () => {
     // The compiled modules (lib/<folder>/*.js) and the command's bundle (lib/cli-bundle/, bin/build-index-site.js runs
     // it) load generated files, schemas and package.json by paths relative to their own file. A path that misses in
     // the bundle would not fail: the validators and the content-type table fall back to slower ways of their own.
-    expect(existsSync(path.join(REPO, "lib/cli-bundle/cli.js")), "lib/ is missing: run `npm run build` first").toBe(true);
+    expect(existsSync(path.join(REPO, "lib/cli-bundle/cli.cjs")), "lib/ is missing: run `npm run build` first").toBe(true);
+    // The bundle is CommonJS: its import.meta.url is a constant of its own (scripts/build-cli.mjs), and esbuild calls
+    // an imported function as `(0, module.name)(…)`.
+    const META = String.raw`(?:import\.meta\.url|__bisImportMetaUrl)`;
     const READS = [
       /new URL\((?:"|`)(\.\.?\/[^"`$]*)/g, // new URL("../../package.json", import.meta.url), and template literals up to ${
-      /createRequire\w*\(import\.meta\.url\)\("(\.\.?\/[^"]+)"\)/g,
-      /fileURLToPath\w*\(import\.meta\.url\)\),\s*"(\.\.?\/[^"]+)"/g,
+      new RegExp(String.raw`createRequire\w*\)?\(${META}\)\("(\.\.?\/[^"]+)"\)`, "g"),
+      new RegExp(String.raw`fileURLToPath\w*\)?\(${META}\)\),\s*"(\.\.?\/[^"]+)"`, "g"),
       /PRECOMPILED_VALIDATORS\w* = "([^"]+)"/g,
     ];
     const reads = (dir: string, file: string): string[] => {
@@ -64,22 +67,23 @@ describe("the npm package", () => {
       return READS.flatMap((re) => [...code.matchAll(re)].map((m) => path.join(dir, m[1]!)));
     };
     const bundleDir = path.join(REPO, "lib/cli-bundle");
-    const inBundle = readdirSync(bundleDir).filter((f) => f.endsWith(".js")).flatMap((f) => reads(bundleDir, f));
+    const inBundle = readdirSync(bundleDir).filter((f) => f.endsWith(".cjs")).flatMap((f) => reads(bundleDir, f));
     const inModules = readdirSync(path.join(REPO, "lib"), { withFileTypes: true })
       .filter((e) => e.isDirectory() && e.name !== "cli-bundle")
       .flatMap((e) => readdirSync(path.join(REPO, "lib", e.name)).filter((f) => f.endsWith(".js")).flatMap((f) => reads(path.join(REPO, "lib", e.name), f)));
     const rel = (p: string): string => path.relative(REPO, p).split(path.sep).join("/");
     // What they read, so that a changed pattern cannot make this pass by finding nothing.
-    for (const found of [inBundle, inModules]) {
-      expect(new Set(found.map(rel))).toEqual(new Set(["package.json", "schemas", "lib/content/validators.generated.cjs",
-        "lib/output/content-types.generated.json", "lib/catalogue/catalogue.js", "lib/edge", "lib/tool-fingerprint.txt"]));
-    }
+    const both = ["package.json", "schemas", "lib/content/validators.generated.cjs", "lib/output/content-types.generated.json",
+      "lib/catalogue/catalogue.js", "lib/edge", "lib/tool-fingerprint.txt"];
+    expect(new Set(inBundle.map(rel))).toEqual(new Set(both));
+    // src/cli/load-bundle.ts finds the bundle from lib/cli/.
+    expect(new Set(inModules.map(rel))).toEqual(new Set([...both, "lib/cli-bundle/cli.cjs"]));
     for (const file of [...inBundle, ...inModules]) expect(existsSync(file), rel(file)).toBe(true);
   });
 
   it("ships the licences of the dependencies its command bundle copies", () => {
     const notices = readFileSync(path.join(REPO, "lib/cli-bundle/THIRD-PARTY-NOTICES.txt"), "utf8");
-    const bundle = readdirSync(path.join(REPO, "lib/cli-bundle")).filter((f) => f.endsWith(".js"))
+    const bundle = readdirSync(path.join(REPO, "lib/cli-bundle")).filter((f) => f.endsWith(".cjs"))
       .map((f) => readFileSync(path.join(REPO, "lib/cli-bundle", f), "utf8")).join("\n");
     // esbuild names each bundled file in a comment ("// node_modules/commander/lib/command.js").
     const bundled = new Set([...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]!));

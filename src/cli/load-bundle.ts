@@ -1,0 +1,135 @@
+// src/cli/load-bundle.ts
+// EDGE: how bin/build-index-site.js loads the command's bundle (lib/cli-bundle/cli.cjs, scripts/build-cli.mjs): with
+// V8's code cache, kept in the user's cache folder (env-paths: ~/.cache/build-index-site on Linux, ~/Library/Caches on
+// macOS, %LOCALAPPDATA% on Windows). Compiling the 1.3 MB bundle and then each function a command runs costs every
+// start 40–60 ms that the cache saves (measured at real size: a one-mapping rebuild from the command, 379 → 333 ms,
+// medians of 12 alternating runs). Node 22's `module.enableCompileCache` does this for any module, but Node 20 has no
+// cache for modules, only for scripts (vm.Script's `cachedData`): the bundle is CommonJS, run as a script here.
+//
+// The cache is made after the command has run, so that it holds every function the command compiled, and written
+// again when a run compiled much more than the cache held (another command, or another way through a build), or when
+// V8 rejected it (another Node, other V8 flags). It is only ever a cache: any failure to read or write it is silent,
+// and NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch for its compile cache) turns it off.
+
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getHeapCodeStatistics, setFlagsFromString } from "node:v8";
+import vm from "node:vm";
+import envPaths from "env-paths";
+
+/**
+ * The V8 flags every command starts with. A build's live data stays steady while it writes (a ×100 site: some 300 MB
+ * for 640,000 files), but V8 lets the heap grow to several times that between full collections by default; growing it
+ * by at most 20% keeps the peak near what is live (bench/results/latest.md), at no cost in time for small sites. (A
+ * rebuild over an earlier build gets V8's own growth back: src/cli/build.ts.) The code cache carries a hash of V8's
+ * flags, so it is made under these again.
+ */
+const START_FLAGS = ["--heap-growing-percent=20"];
+
+/** A run that compiled more than this share of the bytecode the cache gave it writes the cache again. */
+const GREW = 0.5;
+
+export interface LoadedBundle {
+  main(argv: string[]): Promise<number>;
+  /** Writes the code cache when this run should (see above); call once the command has run. */
+  keepCompiled(): void;
+}
+
+/**
+ * Applies the start flags and loads the bundle `file` (lib/cli-bundle/cli.cjs). BUILD_INDEX_SITE_TIMINGS=1 prints the
+ * time it took and what the cache did: used, none (there was none), rejected (V8 refused it), or off.
+ */
+export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
+  for (const flag of START_FLAGS) setFlagsFromString(flag);
+  const started = performance.now();
+  const source = readFileSync(file, "utf8");
+  const cacheFile = env.NODE_DISABLE_COMPILE_CACHE === "1" ? undefined : cachePath(file, env);
+  let cachedData: Buffer | undefined;
+  if (cacheFile !== undefined) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // none yet
+    }
+  }
+  // CommonJS's own wrapper, so that the bundle runs as `require` would run it.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+    // The bundle's one `import()` (a handler's text not made by this tool, src/layout/read-build.ts) resolves as the
+    // main context's would (Node prints an ExperimentalWarning then; before Node 20.12 it fails).
+    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }),
+  });
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  const loaded = getHeapCodeStatistics().bytecode_and_metadata_size;
+  const module = { exports: {} as { main(argv: string[]): Promise<number> } };
+  wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  if (env.BUILD_INDEX_SITE_TIMINGS === "1") {
+    const { rss, heapUsed } = process.memoryUsage();
+    const use = cacheFile === undefined ? "off" : cachedData === undefined ? "none" : script.cachedDataRejected === true ? "rejected" : "used";
+    process.stderr.write(`timing load bundle (code cache ${use}) ${(performance.now() - started).toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`);
+  }
+  return {
+    main: (argv) => module.exports.main(argv),
+    keepCompiled(): void {
+      if (cacheFile === undefined) return;
+      const grew = getHeapCodeStatistics().bytecode_and_metadata_size - loaded;
+      if (cachedData !== undefined && script.cachedDataRejected !== true && grew <= GREW * loaded) return;
+      for (const flag of START_FLAGS) setFlagsFromString(flag);
+      try {
+        mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, cacheFile);
+        removeOlder(cacheFile);
+      } catch {
+        // a cache folder that cannot be written: the next start compiles, as this one did
+      }
+    },
+  };
+}
+
+/**
+ * The cache file of this bundle under this Node and these flags: named by the bundle's path and its size and time
+ * (the bundle is only ever replaced whole, by `npm run build` or an install; V8 itself checks no more of the source
+ * than its length), Node's version and platform, and the flags given to Node, which V8's check covers too (`dev` runs
+ * in a child with one more flag, src/cli/respawn.ts: each keeps its own cache instead of rejecting the other's).
+ */
+function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    const st = statSync(file);
+    const flags = [...process.execArgv, env.NODE_OPTIONS ?? ""].join(" ");
+    const name = `${hash(file)}-${st.size}-${Math.round(st.mtimeMs)}-${process.version}-${process.platform}-${process.arch}-${hash(flags)}.cache`;
+    return path.join(envPaths("build-index-site", { suffix: "" }).cache, "compile", name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the caches of earlier bundles at the same path (a rebuilt or reinstalled tool), never another path's. */
+function removeOlder(cacheFile: string): void {
+  const name = path.basename(cacheFile);
+  const [own, size, time] = name.split("-");
+  for (const other of readdirSync(path.dirname(cacheFile))) {
+    const [path_, size_, time_] = other.split("-");
+    if (path_ === own && (size_ !== size || time_ !== time) && other.endsWith(".cache")) {
+      try {
+        unlinkSync(path.join(path.dirname(cacheFile), other));
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+/** FNV-1a, 32 bits, in hex: a short name for a path or a list of flags (node:crypto would cost the start its load). */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/** The bundle beside this module's folder, as bin/build-index-site.js finds it. */
+export const BUNDLE = fileURLToPath(new URL("../cli-bundle/cli.cjs", import.meta.url));
