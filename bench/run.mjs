@@ -632,6 +632,14 @@ function markdown(result) {
         + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
         + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`
       : " (the disk held every run of every row).") , "");
+  const start = result.nodeStart;
+  if (start !== undefined) {
+    L.push(`Node's own start (\`node -e 0\`, median of 10): ${start.ms} ms.`
+      + (start.extraCaCerts === undefined ? ""
+        : ` This machine sets NODE_EXTRA_CA_CERTS=${start.extraCaCerts}, which Node reads and parses at every start: ${start.withCertsMs} ms`
+          + " with it. Every command here runs without it (none opens a TLS connection): a machine that sets it adds the"
+          + " difference to every figure below that starts a process."), "");
+  }
   L.push("## Builds", "");
   L.push("| content | answers | files (dist/) | MB written | full build (median) | peak RSS | floor (median) | **build / floor** | no-op rebuild | no-op / full | no-op files rewritten | one-icon rebuild | one-icon files rewritten / changed | add-icon rebuild | add-icon files rewritten / changed | one-mapping rebuild (median) | one-mapping files rewritten / changed | one-mapping rebuild in dev (median of the first runs; of as many after them) | the next answer after a dev rebuild (median) | dev ready for edits after start |");
   L.push(`|---|${"---:|".repeat(19)}`);
@@ -714,6 +722,29 @@ function targets(result) {
   return rows;
 }
 
+/**
+ * Node's own start (`node -e 0`, median of 10), without NODE_EXTRA_CA_CERTS and, when the environment sets it, with it
+ * (alternately). Node reads and parses that certificate file at every start, before any of the tool's code runs: on
+ * the machine this bench was written on (a VM that sets it for its proxy) 85 ms against 30. No command the bench runs
+ * opens a TLS connection, so they all run without it, and the report says what it would have added.
+ */
+function nodeStart() {
+  const certs = process.env.NODE_EXTRA_CA_CERTS;
+  const time = (env) => {
+    const started = performance.now();
+    spawnSync(process.execPath, ["-e", "0"], { env });
+    return performance.now() - started;
+  };
+  const plain = [];
+  const withCerts = [];
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  for (let i = 0; i < 10; i++) {
+    plain.push(time(without));
+    if (certs !== undefined) withCerts.push(time(process.env));
+  }
+  return { ms: round(median(plain), 1), ...(certs === undefined ? {} : { extraCaCerts: certs, withCertsMs: round(median(withCerts), 1) }) };
+}
+
 // ---------------------------------------------------------------------------------------------------------- main
 async function main() {
   if (!existsSync(path.join(REPO, "lib/cli.js"))) throw new Error("lib/ is missing: run `npm ci` (or `npm run build`) first.");
@@ -730,8 +761,11 @@ async function main() {
     disk: `${df[1] ?? "?"} (${df[0] ?? "?"})`,
     loadBefore: os.loadavg().map((x) => round(x, 2)),
     sourceDateEpoch: SOURCE_DATE_EPOCH,
+    nodeStart: nodeStart(),
     builds: [],
   };
+  // Every process the bench starts runs without NODE_EXTRA_CA_CERTS (nodeStart).
+  delete process.env.NODE_EXTRA_CA_CERTS;
 
   const sites = [];
   for (const fixture of ["indexer-1.2.0-r2", "indexer-1.1.15"]) {
