@@ -3,7 +3,7 @@
 // the mappings with their settings, the problems. `dev` keeps the lists between builds (ViewMemo) and makes again only
 // the entries an edit reaches.
 
-import type { RawContent } from "../content/read-content.js";
+import { iconFileName, type RawContent } from "../content/read-content.js";
 import type { Diagnostic } from "../errors.js";
 import { changedValues } from "../model/changed-values.js";
 import { formatTimestamp } from "../model/time.js";
@@ -79,7 +79,7 @@ function fresh({ model, raw }: ViewInput): Lists {
     else list.push(key);
   }
   // The pixel size image-size read from each icon's bytes (src/content/file-facts.ts); nulls when it cannot say.
-  const images = new Map(raw.iconDirFiles.map((f) => [f.path.slice("icons/".length), f.facts?.image]));
+  const images = new Map(raw.iconDirFiles.map((f) => [iconFileName(f), f.facts?.image]));
   const icons: IconEntry[] = sortedIconNames(model).map((name) => {
     const image = images.get(name);
     return { name, size: model.iconDirFiles.get(name)!.size, width: image?.width ?? null, height: image?.height ?? null, keys: keysByIcon.get(name) ?? [] };

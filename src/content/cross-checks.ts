@@ -11,7 +11,7 @@ import { SAFE_VALUE } from "../routes/route-table.js";
 import { BASE_URL_PATTERN } from "./base-url.js";
 import { pointerToken, type ParsedJson, type Position } from "./parse-json.js";
 import type { ImageFacts } from "./file-facts.js";
-import type { JsonContentName, RawContent, RawFile } from "./read-content.js";
+import { iconFileName, type JsonContentName, type RawContent, type RawFile } from "./read-content.js";
 
 export interface CrossCheckInput {
   raw: RawContent;
@@ -210,7 +210,7 @@ function checkIconMap(icons: ParsedJson, raw: RawContent, files: IconFileNames):
 /** The names of icons/'s files, and (made when first asked) each by its name in lower case. */
 type IconFileNames = ReadonlySet<string> & { byLower(): ReadonlyMap<string, string> };
 function iconFileNames(raw: RawContent): IconFileNames {
-  const files = new Set(raw.iconDirFiles.map((f) => f.path.slice("icons/".length)));
+  const files = new Set(raw.iconDirFiles.map(iconFileName));
   let lower: Map<string, string> | undefined;
   return Object.assign(files, {
     byLower: (): ReadonlyMap<string, string> => (lower ??= new Map([...files].map((f) => [f.toLowerCase(), f]))),
@@ -309,7 +309,7 @@ function checkFiles(raw: RawContent): Diagnostic[] {
       `Add an icon named ${FALLBACK_ICON}.`);
   }
   for (const f of raw.iconDirFiles) {
-    const name = f.path.slice("icons/".length);
+    const name = iconFileName(f);
     const tooLong = answerNameTooLong(name);
     if (tooLong !== null) {
       out.file(`${raw.dir}/${f.path}`, "error", "NAME_TOO_LONG", `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`, "Rename the file.");

@@ -2,7 +2,7 @@
 // RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
+import { CONTENT_FILES, ICONS_DIR, iconFileName, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
 import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
 import { parseJson, patchMember, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent, validateMember } from "./validate.js";
@@ -65,22 +65,21 @@ export class ModelParts {
   /** icons/'s files (`files`, in their order, each with its time as the model gives it): the last map when it lists
    * the same ones alike. */
   iconDirFilesOf(files: readonly RawFile[], lastModified: (file: RawFile) => number): ReadonlyMap<string, FileInfo> {
-    const name = (f: RawFile): string => f.path.slice("icons/".length);
     const last = this.iconDirFiles;
     if (last !== null && last.size === files.length) {
       let i = 0;
       let same = true;
       for (const [key, info] of last) {
         const f = files[i++]!;
-        // The name compared in place (no slice of 49,000 paths at ×100): "icons/" + key.
-        if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== key.length + 6 || !f.path.endsWith(key)) {
+        // The name compared in place (no slice of 49,000 paths at ×100): ICONS_DIR + key.
+        if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== ICONS_DIR.length + key.length || !f.path.endsWith(key)) {
           same = false;
           break;
         }
       }
       if (same) return last;
     }
-    return (this.iconDirFiles = new Map(files.map((f) => [name(f), { size: f.size, lastModified: lastModified(f) }])));
+    return (this.iconDirFiles = new Map(files.map((f) => [iconFileName(f), { size: f.size, lastModified: lastModified(f) }])));
   }
 }
 

@@ -38,11 +38,16 @@ export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap
  */
 export const SERVER_SCRIPT = /\.(php[3-8]?|phtml|phar|pht|phps|pgif|phpt)(\.|$)/i;
 
+/** The folder of the icons, as the site's paths begin with it. */
+export const ICONS_DIR = "icons/";
+
 /** The name of a file directly in icons/ ("icons/php.png": "php.png"), or null for any other path. */
 export function iconDirName(sitePath: string): string | null {
-  const dir = "icons/";
-  return sitePath.startsWith(dir) && !sitePath.includes("/", dir.length) ? sitePath.slice(dir.length) : null;
+  return sitePath.startsWith(ICONS_DIR) && !sitePath.includes("/", ICONS_DIR.length) ? sitePath.slice(ICONS_DIR.length) : null;
 }
+
+/** The name of one of `RawContent.iconDirFiles`, which are all directly in icons/. */
+export const iconFileName = (f: { path: string }): string => f.path.slice(ICONS_DIR.length);
 
 export interface RawFile {
   /** Path relative to the content directory, '/'-separated. */

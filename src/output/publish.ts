@@ -8,7 +8,7 @@
 
 import { unlinkSync } from "node:fs";
 import path from "node:path";
-import { iconDirName } from "../content/read-content.js";
+import { ICONS_DIR, iconDirName } from "../content/read-content.js";
 import { printTrees, type LinkTree } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
 import { fileIdentity, type LastBuild } from "../layout/read-build.js";
@@ -248,7 +248,7 @@ function keptIconTimes(changed: ReadonlySet<string>, epoch: number | undefined):
   const limit = epoch * 1000;
   const prefix = iconKey("");
   const changedCopies = new Set<string>();
-  for (const key of changed) if (key.startsWith(prefix)) changedCopies.add(`icons/${key.slice(prefix.length)}`);
+  for (const key of changed) if (key.startsWith(prefix)) changedCopies.add(ICONS_DIR + key.slice(prefix.length));
   return (f, mtimeMs) => mtimeMs === limit && iconDirName(f.path) !== null && !changedCopies.has(f.path);
 }
 
