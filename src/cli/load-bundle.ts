@@ -2,8 +2,8 @@
 // EDGE: how bin/build-index-site.js loads the command's bundle (lib/cli-bundle/cli.cjs, scripts/build-cli.mjs): with
 // V8's code cache, kept in the user's cache folder (env-paths: ~/.cache/build-index-site on Linux, ~/Library/Caches on
 // macOS, %LOCALAPPDATA% on Windows). Compiling the 1.3 MB bundle and then each function a command runs costs every
-// start 40–60 ms that the cache saves (measured at real size: a one-mapping rebuild from the command, 379 → 333 ms,
-// medians of 12 alternating runs). Node 22's `module.enableCompileCache` does this for any module, but Node 20 has no
+// start 30–50 ms that the cache saves (measured at real size: a one-mapping rebuild from the command, 260 → 224 ms,
+// medians of 12 alternating runs, Node's own start 30 ms of each). Node 22's `module.enableCompileCache` does this for any module, but Node 20 has no
 // cache for modules, only for scripts (vm.Script's `cachedData`): the bundle is CommonJS, run as a script here.
 //
 // The cache is made after the command has run, so that it holds every function the command compiled, and written
@@ -11,7 +11,7 @@
 // V8 rejected it (another Node, other V8 flags). It is only ever a cache: any failure to read or write it is silent,
 // and NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch for its compile cache) turns it off.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,8 +81,13 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
       try {
         mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, cacheFile);
+        try {
+          writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+          renameSync(tmp, cacheFile);
+        } catch (error) {
+          rmSync(tmp, { force: true });
+          throw error;
+        }
         removeOlder(cacheFile);
       } catch {
         // a cache folder that cannot be written: the next start compiles, as this one did
@@ -92,16 +97,25 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * The cache file of this bundle under this Node and these flags: named by the bundle's path and its size and time
- * (the bundle is only ever replaced whole, by `npm run build` or an install; V8 itself checks no more of the source
- * than its length), Node's version and platform, and the flags given to Node, which V8's check covers too (`dev` runs
- * in a child with one more flag, src/cli/respawn.ts: each keeps its own cache instead of rejecting the other's).
+ * The cache file of this bundle under this Node and these flags: named by the bundle's path; by what it is, since V8
+ * itself checks no more of the source than its length: the package's fingerprint (lib/tool-fingerprint.txt, the hash
+ * of lib/ that the package build writes: two releases differ in it, though npm gives every file of every release the
+ * same time) with the bundle's size and time (a bundle built again without the fingerprint); by Node's version and
+ * platform; and by the flags given to Node, which V8's check covers too (`dev` runs in a child with one more flag,
+ * src/cli/respawn.ts: each keeps its own cache instead of rejecting the other's).
  */
 function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
   try {
     const st = statSync(file);
+    let fingerprint = "";
+    try {
+      fingerprint = readFileSync(path.join(path.dirname(file), "..", "tool-fingerprint.txt"), "utf8");
+    } catch {
+      // a bundle built without it: its size and time name it
+    }
+    const identity = hash(`${fingerprint.trim()} ${st.size} ${st.mtimeMs}`);
     const flags = [...process.execArgv, env.NODE_OPTIONS ?? ""].join(" ");
-    const name = `${hash(file)}-${st.size}-${Math.round(st.mtimeMs)}-${process.version}-${process.platform}-${process.arch}-${hash(flags)}.cache`;
+    const name = `${hash(file)}-${identity}-${process.version}-${process.platform}-${process.arch}-${hash(flags)}.cache`;
     return path.join(envPaths("build-index-site", { suffix: "" }).cache, "compile", name);
   } catch {
     return undefined;
@@ -110,11 +124,10 @@ function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
 
 /** Removes the caches of earlier bundles at the same path (a rebuilt or reinstalled tool), never another path's. */
 function removeOlder(cacheFile: string): void {
-  const name = path.basename(cacheFile);
-  const [own, size, time] = name.split("-");
+  const [own, identity] = path.basename(cacheFile).split("-");
   for (const other of readdirSync(path.dirname(cacheFile))) {
-    const [path_, size_, time_] = other.split("-");
-    if (path_ === own && (size_ !== size || time_ !== time) && other.endsWith(".cache")) {
+    const [path_, identity_] = other.split("-");
+    if (path_ === own && identity_ !== identity && other.endsWith(".cache")) {
       try {
         unlinkSync(path.join(path.dirname(cacheFile), other));
       } catch {

@@ -5,7 +5,7 @@
 // cache folder's files (their inodes: a file written again is a new one).
 
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
@@ -21,8 +21,8 @@ async function temp(): Promise<string> {
   return dir;
 }
 
-function run(cacheHome: string, args: string[], options: { node?: string[]; env?: Record<string, string> } = {}) {
-  const r = spawnSync(process.execPath, [...(options.node ?? []), BIN, ...args], {
+function run(cacheHome: string, args: string[], options: { node?: string[]; env?: Record<string, string>; bin?: string } = {}) {
+  const r = spawnSync(process.execPath, [...(options.node ?? []), options.bin ?? BIN, ...args], {
     encoding: "utf8",
     env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH, BUILD_INDEX_SITE_TIMINGS: "1", XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: "", ...options.env },
   });
@@ -53,7 +53,7 @@ describe("the command's code cache", () => {
     const made = cached(home);
     expect(made.size).toBe(1);
     const [name, file] = [...made][0]!;
-    expect(name).toMatch(new RegExp(`^[0-9a-f]{8}-\\d+-\\d+-${process.version.replace(/\./g, "\\.")}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.cache$`));
+    expect(name).toMatch(new RegExp(`^[0-9a-f]{8}-[0-9a-f]{8}-${process.version.replace(/\./g, "\\.")}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.cache$`));
     expect(file.mode).toBe(0o600);
     expect(statSync(path.dirname(path.join(home, "build-index-site", "compile", name))).mode & 0o777).toBe(0o700);
 
@@ -105,14 +105,40 @@ describe("the command's code cache", () => {
     const dir = path.join(home, "build-index-site", "compile");
     run(home, ["--version"]);
     const [name] = [...cached(home).keys()];
-    const [own, , , ...rest] = name!.split("-");
-    const earlier = [own, "1", "2", ...rest].join("-");
-    const otherPath = ["0badc0de", "1", "2", ...rest].join("-");
+    const [own, , ...rest] = name!.split("-");
+    const earlier = [own, "00000000", ...rest].join("-");
+    const otherPath = ["0badc0de", "00000000", ...rest].join("-");
     const notOurs = "notes.txt";
     for (const n of [earlier, otherPath, notOurs]) writeFileSync(path.join(dir, n), "x");
     writeFileSync(path.join(dir, name!), "refused"); // so that the next start writes it again
     expect(run(home, ["--version"]).use).toBe("rejected");
     expect([...cached(home).keys()].sort()).toEqual([name, otherPath, notOurs].sort());
+  });
+
+  it("is another cache for another release at the same path, though npm gives both bundles the same size and time", async () => {
+    // An installed copy of the package (bin/, lib/, package.json; its dependencies found through a link), whose
+    // bundle has the time npm gives every file it unpacks. A release whose bundle is as long differs in lib/'s
+    // fingerprint alone: V8 would take the other's cache (it checks the source's length, not its text).
+    const home = await temp();
+    const copy = await temp();
+    for (const part of ["bin", "lib", "package.json"]) cpSync(path.join(REPO, part), path.join(copy, part), { recursive: true });
+    symlinkSync(path.join(REPO, "node_modules"), path.join(copy, "node_modules"));
+    const bundle = path.join(copy, "lib/cli-bundle/cli.cjs");
+    const npmTime = new Date("1985-10-26T08:15:00Z");
+    utimesSync(bundle, npmTime, npmTime);
+    const bin = path.join(copy, "bin/build-index-site.js");
+    const first = run(home, ["--version"], { bin });
+    expect([first.code, first.use]).toEqual([0, "none"]);
+    expect(run(home, ["--version"], { bin }).use).toBe("used");
+    const [was] = [...cached(home).keys()];
+    writeFileSync(path.join(copy, "lib/tool-fingerprint.txt"), "another-release\n");
+    utimesSync(bundle, npmTime, npmTime);
+    const next = run(home, ["--version"], { bin });
+    expect([next.code, next.use]).toEqual([0, "none"]);
+    const now = [...cached(home).keys()];
+    expect(now).toHaveLength(1); // the other release's, at this path, removed
+    expect(now[0]).not.toBe(was);
+    expect(now[0]!.split("-")[0]).toBe(was!.split("-")[0]);
   });
 
   it("is only a cache: a folder that cannot be made, or NODE_DISABLE_COMPILE_CACHE=1, changes nothing but the time", async () => {
