@@ -251,7 +251,7 @@ const droppedFloors = [];
 async function dropRoots(roots) {
   for (const root of roots) await rm(root, { recursive: true, force: true });
   spawnSync("sync");
-  await settleDisk();
+  settleWaits.push(await settleDisk());
 }
 
 /**
@@ -263,7 +263,9 @@ async function dropRoots(roots) {
 const SETTLED_S = 5;
 const SETTLE_MAX_S = 180;
 const settleWaits = [];
-async function settleDisk() {
+/** How long the disk took to settle before each row: { row, s }. */
+const rowSettleWaits = [];
+async function settleDisk(after = "the floors' removal") {
   const device = path.basename(spawnSync("df", ["--output=source", WORK], { encoding: "utf8" }).stdout.trim().split("\n").pop() ?? "");
   const statFile = `/sys/class/block/${device}/stat`;
   // Fields (Documentation/block/stat.rst): 7 sectors written, 15 sectors discarded (index 6 and 14).
@@ -286,8 +288,7 @@ async function settleDisk() {
     last = now;
   }
   const waited = round((performance.now() - started) / 1000, 1);
-  settleWaits.push(waited);
-  log(`  (the disk settled ${waited} s after the floors' removal)`);
+  log(`  (the disk settled ${waited} s after ${after})`);
   return waited;
 }
 
@@ -305,6 +306,10 @@ async function benchBuild(name, content) {
   const rowDir = path.join(WORK, name);
   await rm(rowDir, { recursive: true, force: true });
   await mkdir(rowDir, { recursive: true });
+  // Nothing written or discarded before the row starts: a removal's discards (the row before's, a test run's) go on
+  // for minutes on this disk. (The VM's disk also has slow spells that its counters do not show: the rows' figures
+  // still vary from run to run, bench/results/.)
+  rowSettleWaits.push({ row: name, s: await settleDisk(`the work before ${name}`) });
   let roots = 0;
   const freshRoot = () => path.join(rowDir, `run-${roots++}`);
   const dist = (root) => path.join(root, "dist");
@@ -631,7 +636,11 @@ function markdown(result) {
       ? `, but the floors' copies of the rows the disk could not hold until then (${result.droppedFloors.join(", ")}): removed untimed, then synced, as soon as they are timed,`
         + ` and the disk let settle (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s: it waited`
         + ` ${result.settleWaitsS?.length ? result.settleWaitsS.map((w) => `${w} s`).join(", ") : "no time"}) before the next build.`
-      : " (the disk held every run of every row).") , "");
+      : " (the disk held every run of every row).")
+    + (result.rowSettleWaits?.length
+      ? ` Each row starts once the disk has settled (no sector written or discarded for ${SETTLED_S} s, at most ${SETTLE_MAX_S} s:`
+        + ` ${result.rowSettleWaits.map((w) => `${w.s} s before ${w.row}`).join(", ")}).`
+      : ""), "");
   const start = result.nodeStart;
   if (start !== undefined) {
     L.push(`Node's own start (\`node -e 0\`, median of 10): ${start.ms} ms.`
@@ -782,6 +791,7 @@ async function main() {
     try {
       result.builds.push(await benchBuild(name, dir));
       result.settleWaitsS = settleWaits;
+      result.rowSettleWaits = rowSettleWaits;
       result.droppedFloors = droppedFloors;
     } catch (error) {
       const message = String(error?.message ?? error);
