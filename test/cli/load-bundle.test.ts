@@ -7,19 +7,12 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { DEMO_CONTENT, REPO, tempDirs, TEST_EPOCH } from "../helpers/fixtures.js";
 
 const BIN = path.join(REPO, "bin/build-index-site.js");
 const VERSION = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-
-async function temp(): Promise<string> {
-  const dir = await tmpDir();
-  temps.push(dir);
-  return dir;
-}
+const temp = tempDirs();
 
 function run(cacheHome: string, args: string[], options: { node?: string[]; env?: Record<string, string>; bin?: string } = {}) {
   const r = spawnSync(process.execPath, [...(options.node ?? []), options.bin ?? BIN, ...args], {

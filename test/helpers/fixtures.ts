@@ -44,6 +44,20 @@ export async function copyContent(from: string): Promise<string> {
 }
 
 /**
+ * Temporary folders for one test file: each call makes one, and all are removed after the file's tests (vitest's
+ * afterAll, registered when this is called at the file's top level).
+ */
+export function tempDirs(prefix?: string): () => Promise<string> {
+  const made: string[] = [];
+  afterAll(async () => Promise.all(made.map(removeDir)));
+  return async () => {
+    const dir = await tmpDir(prefix);
+    made.push(dir);
+    return dir;
+  };
+}
+
+/**
  * Writable copies of the demo content for one test file: each call makes one, and all are removed after the file's
  * tests (vitest's afterAll, registered when this is called at the file's top level).
  */

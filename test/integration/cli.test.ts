@@ -7,18 +7,11 @@ import { cpSync, existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { DEMO_CONTENT, REPO, tempDirs, TEST_EPOCH } from "../helpers/fixtures.js";
 
 const BIN = path.join(REPO, "bin/build-index-site.js");
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
-
-async function temp(): Promise<string> {
-  const dir = await tmpDir();
-  temps.push(dir);
-  return dir;
-}
+const temp = tempDirs();
 
 function run(args: string[], cwd = REPO) {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH } });
