@@ -3,7 +3,7 @@
 // The installed command: runs the CLI as one bundle (src/cli.ts and its dependencies, esbuild, `npm run build:cli`; made
 // by `npm ci` through the `prepare` script), the pipeline's modules evaluated when a build needs them, and compiled
 // from V8's code cache when one is kept (src/cli/load-bundle.ts). Loading one file instead of each compiled module and
-// dependency takes some 40–60 ms off every command's start, and the code cache as much again.
+// dependency takes some 40–60 ms off every command's start, and the code cache 30–50 ms more.
 import { respawnArgs, runInChild } from "../lib/cli/respawn.js";
 
 // `dev` runs in a child process with a larger young generation, which only a process's start can set
