@@ -97,7 +97,7 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * The cache file of this bundle under this Node and these flags: named by the bundle's path; by what it is, since V8
+ * The cache file of this bundle under this Node and these flags, or none: named by the bundle's path; by what it is, since V8
  * itself checks no more of the source than its length: the package's fingerprint (lib/tool-fingerprint.txt, the hash
  * of lib/ that the package build writes: two releases differ in it, though npm gives every file of every release the
  * same time) with the bundle's size and time (a bundle built again without the fingerprint); by Node's version and
@@ -116,7 +116,9 @@ function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
     const identity = hash(`${fingerprint.trim()} ${st.size} ${st.mtimeMs}`);
     const flags = [...process.execArgv, env.NODE_OPTIONS ?? ""].join(" ");
     const name = `${hash(file)}-${identity}-${process.version}-${process.platform}-${process.arch}-${hash(flags)}.cache`;
-    return path.join(envPaths("build-index-site", { suffix: "" }).cache, "compile", name);
+    const dir = envPaths("build-index-site", { suffix: "" }).cache;
+    // A relative XDG_CACHE_HOME is to be ignored (the XDG spec): it would put the cache in the folder the command runs in.
+    return path.isAbsolute(dir) ? path.join(dir, "compile", name) : undefined;
   } catch {
     return undefined;
   }

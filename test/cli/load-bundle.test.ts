@@ -146,6 +146,14 @@ describe("the command's code cache", () => {
     const off = run(home, ["--version"], { env: { NODE_DISABLE_COMPILE_CACHE: "1" } });
     expect([off.code, off.stdout.trim(), off.use]).toEqual([0, VERSION, "off"]);
     expect(cached(home).size).toBe(0);
+    // A relative XDG_CACHE_HOME is ignored (the XDG spec): nothing is made in the folder the command runs in.
+    const cwd = await temp();
+    const relative = spawnSync(process.execPath, [BIN, "--version"], {
+      cwd, encoding: "utf8", env: { ...process.env, BUILD_INDEX_SITE_TIMINGS: "1", XDG_CACHE_HOME: "cache", NODE_OPTIONS: "" },
+    });
+    expect([relative.status, relative.stdout.trim()]).toEqual([0, VERSION]);
+    expect(relative.stderr).toMatch(/code cache off/);
+    expect(readdirSync(cwd)).toEqual([]);
     // A command that fails fails the same way with the cache.
     const bad = run(home, ["build", "--no-such-flag"]);
     expect(bad.code).toBe(2);
