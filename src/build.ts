@@ -4,6 +4,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
+import { printTiming, TIMINGS } from "./timings.js";
 import type { CatalogueMemo } from "./catalogue/index.js";
 import type { ContentCache } from "./content/content-cache.js";
 import type { ModelParts, ParsedFiles } from "./content/load-content.js";
@@ -34,18 +35,12 @@ const pipeline = () => Promise.all([
   import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
   import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"), import("./hosts/record.js"),
 ]);
-/**
- * BUILD_INDEX_SITE_TIMINGS=1: each phase's time on stderr (`timing <phase> <ms> rss <MiB> heap <MiB>`, the memory at
- * the phase's end), for the benchmark's profile.
- * Silent otherwise.
- */
-const TIMINGS = process.env.BUILD_INDEX_SITE_TIMINGS === "1";
+/** Each phase's time since the last (src/timings.ts: BUILD_INDEX_SITE_TIMINGS=1). */
 let lastMark = performance.now();
 function mark(phase: string): void {
   if (!TIMINGS) return;
   const now = performance.now();
-  const { rss, heapUsed } = process.memoryUsage();
-  process.stderr.write(`timing ${phase} ${(now - lastMark).toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`);
+  printTiming(phase, now - lastMark);
   lastMark = now;
 }
 

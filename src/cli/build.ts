@@ -45,7 +45,7 @@ export type BuildOutcome = "up to date" | "in place" | "full";
 /** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
 export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<BuildOutcome> {
   const started = performance.now();
-  // bin/build-index-site.js holds V8's heap to 20% growth, for the peak memory of a build that writes every file. A
+  // The command starts with V8's heap held to 20% growth (src/cli/load-bundle.ts), for the peak memory of a build that writes every file. A
   // rebuild over an earlier build updates it in place: V8's own growth makes it faster (at ×100, a one-mapping
   // rebuild 0.6-1.3 s, for some 80 MB more at its peak).
   if (options.force !== true && isBuild(options.out)) setFlagsFromString("--heap-growing-percent=0");

@@ -18,6 +18,8 @@ import { fileURLToPath } from "node:url";
 import { getHeapCodeStatistics, setFlagsFromString } from "node:v8";
 import vm from "node:vm";
 import envPaths from "env-paths";
+import { fnv1a32 } from "../model/fnv.js";
+import { printTiming, TIMINGS } from "../timings.js";
 
 /**
  * The V8 flags every command starts with. A build's live data stays steady while it writes (a ×100 site: some 300 MB
@@ -39,7 +41,7 @@ export interface LoadedBundle {
 
 /**
  * Applies the start flags and loads the bundle `file` (lib/cli-bundle/cli.cjs). BUILD_INDEX_SITE_TIMINGS=1 prints the
- * time it took and what the cache did: used, none (there was none), rejected (V8 refused it), or off.
+ * time it took and what the cache did (src/timings.ts): used, none (there was none), rejected (V8 refused it), or off.
  */
 export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
   for (const flag of START_FLAGS) setFlagsFromString(flag);
@@ -66,10 +68,9 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
   const loaded = getHeapCodeStatistics().bytecode_and_metadata_size;
   const module = { exports: {} as { main(argv: string[]): Promise<number> } };
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
-  if (env.BUILD_INDEX_SITE_TIMINGS === "1") {
-    const { rss, heapUsed } = process.memoryUsage();
+  if (TIMINGS) {
     const use = cacheFile === undefined ? "off" : cachedData === undefined ? "none" : script.cachedDataRejected === true ? "rejected" : "used";
-    process.stderr.write(`timing load bundle (code cache ${use}) ${(performance.now() - started).toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`);
+    printTiming(`load bundle (code cache ${use})`, performance.now() - started);
   }
   return {
     main: (argv) => module.exports.main(argv),
@@ -139,12 +140,8 @@ function removeOlder(cacheFile: string): void {
   }
 }
 
-/** FNV-1a, 32 bits, in hex: a short name for a path or a list of flags (node:crypto would cost the start its load). */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, "0");
-}
+/** A short name for a path or a list of flags, in hex (node:crypto would cost the start its load). */
+const hash = (text: string): string => fnv1a32(text).toString(16).padStart(8, "0");
 
 /** The bundle beside this module's folder, as bin/build-index-site.js finds it. */
 export const BUNDLE = fileURLToPath(new URL("../cli-bundle/cli.cjs", import.meta.url));

@@ -9,6 +9,8 @@
 //   /_edge-data/whole/<name>.base-at.json   with --base-url request: where the base URL stands in a whole answer's
 //                                   body (when the body is not inline), so that the handler puts the request's origin there
 
+import { fnv1a32 } from "../model/fnv.js";
+
 /** The site path of the data folder. Never under /api.php: reading it never re-enters the handler's route. */
 export const DATA_DIR = "/_edge-data";
 /** The same, as a folder of the output ("_edge-data"). */
@@ -89,13 +91,7 @@ export interface ShardData {
  * `f:key` for the icon files, reduced to a shard. The same in Node and on every host.
  */
 export function shardOf(kind: LookupKind, key: string, shards: number): number {
-  let h = 0x811c9dc5;
-  const s = `${kind === "f" ? "f" : "x"}:${key}`;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h % shards;
+  return fnv1a32(`${kind === "f" ? "f" : "x"}:${key}`) % shards;
 }
 
 export const corePath = (): string => `${DATA_DIR}/core.json`;
