@@ -125,17 +125,22 @@ function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-/** Removes the caches of earlier bundles at the same path (a rebuilt or reinstalled tool), never another path's. */
+/** A cache not written for this long is removed when another is written (the copy it served may be gone: an npx run's,
+ * a deleted clone's). One still in use is made again by its next start. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Removes the caches of earlier bundles at the same path (a rebuilt or reinstalled tool), and any not written for
+ * STALE_MS; never another file. */
 function removeOlder(cacheFile: string): void {
+  const dir = path.dirname(cacheFile);
   const [own, identity] = path.basename(cacheFile).split("-");
-  for (const other of readdirSync(path.dirname(cacheFile))) {
+  for (const other of readdirSync(dir)) {
+    if (!other.endsWith(".cache") || other === path.basename(cacheFile)) continue;
     const [path_, identity_] = other.split("-");
-    if (path_ === own && identity_ !== identity && other.endsWith(".cache")) {
-      try {
-        unlinkSync(path.join(path.dirname(cacheFile), other));
-      } catch {
-        // gone already
-      }
+    try {
+      if ((path_ === own && identity_ !== identity) || statSync(path.join(dir, other)).mtimeMs < Date.now() - STALE_MS) unlinkSync(path.join(dir, other));
+    } catch {
+      // gone already
     }
   }
 }

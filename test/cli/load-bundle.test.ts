@@ -93,7 +93,7 @@ describe("the command's code cache", () => {
     expect(run(home, ["--version"]).use).toBe("used");
   });
 
-  it("removes the caches of an earlier bundle at the same path, never another path's", async () => {
+  it("removes the caches of an earlier bundle at the same path, and any not written for 30 days, never another file", async () => {
     const home = await temp();
     const dir = path.join(home, "build-index-site", "compile");
     run(home, ["--version"]);
@@ -101,8 +101,11 @@ describe("the command's code cache", () => {
     const [own, , ...rest] = name!.split("-");
     const earlier = [own, "00000000", ...rest].join("-");
     const otherPath = ["0badc0de", "00000000", ...rest].join("-");
+    const stale = ["0badf00d", "00000000", ...rest].join("-");
     const notOurs = "notes.txt";
-    for (const n of [earlier, otherPath, notOurs]) writeFileSync(path.join(dir, n), "x");
+    for (const n of [earlier, otherPath, stale, notOurs]) writeFileSync(path.join(dir, n), "x");
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    for (const n of [stale, notOurs]) utimesSync(path.join(dir, n), old, old);
     writeFileSync(path.join(dir, name!), "refused"); // so that the next start writes it again
     expect(run(home, ["--version"]).use).toBe("rejected");
     expect([...cached(home).keys()].sort()).toEqual([name, otherPath, notOurs].sort());
