@@ -17,7 +17,8 @@ import { changedMembers, changedPrints, iconKey, type AnswerInputs } from "../ro
 import { foldersIn, type OutputFile } from "./plan.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
 import { treeLinks } from "./tree-links.js";
-import { openJournal, readJournal, removeTemporaries, updateInPlace, type ManifestLines, type UpdateOptions } from "./update.js";
+import type { ManifestLines } from "./manifest-lines.js";
+import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
 import {
   MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
 } from "./write-output.js";

@@ -13,6 +13,8 @@ import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
 import { filePath } from "./file-path.js";
 import { foldersIn, linkSize, setLinkEntry, type OutputFile } from "./plan.js";
+import { finder, manifestLines, type ManifestLines } from "./manifest-lines.js";
+import { removeTree } from "./remove-tree.js";
 import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
 
 export { digest, ManifestEntries, type ManifestText };
@@ -98,7 +100,7 @@ export interface WriteOptions {
   manifest?: { previous: string | null };
 }
 
-const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm, unlink, stat, link, utimes, readFile, chmod };
+const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm: removeTree, unlink, stat, link, utimes, readFile, chmod };
 
 
 /** The name of a path for messages: inside the temporary folder or the target, relative to --out as given. */
@@ -139,38 +141,6 @@ export async function claimOutput(outDir: string, options: Pick<WriteOptions, "r
   }
 }
 
-/** The previous output's manifest: path → "<hash> <size>"; empty when there is none (or it is unreadable). */
-export async function readManifest(out: string, fs: Pick<WriteMethods, "readFile"> = FS): Promise<ParsedManifest> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(out, MANIFEST_FILE), "utf8");
-  } catch {
-    return { text: "", entries: new Map(), mtimes: null };
-  }
-  return parseManifest(text);
-}
-
-export interface ParsedManifest {
-  text: string;
-  /** path → "<hash> <size>" */
-  entries: Map<string, string>;
-  mtimes: string | null;
-}
-
-/** A manifest's text → its entries; empty when it is not a manifest. */
-export function parseManifest(text: string): ParsedManifest {
-  const entries = new Map<string, string>();
-  const lines = text.split("\n");
-  if (lines[0] !== MANIFEST_HEADER) return { text: "", entries, mtimes: null };
-  const mtimes = lines[1]?.startsWith("mtimes ") ? lines[1] : null;
-  for (let i = mtimes === null ? 1 : 2; i < lines.length; i++) {
-    const line = lines[i]!;
-    const second = line.indexOf(" ", line.indexOf(" ") + 1);
-    if (second > 0) entries.set(line.slice(second + 1), line.slice(0, second));
-  }
-  return { text, entries, mtimes };
-}
-
 /** A copy's modification time: its source's (whole milliseconds), clamped to SOURCE_DATE_EPOCH when that is set. */
 export const clampedTime = (own: number | undefined, limit: number | undefined): number | undefined =>
   (own === undefined || limit === undefined ? own : Math.min(own, limit));
@@ -181,7 +151,9 @@ export const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch
 /** What the writer knows of the previous output folder, to reuse its files. */
 interface Previous {
   root: string;
-  manifest: Map<string, string>;
+  /** Its manifest's lines (manifest-lines.ts), and a path's index among them (-1: none). */
+  lines: ManifestLines;
+  find(rel: string): number;
   manifestText: string;
   /** Whether the previous output's generated files have the times this build gives them. */
   sameMtimes: boolean;
@@ -261,8 +233,8 @@ async function writeAll(
    * Links the previous output's file into the new folder when its bytes hash the same (and, when the file must have
    * a given modification time, it has it); false otherwise or when linking fails (then the file is written).
    */
-  const reuse = async (rel: string, entry: string, mtimeMs: number | undefined, checkTime: boolean): Promise<boolean> => {
-    if (previous === null || previous.manifest.get(rel) !== entry) return false;
+  const reuse = async (rel: string, index: number, at: number, mtimeMs: number | undefined, checkTime: boolean): Promise<boolean> => {
+    if (previous === null || at < 0 || !manifest.same(index, previous.lines.entries, at)) return false;
     const existing = filePath(previous.root, rel);
     if (checkTime && mtimeMs !== undefined) {
       const old = await ops.stat(existing);
@@ -275,7 +247,7 @@ async function writeAll(
       } catch {
         return false;
       }
-      if (`${digest(bytes).toString("base64url")} ${bytes.byteLength}` !== entry) return false;
+      if (!manifest.holds(index, digest(bytes), bytes.byteLength)) return false;
     }
     try {
       await ops.link(existing, filePath(root, rel));
@@ -295,7 +267,11 @@ async function writeAll(
       let mtimeMs: number | undefined;
       let isCopy = false;
       /** The entry reuse was tried with already (a copy known by its hash): not tried again for the same bytes. */
-      let tried: string | undefined;
+      let tried: { hash: Uint8Array; size: number } | undefined;
+      /** The file's index in the previous output's manifest, once looked up (each path once: the lookup expects the
+       * paths in the manifest's order). */
+      let at: number | undefined;
+      const previousIndex = (): number => (at ??= previous?.find(f.path) ?? -1);
       // A link its folder's manifest leaves out (a host's copy of the site in the records, src/layout/link-trees.ts)
       // gets no entry: the manifest prints the entries set.
       const listed = !("linkTo" in f && f.implied === true);
@@ -322,8 +298,8 @@ async function writeAll(
         mtimeMs = clampedTime(own, limit);
         if ("source" in f && f.hash !== undefined && f.bytes === undefined && listed && options.reuse !== false && previous !== null) {
           manifest.set(index, f.hash, f.size);
-          tried = manifest.get(index)!;
-          if (await reuse(f.path, tried, mtimeMs, true)) {
+          tried = { hash: f.hash, size: f.size };
+          if (await reuse(f.path, index, previousIndex(), mtimeMs, true)) {
             bytes += f.size;
             await options.onFile?.(f);
             continue;
@@ -344,10 +320,8 @@ async function writeAll(
       // The path is added when the manifest is printed: no string per file.
       if (listed) manifest.set(index, hash, size);
       const rel = f.path;
-      // Its entry is printed only to look it up in the previous output's manifest.
-      const reusable = listed && options.reuse !== false && previous !== null;
-      const entry = reusable ? manifest.get(index)! : undefined;
-      if (!(reusable && entry !== tried && await reuse(rel, entry!, mtimeMs, isCopy || !previous.sameMtimes))) {
+      const reusable = listed && options.reuse !== false && previous !== null && (tried === undefined || !manifest.holds(index, tried.hash, tried.size));
+      if (!(reusable && await reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes))) {
         await ops.write(filePath(root, rel), data, mtimeMs);
       }
       bytes += size;
@@ -483,10 +457,11 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
   try {
     let previous: Previous | null = null;
     if (options.reuse !== false && await exists(target)) {
-      const { text, entries, mtimes } = options.manifest === undefined
-        ? await readManifest(target, fs)
-        : parseManifest(options.manifest.previous ?? "");
-      previous = { root: target, manifest: entries, manifestText: text, sameMtimes: mtimes === mtimesLine(options.sourceDateEpoch) };
+      const text = options.manifest === undefined
+        ? await fs.readFile(path.join(target, MANIFEST_FILE), "utf8").catch(() => "")
+        : options.manifest.previous ?? "";
+      const lines = manifestLines(text, false);
+      previous = { root: target, lines, find: finder(lines.paths), manifestText: text, sameMtimes: lines.mtimes === mtimesLine(options.sourceDateEpoch) };
     }
     tmp = await fs.mkdtemp(path.join(parent, tmpPrefix(target)));
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
