@@ -416,6 +416,12 @@ async function benchBuild(name, content) {
   const devLaterMs = dev.times.slice(runs);
   log(`  one-mapping rebuild in dev ${round(median(devMs))} ms (median of the first ${devMs.length}; ${round(median(devLaterMs))} ms of the next ${devLaterMs.length});`
     + ` the next answer ${round(median(dev.answers))} ms (median of ${dev.answers.length}); ready for edits ${round(dev.readyMs / 1000, 2)} s after start`);
+  // A build in full over the earlier one: of other hosts (the default set but cloudflare), as after a change of --hosts
+  // or of the tool's version, when every file is written again or linked. One run, for its peak memory beside the
+  // fresh builds' (a heap let grow for an expected update in place stayed grown: 1.8 GB at ×100).
+  const over = await runTimed(process.execPath, [BIN, "build", "--content", work, "--out", out, "--hosts", "netlify,apache,nginx,vercel"], { SOURCE_DATE_EPOCH });
+  if (!/^Built /m.test(over.out)) throw new Error(`A build of other hosts over ${out} was not written in full:\n${over.out.slice(-2000)}`);
+  log(`  full build over the earlier one (other hosts) ${round(over.ms / 1000)} s, peak RSS ${round(over.rssMb, 0)} MB`);
   await rm(work, { recursive: true, force: true });
   await rm(rowDir, { recursive: true, force: true });
 
@@ -458,6 +464,8 @@ async function benchBuild(name, content) {
     devAnswerMs: round(median(dev.answers), 1),
     devAnswerRunsMs: dev.answers.map((ms) => round(ms, 1)),
     devReadyS: round(dev.readyMs / 1000, 2),
+    overS: round(over.ms / 1000, 3),
+    overRssMb: round(over.rssMb, 1),
   };
 }
 
@@ -657,6 +665,10 @@ function markdown(result) {
   }
   for (const f of result.failures ?? []) L.push(`| ${f.name} | **build failed**: ${f.error.replace(/\|/g, "\\|")} |||||||||||| |`);
   L.push("", `Runs per size: ${result.builds.map((b) => `${b.name} ${b.runs}`).join(", ")} (every run's time is in ${RESULTS_NAME}.json).`);
+  if (result.builds.some((b) => b.overS !== undefined)) {
+    L.push("", `A build in full over the earlier one (other hosts: the default set but cloudflare; one run): ${result.builds
+      .filter((b) => b.overS !== undefined).map((b) => `${b.name} ${b.overS} s, peak RSS ${b.overRssMb} MB (fresh: ${b.peakRssMb} MB)`).join("; ")}.`);
+  }
   const phaseNames = [...new Set(result.builds.flatMap((b) => b.phases.map((p) => p.phase)))];
   if (phaseNames.length) {
     L.push("", "### Where the time goes", "",

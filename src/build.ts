@@ -21,7 +21,7 @@ import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
 import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
 import type { OutputFile } from "./output/plan.js";
-import type { PublishMemo } from "./output/publish.js";
+import type { PublishMemo, PublishOptions } from "./output/publish.js";
 import { isEdgeDataPath } from "./edge/data.js";
 import type { EdgeDataMemo } from "./edge/index.js";
 import type { AnswerInputsMemo } from "./routes/answer-inputs.js";
@@ -82,6 +82,8 @@ export interface BuildOptions {
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
   write?: WriteOptions;
+  /** Told how the build is written (in place or in full), before it writes. */
+  onMode?: PublishOptions["onMode"];
 }
 
 export interface BuildResult {
@@ -536,7 +538,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
   const stamp: BuildStamp = {
     format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
     warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
-    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), time: model.buildTime,
+    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), time: model.buildTime, tool: toolFingerprint(),
   };
   const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");
@@ -576,6 +578,7 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },
     claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
     ...(options.memo === undefined ? {} : { memo: (options.memo.publish ??= new PublishMemo()) }),
+    ...(options.onMode === undefined ? {} : { onMode: options.onMode }),
   });
   mark(`publish (${done.mode})`);
   if (parsesChanged !== undefined) writeParses(layout.parsedCache, parsesChanged);

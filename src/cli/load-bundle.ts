@@ -15,20 +15,12 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unl
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { getHeapCodeStatistics, setFlagsFromString } from "node:v8";
+import { getHeapCodeStatistics } from "node:v8";
 import vm from "node:vm";
 import envPaths from "env-paths";
 import { fnv1a32 } from "../model/fnv.js";
 import { printTiming, TIMINGS } from "../timings.js";
-
-/**
- * The V8 flags every command starts with. A build's live data stays steady while it writes (a ×100 site: some 300 MB
- * for 640,000 files), but V8 lets the heap grow to several times that between full collections by default; growing it
- * by at most 20% keeps the peak near what is live (bench/results/latest.md), at no cost in time for small sites. (A
- * rebuild over an earlier build gets V8's own growth back: src/cli/build.ts.) The code cache carries a hash of V8's
- * flags, so it is made under these again.
- */
-const START_FLAGS = ["--heap-growing-percent=20"];
+import { holdHeap } from "./heap.js";
 
 /** A run that compiled more than this share of the bytecode the cache gave it writes the cache again. */
 const GREW = 0.5;
@@ -44,7 +36,9 @@ export interface LoadedBundle {
  * time it took and what the cache did (src/timings.ts): used, none (there was none), rejected (V8 refused it), or off.
  */
 export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
-  for (const flag of START_FLAGS) setFlagsFromString(flag);
+  // The V8 flag every command starts with (src/cli/heap.ts): the code cache carries a hash of V8's flags, so it is
+  // made under this one again below (a rebuild changes it mid-run).
+  holdHeap();
   const started = performance.now();
   const source = readFileSync(file, "utf8");
   const cacheFile = env.NODE_DISABLE_COMPILE_CACHE === "1" ? undefined : cachePath(file, env);
@@ -78,7 +72,7 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
       if (cacheFile === undefined) return;
       const grew = getHeapCodeStatistics().bytecode_and_metadata_size - loaded;
       if (cachedData !== undefined && script.cachedDataRejected !== true && grew <= GREW * loaded) return;
-      for (const flag of START_FLAGS) setFlagsFromString(flag);
+      holdHeap();
       try {
         mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         const tmp = `${cacheFile}.${process.pid}.tmp`;

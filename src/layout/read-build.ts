@@ -300,11 +300,14 @@ export function fileIdentity(file: string): string | null {
 }
 
 /** Synchronously: whether `outDir` holds a build whose records can be read (dev, before it starts a preview). */
-export function isBuild(outDir: string): boolean {
+export const isBuild = (outDir: string): boolean => buildStamp(outDir) !== null;
+
+/** The stamp of the build in `outDir` (its records' build.json), or null when it is no build. */
+export function buildStamp(outDir: string): BuildStamp | null {
   try {
-    return parseStamp(readFileSync(layoutOf(realpathSync(outDir)).stamp, "utf8")) !== null;
+    return parseStamp(readFileSync(layoutOf(realpathSync(outDir)).stamp, "utf8"));
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -337,8 +340,9 @@ export interface LastBuild {
   describesSite: boolean;
   /** Whether an in-place update was stopped midway: its journal is there. */
   unfinished: boolean;
-  /** --out's manifest as the records keep it ("" when there is none). */
-  siteManifest(): string;
+  /** --out's manifest as the records keep it ("" when there is none); `release`: not kept here once returned (46 MB
+   * at ×100, which a build in full reads once more, to reuse its files, and then lets go). */
+  siteManifest(release?: boolean): string;
   /** The manifest a written folder keeps inside (the records, a folder beside --out); "" when there is none. */
   folderManifest(dir: string): string;
   /** What its answer files were computed from, as its records print it (src/routes/answer-inputs.ts), or null when it
@@ -374,7 +378,11 @@ export function lastBuild(layout: Layout): LastBuild {
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
     describesSite: describesSite(layout),
     unfinished: existsSync(layout.journal),
-    siteManifest: () => (site ??= readText(layout.siteManifest) ?? ""),
+    siteManifest: (release) => {
+      const text = (site ??= readText(layout.siteManifest) ?? "");
+      if (release === true) site = undefined;
+      return text;
+    },
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputsText: () => readText(path.join(layout.records, ANSWER_INPUTS_FILE)),
     cataloguePrintsText: () => readText(path.join(layout.records, CATALOGUE_PRINTS_FILE)),

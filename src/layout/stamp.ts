@@ -20,6 +20,9 @@ export interface BuildStamp {
   /** The time the answers give as the build's (seconds since the epoch: SOURCE_DATE_EPOCH, else when it ran): the
    * same inputs at the same time build the same bytes (`dev` fills its memory so, src/cli/dev.ts). */
   time?: number;
+  /** The fingerprint of the tool that wrote it (src/output/up-to-date.ts): a rebuild by another is likely to be
+   * written in full (src/cli/heap.ts). Absent from builds before it was recorded. */
+  tool?: string;
 }
 
 /**
@@ -49,6 +52,7 @@ export function parseStamp(text: string): BuildStamp | null {
   const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
   const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
   if (s.format !== LAYOUT_FORMAT || typeof s.out !== "string" || typeof s.key !== "string" || !strings(s.hosts)
-    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !(s.time === undefined || Number.isInteger(s.time))) return null;
+    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !(s.time === undefined || Number.isInteger(s.time))
+    || !(s.tool === undefined || typeof s.tool === "string")) return null;
   return s as BuildStamp;
 }

@@ -57,6 +57,8 @@ export interface PublishOptions {
   force?: boolean;
   /** What `dev` keeps in memory between its builds. */
   memo?: PublishMemo;
+  /** Told how the build is written, before it writes (the CLI sets V8's heap growth by it: src/cli/heap.ts). */
+  onMode?: (mode: Published["mode"]) => void;
 }
 
 /**
@@ -128,17 +130,20 @@ export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan
   const kept = dirty.size === 0 ? options.memo?.siteLines(layout.siteManifest) ?? null : null;
   options.memo?.forget();
   if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, last, plan, epoch, kept)) {
+    options.onMode?.("in place");
     const done = inPlace(layout, last, plan, dirty, options, epoch, kept);
     if (done !== null) return done;
   }
+  options.onMode?.("full");
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
   // After an interrupted update the manifests do not say what the files hold: nothing is reused. With --force a file
   // is reused only when its bytes are read and found to be what the manifest says (one edited by hand is written).
   const reuse = dirty.size === 0 ? (options.force === true ? { verifyReuse: true } : {}) : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
-  const previous = dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest() : null;
+  // The last manifest, held only while --out is written (the records print the new one beside its 46 MB at ×100).
+  const previous = (): string | null => (dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null);
   forgetFolders(layout.folders);
-  const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous } });
+  const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous: previous() } });
   const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
   const folders = [{ dir: layout.out, folders: withParents(foldersIn(plan.site)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather

@@ -7,6 +7,8 @@ import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
+import { likelyInPlace } from "../../src/cli/build.js";
+import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import { UsageError } from "../../src/errors.js";
 import { MANIFEST_FILE } from "../../src/output/write-output.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
@@ -203,6 +205,44 @@ describe("rebuilds reuse unchanged files", () => {
     expect(after.get("api/config.json")!.ino).not.toBe(before.get("api/config.json")!.ino);
     expect(after.get("icons/php.png")!.ino).not.toBe(before.get("icons/php.png")!.ino);
     for (const [file, entry] of before) expect(after.get(file)!.bytes.equals(entry.bytes), file).toBe(true);
+  });
+
+  it("says how it writes (in place or in full) before it writes a file: the CLI holds V8's heap for a build in full", async () => {
+    const run = async (options: { force?: boolean; hosts?: Array<"netlify" | "apache"> } = {}): Promise<string[]> => {
+      const seen: string[] = [];
+      const result = await build({
+        content, out, sourceDateEpoch: TEST_EPOCH, ...options,
+        onMode: (mode) => seen.push(mode), write: { onFile: () => void seen.push("file") },
+      });
+      expect(seen.filter((s) => s !== "file").at(-1)).toBe(result.changes.mode);
+      return seen.filter((s, i) => s !== "file" || seen[i - 1] !== "file"); // runs of files as one
+    };
+    await run();
+    const icons = JSON.parse(await readFile(path.join(content, "icons.json"), "utf8")) as Record<string, string>;
+    icons.php = icons.php === "text.png" ? "php.png" : "text.png";
+    await writeFile(path.join(content, "icons.json"), JSON.stringify(icons, null, 4));
+    expect(await run()).toEqual(["in place", "file"]);
+    expect(await run({ hosts: ["netlify", "apache"] })).toEqual(["full", "file"]); // other hosts: written whole
+    expect(await run({ force: true })).toEqual(["full", "file"]);
+  });
+
+  it("is expected to be in place only over this tool's build of the same hosts (the CLI lets V8's heap grow for it)", async () => {
+    await buildIt();
+    expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(true);
+    expect(likelyInPlace(out, ["netlify", "apache"])).toBe(false); // other hosts: written in full
+    expect(likelyInPlace(path.join(root, "none"), DEFAULT_HOSTS)).toBe(false);
+    const stampFile = layoutOf(out).stamp;
+    const text = await readFile(stampFile, "utf8");
+    const stamp = JSON.parse(text) as Record<string, unknown>;
+    expect(stamp.tool).toEqual(expect.any(String));
+    try {
+      await writeFile(stampFile, JSON.stringify({ ...stamp, tool: "another tool" }));
+      expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(false); // another tool's answers: written in full
+      await writeFile(stampFile, JSON.stringify({ ...stamp, tool: undefined }));
+      expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(false); // a build from before the stamp named its tool
+    } finally {
+      await writeFile(stampFile, text);
+    }
   });
 
   it("with reuse off, every file is written anew", async () => {
