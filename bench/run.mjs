@@ -11,13 +11,16 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statfsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile, lstat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat, writeFile, lstat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CACHE_DIR, cachedContent, GENERATOR_VERSION } from "./generate-content.mjs";
 import { squarePng } from "../scripts/tiny-png.mjs";
+// The tool's own removal, a few files at a time (src/output/remove-tree.ts): Node's recursive rm starts every entry of
+// a folder at once, and this process held 8-11 GB while it removed the ×100 row's folders (run p, 2026-11-27).
+import { removeTree as rm } from "../lib/output/remove-tree.js";
 import { nginxRows } from "./nginx.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
