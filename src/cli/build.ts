@@ -59,7 +59,7 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/heap.ts). A
   // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
   // held again if it turns out to write in full. (A heap grown freely stays grown: at ×100, a build in full over
-  // another tool's build peaked at 1.0 GB, against 0.6 GB held.)
+  // another hosts' build peaked at about 1 GB with the heap held once it wrote, 0.65 GB held from its start.)
   if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const core: BuildOptions = { ...buildOptions(options, signal), onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()) };
   const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);

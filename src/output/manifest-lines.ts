@@ -1,8 +1,8 @@
 // src/output/manifest-lines.ts
 // A folder's manifest read back (write-output.ts prints it): its paths, and their entries in ManifestEntries (20 bytes
 // of hash and a size each, no string per entry), for an update in place (update.ts) and for the files a build in full
-// reuses from the last one (write-output.ts). A ×100 site's --out has 640,000 lines: read into a map of path to
-// entry, 250 MB of heap; these lists, a tenth of that.
+// reuses from the last one (write-output.ts, which read it into a map of path to printed entry before: two strings
+// and a map entry for each of a ×100 site's 640,000 lines).
 
 import { insideFolder } from "../model/relative-path.js";
 import { HASH_CHARS, ManifestEntries } from "./manifest-entries.js";

@@ -140,7 +140,8 @@ export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan
   // is reused only when its bytes are read and found to be what the manifest says (one edited by hand is written).
   const reuse = dirty.size === 0 ? (options.force === true ? { verifyReuse: true } : {}) : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
-  // The last manifest, held only while --out is written (the records print the new one beside its 46 MB at ×100).
+  // The last manifest, held only while --out is written (the records print the new one beside its 46 MB at ×100): read
+  // in the call, so that no variable here holds it afterwards.
   const previous = (): string | null => (dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null);
   forgetFolders(layout.folders);
   const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous: previous() } });
