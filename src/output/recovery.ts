@@ -10,8 +10,9 @@
 // a build that is gone (killed; possibly in another container, where its pid means nothing here): it is removed.
 // Nothing else beside the output folder is touched (other names, the unnumbered `.tmp-XXXXXX` of older versions).
 
-import { readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { removeTree } from "./remove-tree.js";
 
 const HEADER = "build-index-site swap 1";
 
@@ -23,7 +24,7 @@ export const oldPrefix = (target: string): string => `.${path.basename(target)}.
 export interface SwapMethods {
   writeFile: typeof writeFile;
   rename: typeof rename;
-  rm: typeof rm;
+  rm: typeof removeTree;
   unlink: typeof unlink;
 }
 
@@ -51,7 +52,7 @@ const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => f
  * Puts the output folder right after a killed build, before anything else is done to it. Call only while holding
  * its lock. Returns what it did, for messages and tests.
  */
-export async function recover(target: string, fs: SwapMethods = { writeFile, rename, rm, unlink }): Promise<string[]> {
+export async function recover(target: string, fs: SwapMethods = { writeFile, rename, rm: removeTree, unlink }): Promise<string[]> {
   const done: string[] = [];
   const journal = journalFile(target);
   const text = await readFile(journal, "utf8").catch(() => null);
