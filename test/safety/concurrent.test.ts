@@ -146,7 +146,19 @@ describe("two builds into one --out", () => {
     temps.push(root);
     const out = path.join(root, "site");
     const files = Array.from({ length: 200 }, (_, i) => ({ path: `f/${i}.json`, data: `${i}\n` }));
-    const results = await Promise.allSettled([writeOutput(out, files), writeOutput(out, files)]);
+    // The first writer is held at its first file until the second has tried: "while the first writes" by design, not
+    // by the machine's timing (a loaded machine once let the first finish, and release the lock, before the second
+    // asked for it).
+    let writing!: () => void;
+    const started = new Promise<void>((resolve) => (writing = resolve));
+    let resume!: () => void;
+    const held = new Promise<void>((resolve) => (resume = resolve));
+    const first = writeOutput(out, files, { onFile: () => { writing(); return held; } });
+    await started;
+    const second = writeOutput(out, files);
+    await second.catch(() => {});
+    resume();
+    const results = await Promise.allSettled([first, second]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!.reason as Error;
     expect(failure).toBeInstanceOf(UsageError);
