@@ -52,7 +52,15 @@ const sizes = { page: size("index.html"), list: size("catalogue/list.json"), sit
 const preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1" });
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 const QUERIES = ["php", "foo.tsx", "png", "zzqx", ""];
 const results = [];
@@ -69,14 +77,16 @@ try {
     const count = await page.textContent("#icon-count");
     const search = [];
     for (const q of QUERIES) {
-      search.push(await page.evaluate((text) => {
-        const input = document.getElementById("find-input");
-        const t = performance.now();
-        input.value = text;
-        input.dispatchEvent(new Event("input"));
-        void document.body.offsetHeight; // the layout the new rows cause
-        return performance.now() - t;
-      }, q));
+      search.push(
+        await page.evaluate((text) => {
+          const input = document.getElementById("find-input");
+          const t = performance.now();
+          input.value = text;
+          input.dispatchEvent(new Event("input"));
+          void document.body.offsetHeight; // the layout the new rows cause
+          return performance.now() - t;
+        }, q),
+      );
     }
     results.push({ paint, list, ready, rows, count, search });
     await page.close();
@@ -94,12 +104,21 @@ const searchMax = Math.max(...results.flatMap((r) => r.search));
 const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const lines = [
   `${label}: ${results[0].count} icons${Number.isNaN(buildMs) ? "" : `; build ${(buildMs / 1000).toFixed(1)} s`}; index.html ${kb(sizes.page)}, list.json ${kb(sizes.list)}, site.json ${kb(sizes.site)}`,
-  ...results.map((r) => `  first paint (static list) ${r.paint.toFixed(0)} ms; first screen (virtualised list) ${r.list.toFixed(0)} ms (${r.rows} rows in the DOM); ready (search, preview) ${r.ready.toFixed(0)} ms; search ${r.search.map((s) => s.toFixed(1)).join(", ")} ms`),
-  `first paint (best of 3) ${firstPaint.toFixed(0)} ms; first screen (best of 3) ${firstScreen.toFixed(0)} ms (target < 1000); ready (best of 3) ${ready.toFixed(0)} ms; slowest search ${searchMax.toFixed(1)} ms (target < 100); load average ${os.loadavg().map((x) => x.toFixed(2)).join(", ")}`,
+  ...results.map(
+    (r) =>
+      `  first paint (static list) ${r.paint.toFixed(0)} ms; first screen (virtualised list) ${r.list.toFixed(0)} ms (${r.rows} rows in the DOM); ready (search, preview) ${r.ready.toFixed(0)} ms; search ${r.search.map((s) => s.toFixed(1)).join(", ")} ms`,
+  ),
+  `first paint (best of 3) ${firstPaint.toFixed(0)} ms; first screen (best of 3) ${firstScreen.toFixed(0)} ms (target < 1000); ready (best of 3) ${ready.toFixed(0)} ms; slowest search ${searchMax.toFixed(1)} ms (target < 100); load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(", ")}`,
 ];
 console.log(lines.join("\n"));
 if (given === undefined) {
   await mkdir(path.join(REPO, "bench/results"), { recursive: true });
-  await writeFile(path.join(REPO, `bench/results/catalogue-${label}.md`), `# The catalogue in chromium, ${label}\n\n\`node bench/catalogue.mjs ${which}\` (${new Date().toISOString().slice(0, 10)}; searches: ${QUERIES.map((q) => JSON.stringify(q)).join(", ")})\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`);
+  await writeFile(
+    path.join(REPO, `bench/results/catalogue-${label}.md`),
+    `# The catalogue in chromium, ${label}\n\n\`node bench/catalogue.mjs ${which}\` (${new Date().toISOString().slice(0, 10)}; searches: ${QUERIES.map((q) => JSON.stringify(q)).join(", ")})\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`,
+  );
 }
 process.exitCode = firstScreen < 1000 && searchMax < 100 ? 0 : 1;

@@ -65,8 +65,21 @@ try {
   const floorRuns = [];
   for (let k = 0; k < BUILD_RUNS; k++) {
     const started = performance.now();
-    execFileSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "build", "--content", content, "--out", path.join(root, `run-${k}`, "dist"),
-      "--hosts", "netlify,vercel,cloudflare", "--quiet"], { stdio: "inherit", env: { ...process.env, SOURCE_DATE_EPOCH: "1704067200" } });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(REPO, "bin/build-index-site.js"),
+        "build",
+        "--content",
+        content,
+        "--out",
+        path.join(root, `run-${k}`, "dist"),
+        "--hosts",
+        "netlify,vercel,cloudflare",
+        "--quiet",
+      ],
+      { stdio: "inherit", env: { ...process.env, SOURCE_DATE_EPOCH: "1704067200" } },
+    );
     buildRuns.push(performance.now() - started);
     const copied = performance.now();
     execFileSync("cp", ["-a", path.join(root, `run-${k}`), path.join(root, `floor-${k}`)]);
@@ -90,7 +103,11 @@ try {
   // Start-up, each in a fresh process.
   const startups = [];
   for (let i = 0; i < 9; i++) {
-    const r = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", path.join(REPO, "bench/module-eval.mjs"), worker], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      ["--experimental-vm-modules", "--no-warnings", path.join(REPO, "bench/module-eval.mjs"), worker],
+      { encoding: "utf8" },
+    );
     if (r.status !== 0) throw new Error(`module-eval.mjs failed: ${r.stderr}`);
     startups.push(JSON.parse(r.stdout));
   }
@@ -99,7 +116,11 @@ try {
   // The assets in memory: the binding answers from them (a Response per read, as a host's would be).
   const files = new Map();
   for (const e of readdirSync(path.join(assets, "_edge-data"), { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) files.set(`/${path.relative(assets, path.join(e.parentPath, e.name)).split(path.sep).join("/")}`, readFileSync(path.join(e.parentPath, e.name)));
+    if (e.isFile())
+      files.set(
+        `/${path.relative(assets, path.join(e.parentPath, e.name)).split(path.sep).join("/")}`,
+        readFileSync(path.join(e.parentPath, e.name)),
+      );
   }
   const binding = {
     async fetch(request) {
@@ -116,12 +137,24 @@ try {
     const e = ext[(i * 7919) % ext.length];
     const n = iconNames[(i * 104729) % iconNames.length];
     queries.push(
-      `action=findIcon&extension=${encodeURIComponent(e)}`, `action=getExtensionSetting&extension=${encodeURIComponent(e)}&type=viewing`,
-      `action=icon&name=${encodeURIComponent(n)}`, `action=findIcon&extension=nope${i}`, `action=versionCheck&current_version=1.${i}`,
+      `action=findIcon&extension=${encodeURIComponent(e)}`,
+      `action=getExtensionSetting&extension=${encodeURIComponent(e)}&type=viewing`,
+      `action=icon&name=${encodeURIComponent(n)}`,
+      `action=findIcon&extension=nope${i}`,
+      `action=versionCheck&current_version=1.${i}`,
     );
   }
-  const whole = ["action=icons", "action=iconMappings", "action=config", "action=configReference", "action=extensionMappings",
-    "action=extensionMappings&type=indexing", "action=extensionMappings&type=viewing", "action=status", ""];
+  const whole = [
+    "action=icons",
+    "action=iconMappings",
+    "action=config",
+    "action=configReference",
+    "action=extensionMappings",
+    "action=extensionMappings&type=indexing",
+    "action=extensionMappings&type=viewing",
+    "action=status",
+    "",
+  ];
   // First request on a fresh isolate: a worker thread (a new V8 isolate) per request, one at a time.
   const shared = new SharedArrayBuffer([...files.values()].reduce((n, b) => n + b.length, 0));
   const index = [];
@@ -154,11 +187,17 @@ try {
   const isolateImports = isolates.map((x) => x.import);
   // The same harness with a stand-in that does the least a first request needs (bench/floor-handler.mjs).
   const floor = await freshIsolates(path.join(REPO, "bench/floor-handler.mjs"));
-  const slowest = sample.map((q, i) => ({ q, wall: firsts[i], cpu: firstsCpu[i], floor: floor[i].cpu })).sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+  const slowest = sample
+    .map((q, i) => ({ q, wall: firsts[i], cpu: firstsCpu[i], floor: floor[i].cpu }))
+    .sort((a, b) => b.cpu - a.cpu)
+    .slice(0, 3);
   // Warm: one instance, every query once to load, then timed.
   const warmMod = await import(pathToFileURL(worker).href);
   const all = [...whole, ...queries];
-  for (const q of all) await (await warmMod.default.fetch(new Request(`https://bench.example/api.php?${q}`), { ASSETS: binding })).arrayBuffer();
+  for (const q of all)
+    await (
+      await warmMod.default.fetch(new Request(`https://bench.example/api.php?${q}`), { ASSETS: binding })
+    ).arrayBuffer();
   const warm = [];
   const warmCpu = [];
   const warmQueries = [];
@@ -181,22 +220,72 @@ try {
   const warming = { wall: warm.splice(0, WARM_PASSES * all.length), cpu: warmCpu.splice(0, WARM_PASSES * all.length) };
   warmQueries.splice(0, WARM_PASSES * all.length);
   // The costliest warm requests (a whole answer, or a GC pause).
-  const warmSlowest = warmQueries.map((q, i) => ({ q, cpu: warmCpu[i] })).sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+  const warmSlowest = warmQueries
+    .map((q, i) => ({ q, cpu: warmCpu[i] }))
+    .sort((a, b) => b.cpu - a.cpu)
+    .slice(0, 3);
 
   const figures = {
-    content: path.basename(content), icons: model.iconDirFiles.size, extensions: ext.length, bundle: path.relative(root, worker).startsWith("..") ? worker : "emitted",
-    buildMs, buildRunsMs: buildRuns, floorMs, floorRunsMs: floorRuns, answersInDist, distFiles, plainFiles: plain, dataFiles, uploadBeyondPlain: uploadFiles - plain,
-    bundleBytes: workerBytes.length, bundleGzip: gzipSync(workerBytes).length,
-    startup: Object.fromEntries(["read", "compile", "evaluate", "import"].map((p) => [p, { wall: startup(p, "wall"), cpu: startup(p, "cpu") }])),
+    content: path.basename(content),
+    icons: model.iconDirFiles.size,
+    extensions: ext.length,
+    bundle: path.relative(root, worker).startsWith("..") ? worker : "emitted",
+    buildMs,
+    buildRunsMs: buildRuns,
+    floorMs,
+    floorRunsMs: floorRuns,
+    answersInDist,
+    distFiles,
+    plainFiles: plain,
+    dataFiles,
+    uploadBeyondPlain: uploadFiles - plain,
+    bundleBytes: workerBytes.length,
+    bundleGzip: gzipSync(workerBytes).length,
+    startup: Object.fromEntries(
+      ["read", "compile", "evaluate", "import"].map((p) => [p, { wall: startup(p, "wall"), cpu: startup(p, "cpu") }]),
+    ),
     isolateImport: { wall: median(isolateImports.map((x) => x.wall)), cpu: median(isolateImports.map((x) => x.cpu)) },
-    first: { requests: firsts.length, wallP50: pct(firsts, 50), wallP99: pct(firsts, 99), cpuP50: pct(firstsCpu, 50), cpuP99: pct(firstsCpu, 99) },
-    floor: {
-      importWall: median(floor.map((x) => x.import.wall)), importCpu: median(floor.map((x) => x.import.cpu)),
-      wallP50: pct(floor.map((x) => x.wall), 50), wallP99: pct(floor.map((x) => x.wall), 99),
-      cpuP50: pct(floor.map((x) => x.cpu), 50), cpuP99: pct(floor.map((x) => x.cpu), 99),
+    first: {
+      requests: firsts.length,
+      wallP50: pct(firsts, 50),
+      wallP99: pct(firsts, 99),
+      cpuP50: pct(firstsCpu, 50),
+      cpuP99: pct(firstsCpu, 99),
     },
-    warming: { requests: warming.wall.length, wallP50: pct(warming.wall, 50), wallP99: pct(warming.wall, 99), cpuP50: pct(warming.cpu, 50), cpuP99: pct(warming.cpu, 99) },
-    warm: { requests: warm.length, wallP50: pct(warm, 50), wallP99: pct(warm, 99), cpuP50: pct(warmCpu, 50), cpuP99: pct(warmCpu, 99) },
+    floor: {
+      importWall: median(floor.map((x) => x.import.wall)),
+      importCpu: median(floor.map((x) => x.import.cpu)),
+      wallP50: pct(
+        floor.map((x) => x.wall),
+        50,
+      ),
+      wallP99: pct(
+        floor.map((x) => x.wall),
+        99,
+      ),
+      cpuP50: pct(
+        floor.map((x) => x.cpu),
+        50,
+      ),
+      cpuP99: pct(
+        floor.map((x) => x.cpu),
+        99,
+      ),
+    },
+    warming: {
+      requests: warming.wall.length,
+      wallP50: pct(warming.wall, 50),
+      wallP99: pct(warming.wall, 99),
+      cpuP50: pct(warming.cpu, 50),
+      cpuP99: pct(warming.cpu, 99),
+    },
+    warm: {
+      requests: warm.length,
+      wallP50: pct(warm, 50),
+      wallP99: pct(warm, 99),
+      cpuP50: pct(warmCpu, 50),
+      cpuP99: pct(warmCpu, 99),
+    },
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
   const s = figures.startup;
@@ -213,14 +302,35 @@ try {
     ["module compile (V8), median wall / CPU", `${ms(s.compile.wall)} / ${ms(s.compile.cpu)}`],
     ["file read (Node), median wall", ms(s.read.wall)],
     ["import() of the file (fresh process), median wall / CPU", `${ms(s.import.wall)} / ${ms(s.import.cpu)}`],
-    ["import() of the file (fresh worker isolate), median wall / CPU", `${ms(figures.isolateImport.wall)} / ${ms(figures.isolateImport.cpu)}`],
-    ["first request on a fresh isolate, wall p50 / p99", `${ms(figures.first.wallP50)} / ${ms(figures.first.wallP99)} (${firsts.length} requests)`],
+    [
+      "import() of the file (fresh worker isolate), median wall / CPU",
+      `${ms(figures.isolateImport.wall)} / ${ms(figures.isolateImport.cpu)}`,
+    ],
+    [
+      "first request on a fresh isolate, wall p50 / p99",
+      `${ms(figures.first.wallP50)} / ${ms(figures.first.wallP99)} (${firsts.length} requests)`,
+    ],
     ["first request on a fresh isolate, CPU p50 / p99", `${ms(figures.first.cpuP50)} / ${ms(figures.first.cpuP99)}`],
-    ["  the harness alone (bench/floor-handler.mjs), wall / CPU p50 / p99", `${ms(figures.floor.wallP50)} / ${ms(figures.floor.wallP99)}; ${ms(figures.floor.cpuP50)} / ${ms(figures.floor.cpuP99)}`],
-    ["  its import() in a fresh worker isolate, median wall / CPU", `${ms(figures.floor.importWall)} / ${ms(figures.floor.importCpu)}`],
-    ["  the slowest (CPU; the harness alone for the same request)", slowest.map((x) => `?${x.q} ${ms(x.cpu)} (${ms(x.floor)})`).join(", ")],
-    ["warming (passes 1–5 after one untimed), wall / CPU p99", `${ms(figures.warming.wallP99)} / ${ms(figures.warming.cpuP99)} (${warming.wall.length} requests)`],
-    ["warm request (passes 6–10), wall p50 / p99", `${ms(figures.warm.wallP50)} / ${ms(figures.warm.wallP99)} (${warm.length} requests)`],
+    [
+      "  the harness alone (bench/floor-handler.mjs), wall / CPU p50 / p99",
+      `${ms(figures.floor.wallP50)} / ${ms(figures.floor.wallP99)}; ${ms(figures.floor.cpuP50)} / ${ms(figures.floor.cpuP99)}`,
+    ],
+    [
+      "  its import() in a fresh worker isolate, median wall / CPU",
+      `${ms(figures.floor.importWall)} / ${ms(figures.floor.importCpu)}`,
+    ],
+    [
+      "  the slowest (CPU; the harness alone for the same request)",
+      slowest.map((x) => `?${x.q} ${ms(x.cpu)} (${ms(x.floor)})`).join(", "),
+    ],
+    [
+      "warming (passes 1–5 after one untimed), wall / CPU p99",
+      `${ms(figures.warming.wallP99)} / ${ms(figures.warming.cpuP99)} (${warming.wall.length} requests)`,
+    ],
+    [
+      "warm request (passes 6–10), wall p50 / p99",
+      `${ms(figures.warm.wallP50)} / ${ms(figures.warm.wallP99)} (${warm.length} requests)`,
+    ],
     ["warm request, CPU p50 / p99", `${ms(figures.warm.cpuP50)} / ${ms(figures.warm.cpuP99)}`],
     ["  the slowest (CPU)", warmSlowest.map((x) => `?${x.q} ${ms(x.cpu)}`).join(", ")],
     ["load average (1, 5, 15 min)", figures.loadAverage.join(", ")],

@@ -33,7 +33,9 @@ async function sizeOf(target) {
   const s = await stat(target).catch(() => null);
   if (s === null) return null;
   const files = s.isDirectory()
-    ? (await readdir(target, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
+    ? (await readdir(target, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name))
     : [target];
   let bytes = 0;
   let gzip = 0;
@@ -55,8 +57,21 @@ async function measure(name, content) {
   const base = await mkdtemp(path.join(os.tmpdir(), "bis-edge-bench-"));
   try {
     const started = performance.now();
-    const run = spawnSync(process.execPath, [BIN, "build", "--content", content, "--out", path.join(base, "dist"),
-      "--hosts", HOSTS.map(([h]) => h).join(","), "--force"], { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1735689600" } });
+    const run = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        "build",
+        "--content",
+        content,
+        "--out",
+        path.join(base, "dist"),
+        "--hosts",
+        HOSTS.map(([h]) => h).join(","),
+        "--force",
+      ],
+      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1735689600" } },
+    );
     const buildS = (performance.now() - started) / 1000;
     if (run.status !== 0) return { name, error: (run.stderr || run.stdout).trim().split("\n").slice(0, 3).join(" ") };
     const row = { name, buildS: Math.round(buildS * 10) / 10, hosts: {} };
@@ -67,7 +82,8 @@ async function measure(name, content) {
   }
 }
 
-const kb = (n) => (n === undefined ? "–" : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(2)} MB`);
+const kb = (n) =>
+  n === undefined ? "–" : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(2)} MB`;
 
 async function main() {
   const sites = [["demo", path.join(REPO, "content")]];
@@ -88,9 +104,11 @@ async function main() {
     "",
     "| site | build | Netlify edge function | Vercel edge function | Cloudflare Worker |",
     "|---|---|---|---|---|",
-    ...rows.map((r) => (r.error
-      ? `| ${r.name} | failed: ${r.error} | | | |`
-      : `| ${r.name} | ${r.buildS} s | ${HOSTS.map(([h]) => (r.hosts[h] ? `${kb(r.hosts[h].bytes)} / ${kb(r.hosts[h].gzip)}` : "not written")).join(" | ")} |`)),
+    ...rows.map((r) =>
+      r.error
+        ? `| ${r.name} | failed: ${r.error} | | | |`
+        : `| ${r.name} | ${r.buildS} s | ${HOSTS.map(([h]) => (r.hosts[h] ? `${kb(r.hosts[h].bytes)} / ${kb(r.hosts[h].gzip)}` : "not written")).join(" | ")} |`,
+    ),
     "",
   ];
   await mkdir(RESULTS, { recursive: true });

@@ -34,8 +34,21 @@ let failed = false;
 try {
   const out = path.join(root, "dist");
   let t = performance.now();
-  execFileSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "build", "--content", content, "--out", out,
-    "--hosts", "netlify,vercel,cloudflare", "--quiet"], { stdio: "inherit", env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(REPO, "bin/build-index-site.js"),
+      "build",
+      "--content",
+      content,
+      "--out",
+      out,
+      "--hosts",
+      "netlify,vercel,cloudflare",
+      "--quiet",
+    ],
+    { stdio: "inherit", env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } },
+  );
   console.log(`edge-only build: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const upload = path.join(root, ".build-index-site/dist/hosts/cloudflare");
   const assets = path.join(upload, "public");
@@ -43,12 +56,21 @@ try {
   // The domain enumerator of the tests, bundled (it is TypeScript).
   const esbuild = await import("esbuild");
   const enumerator = path.join(root, "domain.mjs");
-  await esbuild.build({ entryPoints: [path.join(REPO, "test/helpers/domain.ts")], bundle: true, format: "esm", platform: "node", outfile: enumerator, logLevel: "warning" });
+  await esbuild.build({
+    entryPoints: [path.join(REPO, "test/helpers/domain.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile: enumerator,
+    logLevel: "warning",
+  });
   const { domainQueries, toSearch } = await import(pathToFileURL(enumerator).href);
 
   t = performance.now();
   const { compile } = await import(pathToFileURL(path.join(REPO, "lib/build.js")).href);
-  const { compileTable, matchRoute, parseQuery } = await import(pathToFileURL(path.join(REPO, "lib/routes/route-table.js")).href);
+  const { compileTable, matchRoute, parseQuery } = await import(
+    pathToFileURL(path.join(REPO, "lib/routes/route-table.js")).href
+  );
   const { model, routes, site } = await compile({ content, sourceDateEpoch: EPOCH, hosts: ["nginx"] });
   const byPath = new Map(site.map((f) => [`/${f.path}`, f]));
   const table = compileTable(routes.table);
@@ -91,17 +113,26 @@ try {
     const wantBody = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
     const wantHeaders = Object.fromEntries(Object.entries(rule.headers).map(([k, v]) => [k.toLowerCase(), v]));
     wantHeaders["content-type"] ??= "application/json";
-    if (rule.status === 200 && wantBody !== "") wantHeaders.etag = `"${createHash("sha1").update(wantBody).digest("base64url")}"`;
+    if (rule.status === 200 && wantBody !== "")
+      wantHeaders.etag = `"${createHash("sha1").update(wantBody).digest("base64url")}"`;
     const res = await worker.fetch(new Request(`https://parity.example/api.php?${search}`), { ASSETS: binding });
     const gotBody = await res.text();
     const gotHeaders = Object.fromEntries(res.headers);
     if (res.status === rule.status && gotBody === wantBody && sorted(gotHeaders) === sorted(wantHeaders)) passed++;
-    else if (mismatches.length < 10) mismatches.push(`?${search}: ${res.status} ${sorted(gotHeaders)} (${gotBody.length} chars) vs ${rule.status} ${sorted(wantHeaders)} (${wantBody.length} chars)`);
+    else if (mismatches.length < 10)
+      mismatches.push(
+        `?${search}: ${res.status} ${sorted(gotHeaders)} (${gotBody.length} chars) vs ${rule.status} ${sorted(wantHeaders)} (${wantBody.length} chars)`,
+      );
     else mismatches.length++;
   }
   const seconds = (performance.now() - t) / 1000;
-  const label = Number.isFinite(sampleSize) && queries.length < all.length ? `a sample of ${queries.length} of the ${all.length} domain requests` : `all ${all.length} domain requests`;
-  console.log(`edge parity, ${path.basename(content)} (${model.iconDirFiles.size} icons): ${passed}/${queries.length} (${label}; ${seconds.toFixed(1)} s)`);
+  const label =
+    Number.isFinite(sampleSize) && queries.length < all.length
+      ? `a sample of ${queries.length} of the ${all.length} domain requests`
+      : `all ${all.length} domain requests`;
+  console.log(
+    `edge parity, ${path.basename(content)} (${model.iconDirFiles.size} icons): ${passed}/${queries.length} (${label}; ${seconds.toFixed(1)} s)`,
+  );
   for (const m of mismatches.filter(Boolean)) console.log(`  ${m}`);
   failed = passed !== queries.length;
 } finally {

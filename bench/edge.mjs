@@ -24,13 +24,30 @@ function mix(model) {
   const ext = [...model.extensionMap.indexing.keys()].slice(0, 20);
   const q = [];
   for (const e of ext) {
-    q.push(`action=findIcon&type=file&extension=${e}`, `action=findIcon&extension=${e.toUpperCase()}`,
-      `action=getExtensionSetting&extension=${e}`, `action=getExtensionSetting&extension=${e}&type=viewing`);
+    q.push(
+      `action=findIcon&type=file&extension=${e}`,
+      `action=findIcon&extension=${e.toUpperCase()}`,
+      `action=getExtensionSetting&extension=${e}`,
+      `action=getExtensionSetting&extension=${e}&type=viewing`,
+    );
   }
-  for (const v of [...model.versions, "v1.0", "2.0", "1.2.0-rc1", "%FF"]) q.push(`action=versionCheck&current_version=${encodeURIComponent(v)}`);
-  q.push("action=findIcon&type=folder", "action=findIcon&extension=zzz", "action=icon&name=folder.png", "action=icon&name=../x.png",
-    "action=config", "action=status", "action=icons", "action=iconMappings", "action=extensionMappings", "", "action=Config",
-    "action=versionCheck&current.version=1.0", "action[]=config");
+  for (const v of [...model.versions, "v1.0", "2.0", "1.2.0-rc1", "%FF"])
+    q.push(`action=versionCheck&current_version=${encodeURIComponent(v)}`);
+  q.push(
+    "action=findIcon&type=folder",
+    "action=findIcon&extension=zzz",
+    "action=icon&name=folder.png",
+    "action=icon&name=../x.png",
+    "action=config",
+    "action=status",
+    "action=icons",
+    "action=iconMappings",
+    "action=extensionMappings",
+    "",
+    "action=Config",
+    "action=versionCheck&current.version=1.0",
+    "action[]=config",
+  );
   return q.map((query) => new Request(`https://site.example/api.php${query === "" ? "" : `?${query}`}`));
 }
 
@@ -65,6 +82,11 @@ for (const [name, content] of sites) {
   const cold = performance.now() - t0;
   const requests = mix(model);
   const all = await measure(handler, requests);
-  const small = await measure(handler, requests.filter((r) => !/action=(icons|iconMappings|extensionMappings|config)$/.test(r.url)));
-  console.log(`${name.padEnd(20)} ${(text.length / 1024).toFixed(0).padStart(7)}   ${cold.toFixed(1).padStart(13)}   ${all.toFixed(1).padStart(16)}   ${small.toFixed(1).padStart(25)}`);
+  const small = await measure(
+    handler,
+    requests.filter((r) => !/action=(icons|iconMappings|extensionMappings|config)$/.test(r.url)),
+  );
+  console.log(
+    `${name.padEnd(20)} ${(text.length / 1024).toFixed(0).padStart(7)}   ${cold.toFixed(1).padStart(13)}   ${all.toFixed(1).padStart(16)}   ${small.toFixed(1).padStart(25)}`,
+  );
 }

@@ -29,4 +29,10 @@ c = process.cpuUsage();
 t = performance.now();
 const res = await mod.default.fetch(new Request(`https://bench.example/api.php?${query}`), { ASSETS: binding });
 const body = await res.arrayBuffer();
-parentPort.postMessage({ import: importMs, wall: performance.now() - t, cpu: cpuMs(process.cpuUsage(c)), status: res.status, bytes: body.byteLength });
+parentPort.postMessage({
+  import: importMs,
+  wall: performance.now() - t,
+  cpu: cpuMs(process.cpuUsage(c)),
+  status: res.status,
+  bytes: body.byteLength,
+});

@@ -6,7 +6,11 @@
 // own cost is what it measures beyond them.
 
 const WHOLE = {
-  icons: "icons", iconMappings: "iconMappings", config: "config", configReference: "configReference", extensionMappings: "extensionMappings-all",
+  icons: "icons",
+  iconMappings: "iconMappings",
+  config: "config",
+  configReference: "configReference",
+  extensionMappings: "extensionMappings-all",
 };
 
 export default {
@@ -16,10 +20,17 @@ export default {
     const url = new URL(request.url);
     const action = url.searchParams.get("action") ?? "";
     const type = url.searchParams.get("type");
-    const name = action === "extensionMappings" && (type === "indexing" || type === "viewing") ? `extensionMappings-${type}` : WHOLE[action];
+    const name =
+      action === "extensionMappings" && (type === "indexing" || type === "viewing")
+        ? `extensionMappings-${type}`
+        : WHOLE[action];
     const headers = new Headers({ "Content-Type": "application/json", ETag: '"floor"' });
-    if (name !== undefined && core.whole[name].body === undefined) return new Response((await get(`/_edge-data/whole/${name}.json`)).body, { headers });
+    if (name !== undefined && core.whole[name].body === undefined)
+      return new Response((await get(`/_edge-data/whole/${name}.json`)).body, { headers });
     const shard = JSON.parse(await (await get(`/_edge-data/shards/${core.shards - 1}.json`)).text());
-    return new Response(new TextEncoder().encode(`${JSON.stringify({ service: core.service, rows: shard.e.length }, null, 2)}\n`), { headers });
+    return new Response(
+      new TextEncoder().encode(`${JSON.stringify({ service: core.service, rows: shard.e.length }, null, 2)}\n`),
+      { headers },
+    );
   },
 };

@@ -24,18 +24,156 @@ export const BASE = { extensions: 540, icons: 490, versions: 13 };
 const MTIME = new Date("2025-01-01T00:00:00Z");
 
 const STEMS = [
-  "php", "js", "md", "txt", "py", "ps", "html", "css", "json", "rar", "zip", "yml", "conf", "ini", "bat", "sh", "png",
-  "jpg", "mp", "flac", "pdf", "sql", "xml", "log", "env", "doc", "xls", "exe", "iso", "gif", "webp", "ada", "asm", "c",
-  "clj", "cob", "coffee", "cpp", "cs", "dart", "elm", "f", "go", "groovy", "hs", "java", "kt", "less", "lisp", "lua",
-  "ml", "pas", "pl", "rb", "rs", "sass", "scala", "scm", "swift", "ts", "vb", "vue", "toml", "plist", "db", "avro",
-  "rtf", "odt", "tex", "epub", "svg", "psd", "tiff", "bmp", "ico", "aac", "ogg", "opus", "mov", "webm", "gz", "xz",
-  "deb", "rpm", "dll", "so", "vim", "tcl", "cfg", "key", "pem", "crt", "cert", "jks", "service", "socket", "timer",
-  "cache", "dump", "trace", "lock", "npm", "pip", "gem", "cargo", "nix", "snap", "yarn", "graphql", "prisma", "proto",
+  "php",
+  "js",
+  "md",
+  "txt",
+  "py",
+  "ps",
+  "html",
+  "css",
+  "json",
+  "rar",
+  "zip",
+  "yml",
+  "conf",
+  "ini",
+  "bat",
+  "sh",
+  "png",
+  "jpg",
+  "mp",
+  "flac",
+  "pdf",
+  "sql",
+  "xml",
+  "log",
+  "env",
+  "doc",
+  "xls",
+  "exe",
+  "iso",
+  "gif",
+  "webp",
+  "ada",
+  "asm",
+  "c",
+  "clj",
+  "cob",
+  "coffee",
+  "cpp",
+  "cs",
+  "dart",
+  "elm",
+  "f",
+  "go",
+  "groovy",
+  "hs",
+  "java",
+  "kt",
+  "less",
+  "lisp",
+  "lua",
+  "ml",
+  "pas",
+  "pl",
+  "rb",
+  "rs",
+  "sass",
+  "scala",
+  "scm",
+  "swift",
+  "ts",
+  "vb",
+  "vue",
+  "toml",
+  "plist",
+  "db",
+  "avro",
+  "rtf",
+  "odt",
+  "tex",
+  "epub",
+  "svg",
+  "psd",
+  "tiff",
+  "bmp",
+  "ico",
+  "aac",
+  "ogg",
+  "opus",
+  "mov",
+  "webm",
+  "gz",
+  "xz",
+  "deb",
+  "rpm",
+  "dll",
+  "so",
+  "vim",
+  "tcl",
+  "cfg",
+  "key",
+  "pem",
+  "crt",
+  "cert",
+  "jks",
+  "service",
+  "socket",
+  "timer",
+  "cache",
+  "dump",
+  "trace",
+  "lock",
+  "npm",
+  "pip",
+  "gem",
+  "cargo",
+  "nix",
+  "snap",
+  "yarn",
+  "graphql",
+  "prisma",
+  "proto",
 ];
 const WORDS = [
-  "config", "build", "docker", "compose", "lint", "test", "spec", "data", "cache", "source", "map", "bundle", "module",
-  "package", "project", "workspace", "template", "theme", "plugin", "report", "schema", "backup", "archive", "font",
-  "image", "audio", "video", "shader", "model", "scene", "level", "save", "patch", "diff", "props", "rules", "policy",
+  "config",
+  "build",
+  "docker",
+  "compose",
+  "lint",
+  "test",
+  "spec",
+  "data",
+  "cache",
+  "source",
+  "map",
+  "bundle",
+  "module",
+  "package",
+  "project",
+  "workspace",
+  "template",
+  "theme",
+  "plugin",
+  "report",
+  "schema",
+  "backup",
+  "archive",
+  "font",
+  "image",
+  "audio",
+  "video",
+  "shader",
+  "model",
+  "scene",
+  "level",
+  "save",
+  "patch",
+  "diff",
+  "props",
+  "rules",
+  "policy",
 ];
 const ICON_KINDS = ["file", "document", "config", "archive", "image", "source", "data", "template", "script", "icon"];
 
@@ -69,7 +207,13 @@ export function makeVersions(k) {
     const major = 1 + Math.floor(i / 400);
     const minor = Math.floor((i % 400) / 20);
     const patch = i % 20;
-    out.push(patch === 0 ? `${major}.${minor}` : patch < 15 ? `${major}.${minor}.${patch}` : `${major}.${minor}.${patch - 15}-r${patch - 15}`);
+    out.push(
+      patch === 0
+        ? `${major}.${minor}`
+        : patch < 15
+          ? `${major}.${minor}.${patch}`
+          : `${major}.${minor}.${patch - 15}-r${patch - 15}`,
+    );
   }
   return [...new Set(out)].slice(0, k);
 }
@@ -118,9 +262,17 @@ export async function generateContent(dir, scale) {
   const config = {
     version: versions[versions.length - 1],
     main: {
-      access_url: "", cache_type: "sqlite", icon_type: "default", disable_file_downloads: false,
-      disable_folder_downloads: false, max_download_size_folder: "2048 MB", max_download_size_file: "2048 MB",
-      index_hidden: false, index_all: false, deny_list: "", allow_list: "",
+      access_url: "",
+      cache_type: "sqlite",
+      icon_type: "default",
+      disable_file_downloads: false,
+      disable_folder_downloads: false,
+      max_download_size_folder: "2048 MB",
+      max_download_size_file: "2048 MB",
+      index_hidden: false,
+      index_all: false,
+      deny_list: "",
+      allow_list: "",
     },
     exclusions,
     viewable_files: viewable,
@@ -135,8 +287,12 @@ export async function generateContent(dir, scale) {
   };
 
   const reference = [
-    "Synthetic Indexer - Configuration Reference", "=".repeat(42), "",
-    ...Object.keys(exclusions).slice(0, 200).map((k) => `Property: exclusions.${k}\nType: Boolean\nPurpose: index files handled by ${k}\n`),
+    "Synthetic Indexer - Configuration Reference",
+    "=".repeat(42),
+    "",
+    ...Object.keys(exclusions)
+      .slice(0, 200)
+      .map((k) => `Property: exclusions.${k}\nType: Boolean\nPurpose: index files handled by ${k}\n`),
   ].join("\n");
 
   if (existsSync(dir) && (await readdir(dir)).length > 0) throw new Error(`${dir} exists and is not empty.`);
@@ -153,9 +309,13 @@ export async function generateContent(dir, scale) {
     ["icons/app/green.png", squarePng(16, [40, 200, 60, 255])],
     ["icons/app/red.png", squarePng(16, [220, 40, 40, 255])],
   ];
-  for (const size of [16, 32, 48, 96, 144, 180, 192]) files.push([`favicon/${size}x${size}.png`, squarePng(size, [60, 90, 200, 255])]);
+  for (const size of [16, 32, 48, 96, 144, 180, 192])
+    files.push([`favicon/${size}x${size}.png`, squarePng(size, [60, 90, 200, 255])]);
   for (let i = 0; i < 22; i++) {
-    files.push([`style/style-${i}.min.css`, `.c${i}{color:#${(i * 123457 % 0xffffff).toString(16).padStart(6, "0")}}\n`.repeat(200)]);
+    files.push([
+      `style/style-${i}.min.css`,
+      `.c${i}{color:#${((i * 123457) % 0xffffff).toString(16).padStart(6, "0")}}\n`.repeat(200),
+    ]);
   }
   iconNames.forEach((name, i) => {
     const color = [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256), 255];
@@ -173,7 +333,13 @@ export async function generateContent(dir, scale) {
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
-  return { extensions: extensions.length, iconMapEntries: Object.keys(iconMap).length, icons: iconNames.length, versions: versions.length, files: files.length };
+  return {
+    extensions: extensions.length,
+    iconMapEntries: Object.keys(iconMap).length,
+    icons: iconNames.length,
+    versions: versions.length,
+    files: files.length,
+  };
 }
 
 /** Where generated content is cached between benchmark runs (outside the repository). */

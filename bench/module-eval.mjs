@@ -23,7 +23,9 @@ const result = {};
 const read = await timed(() => readFileSync(file, "utf8"));
 const compile = await timed(async () => {
   const mod = new vm.SourceTextModule(read.value, { identifier: file });
-  await mod.link(() => { throw new Error("the bundle imports nothing"); });
+  await mod.link(() => {
+    throw new Error("the bundle imports nothing");
+  });
   return mod;
 });
 const evaluate = await timed(() => compile.value.evaluate());

@@ -13,14 +13,15 @@ const NGINX = "/usr/sbin/nginx";
 /** nginx's own folder in the build's records (docs/layout.md). */
 const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "nginx");
 
-const freePort = () => new Promise((resolve, reject) => {
-  const server = net.createServer();
-  server.once("error", reject);
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
-});
 
 async function waitForPort(port, child) {
   const deadline = Date.now() + 15_000;
@@ -28,7 +29,10 @@ async function waitForPort(port, child) {
     if (child.exitCode !== null) throw new Error("nginx exited before listening");
     const ok = await new Promise((resolve) => {
       const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => { s.destroy(); resolve(true); });
+      s.once("connect", () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once("error", () => resolve(false));
     });
     if (ok) return;

@@ -13,7 +13,9 @@ import path from "node:path";
 const handler = createRequire(createRequire(import.meta.url).resolve("serve/package.json"))("serve-handler");
 
 const root = path.resolve(process.argv[2] ?? "dist");
-const serveJson = JSON.parse(readFileSync(path.join(path.dirname(root), ".build-index-site", path.basename(root), "serve.json"), "utf8"));
+const serveJson = JSON.parse(
+  readFileSync(path.join(path.dirname(root), ".build-index-site", path.basename(root), "serve.json"), "utf8"),
+);
 const config = { ...serveJson, public: root, etag: false, symlinks: false, directoryListing: false, cleanUrls: false };
 const server = http.createServer((req, res) => {
   handler(req, res, config).catch((error) => {

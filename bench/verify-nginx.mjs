@@ -29,7 +29,10 @@ const sampleSize = arg("--sample", undefined);
 const runs = arg("--runs", scale === undefined ? 3 : 1);
 const concurrency = arg("--concurrency", 8);
 const fixture = path.resolve(repo, "../shared/fixtures/indexer-1.2.0-r2");
-const needs = [[NGINX, "nginx is not installed"], [path.join(repo, "lib/verify/run.js"), "run npm run build first"]];
+const needs = [
+  [NGINX, "nginx is not installed"],
+  [path.join(repo, "lib/verify/run.js"), "run npm run build first"],
+];
 if (scale === undefined) needs.push([fixture, "../shared/fixtures is not there"]);
 for (const [need, why] of needs) {
   if (!existsSync(need)) {
@@ -38,7 +41,10 @@ for (const [need, why] of needs) {
   }
 }
 const content = scale === undefined ? fixture : await (await import("./generate-content.mjs")).cachedContent(scale);
-const name = scale === undefined ? "real fixture, whole domain" : `×${scale}${sampleSize === undefined ? "" : `, --sample ${sampleSize}`}`;
+const name =
+  scale === undefined
+    ? "real fixture, whole domain"
+    : `×${scale}${sampleSize === undefined ? "" : `, --sample ${sampleSize}`}`;
 const { layoutOf } = await import(path.join(repo, "lib/layout/paths.js"));
 
 /** Reports the child's peak RSS (KB on Linux) on stderr as it exits. */
@@ -53,7 +59,11 @@ let nginx;
 try {
   // The build in a process of its own, as the CLI runs it (not counted in verify's RSS).
   const built = performance.now();
-  execFileSync(process.execPath, [BIN, "build", "--content", content, "--out", out, "--hosts", "nginx,cloudflare", "--quiet"], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [BIN, "build", "--content", content, "--out", out, "--hosts", "nginx,cloudflare", "--quiet"],
+    { stdio: "inherit" },
+  );
   console.log(`verify-nginx (${name}): built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
   const port = await new Promise((resolve) => {
     const s = net.createServer().listen(0, "127.0.0.1", () => {
@@ -64,29 +74,58 @@ try {
   const dir = path.join(work, "nginx");
   await mkdir(dir);
   const hosts = layoutOf(out).host("nginx");
-  await writeFile(path.join(dir, "nginx.conf"), [
-    "worker_processes 1;", "daemon off;", `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`,
-    "events { worker_connections 1024; }", "http {", "  access_log off;",
-    `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;`,
-    `  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
-    "  include /etc/nginx/mime.types;", `  include ${hosts}/nginx-http.conf;`,
-    "  server {", `    listen 127.0.0.1:${port};`, `    root ${out};`, `    include ${hosts}/nginx.conf;`, "  }", "}", "",
-  ].join("\n"));
+  await writeFile(
+    path.join(dir, "nginx.conf"),
+    [
+      "worker_processes 1;",
+      "daemon off;",
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      "events { worker_connections 1024; }",
+      "http {",
+      "  access_log off;",
+      `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;`,
+      `  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+      "  include /etc/nginx/mime.types;",
+      `  include ${hosts}/nginx-http.conf;`,
+      "  server {",
+      `    listen 127.0.0.1:${port};`,
+      `    root ${out};`,
+      `    include ${hosts}/nginx.conf;`,
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+  );
   const test = spawnSync(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(test.stderr);
   nginx = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: "ignore" });
   for (let i = 0; i < 300; i += 1) {
     const ok = await new Promise((resolve) => {
       const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => { s.destroy(); resolve(true); });
+      s.once("connect", () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once("error", () => resolve(false));
     });
     if (ok) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   for (let run = 1; run <= runs; run += 1) {
-    const args = ["--import", RSS_HOOK, BIN, "verify", `http://127.0.0.1:${port}/`, "--dir", out, "--json", "--concurrency", String(concurrency),
-      ...(sampleSize === undefined ? [] : ["--sample", String(sampleSize)])];
+    const args = [
+      "--import",
+      RSS_HOOK,
+      BIN,
+      "verify",
+      `http://127.0.0.1:${port}/`,
+      "--dir",
+      out,
+      "--json",
+      "--concurrency",
+      String(concurrency),
+      ...(sampleSize === undefined ? [] : ["--sample", String(sampleSize)]),
+    ];
     const started = performance.now();
     const child = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
     const wall = performance.now() - started;
@@ -97,8 +136,10 @@ try {
     } catch {
       throw new Error(`verify exited ${child.status} without a report:\n${child.stderr}`);
     }
-    console.log(`verify-nginx (${name}) run ${run}: ${report.checked} requests in ${(report.ms / 1000).toFixed(2)} s `
-      + `(process ${(wall / 1000).toFixed(2)} s; exit ${child.status}, ${report.differences.length} differences), peak RSS ${rss.toFixed(0)} MB`);
+    console.log(
+      `verify-nginx (${name}) run ${run}: ${report.checked} requests in ${(report.ms / 1000).toFixed(2)} s ` +
+        `(process ${(wall / 1000).toFixed(2)} s; exit ${child.status}, ${report.differences.length} differences), peak RSS ${rss.toFixed(0)} MB`,
+    );
   }
 } finally {
   if (nginx !== undefined && nginx.exitCode === null) {

@@ -50,13 +50,16 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const dir = path.join(root, ...parts.slice(0, at + 1), ...name.split("/"));
   packages.set(dir, name);
 }
-const notices = [...packages].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([dir, name]) => {
-  const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-  const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
-  if (licenceFile === undefined) throw new Error(`build:cli: ${name} ships no LICENSE file to copy into the notices.`);
-  const text = readFileSync(path.join(dir, licenceFile), "utf8").trim();
-  return `${name}@${pkg.version} (${typeof pkg.license === "string" ? pkg.license : JSON.stringify(pkg.license)})\n\n${text}\n`;
-});
+const notices = [...packages]
+  .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
+  .map(([dir, name]) => {
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+    if (licenceFile === undefined)
+      throw new Error(`build:cli: ${name} ships no LICENSE file to copy into the notices.`);
+    const text = readFileSync(path.join(dir, licenceFile), "utf8").trim();
+    return `${name}@${pkg.version} (${typeof pkg.license === "string" ? pkg.license : JSON.stringify(pkg.license)})\n\n${text}\n`;
+  });
 const header = "The command's bundle (lib/cli-bundle/) holds code of these packages, under their licences:\n";
 writeFileSync(path.join(outdir, "THIRD-PARTY-NOTICES.txt"), `${header}\n${notices.join(`\n${"-".repeat(80)}\n\n`)}`);
 if (!existsSync(path.join(outdir, "cli.cjs"))) throw new Error("build:cli: esbuild wrote no cli.cjs");

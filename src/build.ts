@@ -31,10 +31,16 @@ import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
-const pipeline = () => Promise.all([
-  import("./content/load-content.js"), import("./routes/build-routes.js"), import("./api/header-groups.js"),
-  import("./output/plan.js"), import("./hosts/index.js"), import("./edge/index.js"), import("./hosts/record.js"),
-]);
+const pipeline = () =>
+  Promise.all([
+    import("./content/load-content.js"),
+    import("./routes/build-routes.js"),
+    import("./api/header-groups.js"),
+    import("./output/plan.js"),
+    import("./hosts/index.js"),
+    import("./edge/index.js"),
+    import("./hosts/record.js"),
+  ]);
 /** Each phase's time since the last (src/timings.ts: BUILD_INDEX_SITE_TIMINGS=1). */
 let lastMark = performance.now();
 function mark(phase: string): void {
@@ -43,7 +49,6 @@ function mark(phase: string): void {
   printTiming(phase, now - lastMark);
   lastMark = now;
 }
-
 
 export interface BuildOptions {
   /** Content folder (default "content"). */
@@ -111,18 +116,27 @@ export function checkFolders(contentDir: string, outDir: string): void {
   const content = realNearest(contentDir);
   const out = realNearest(outDir);
   const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
-  if (out === path.parse(out).root) throw new UsageError(`--out ${outDir} is the file system root.`, "Choose a folder of its own, e.g. dist.");
+  if (out === path.parse(out).root)
+    throw new UsageError(`--out ${outDir} is the file system root.`, "Choose a folder of its own, e.g. dist.");
   if (inside(content, out)) {
-    throw new UsageError(`--out ${outDir} contains the content folder ${contentDir}: the build replaces the whole output folder.`,
-      "Choose a folder of its own, e.g. dist.");
+    throw new UsageError(
+      `--out ${outDir} contains the content folder ${contentDir}: the build replaces the whole output folder.`,
+      "Choose a folder of its own, e.g. dist.",
+    );
   }
   if (inside(out, content)) {
-    throw new UsageError(`--out ${outDir} is inside the content folder ${contentDir}.`, "Choose a folder outside the content, e.g. dist.");
+    throw new UsageError(
+      `--out ${outDir} is inside the content folder ${contentDir}.`,
+      "Choose a folder outside the content, e.g. dist.",
+    );
   }
   // The records of --out live in <base>/.build-index-site/<name>: an --out in there would hold records, its own or
   // another site's, and publish them.
   if (out.split(path.sep).includes(RECORDS_ROOT)) {
-    throw new UsageError(`--out ${outDir} is inside ${RECORDS_ROOT}/, where builds keep their records.`, "Choose a folder of its own, e.g. dist.");
+    throw new UsageError(
+      `--out ${outDir} is inside ${RECORDS_ROOT}/, where builds keep their records.`,
+      "Choose a folder of its own, e.g. dist.",
+    );
   }
 }
 
@@ -140,8 +154,10 @@ async function checkRecords(layout: Layout, replaceOut: boolean): Promise<void> 
   if (st === undefined || replaceOut) return;
   if (st.isDirectory() && (lastBuild(layout).recordsAreOurs() || readdirSync(layout.records).length === 0)) return;
   const shown = path.relative(process.cwd(), layout.records) || layout.records;
-  throw new UsageError(`${shown} exists and was not written by build-index-site: the build keeps the records of --out there.`,
-    `Move it away, or pass ${REPLACE_FLAG} to let the build replace it.`);
+  throw new UsageError(
+    `${shown} exists and was not written by build-index-site: the build keeps the records of --out there.`,
+    `Move it away, or pass ${REPLACE_FLAG} to let the build replace it.`,
+  );
 }
 
 /** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
@@ -153,20 +169,26 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
   const target = path.join(path.dirname(out), ...dir.split("/"));
   const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
   if (inside(target, out) || inside(out, target) || inside(target, content) || inside(content, target)) {
-    throw new UsageError(`--out ${options.out} puts the host folder ${dir} (beside it) in or around the output or content folder.`,
-      "Choose an output folder of its own, e.g. dist, or leave the host out of --hosts.");
+    throw new UsageError(
+      `--out ${options.out} puts the host folder ${dir} (beside it) in or around the output or content folder.`,
+      "Choose an output folder of its own, e.g. dist, or leave the host out of --hosts.",
+    );
   }
   const stat = statSync(target, { throwIfNoEntry: false });
   if (stat === undefined) return target;
   const shown = path.relative(process.cwd(), target) || target;
   if (!(stat.isDirectory() && statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile())) {
-    throw new UsageError(`${shown} exists and was not written by build-index-site: the build would replace it.`,
-      "Move it away (the build writes this folder whole), or leave the host out of --hosts.");
+    throw new UsageError(
+      `${shown} exists and was not written by build-index-site: the build would replace it.`,
+      "Move it away (the build writes this folder whole), or leave the host out of --hosts.",
+    );
   }
   const owner = besideOwner(target);
   if (owner !== null && owner !== path.basename(out)) {
-    throw new UsageError(`${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
-      `Build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`);
+    throw new UsageError(
+      `${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
+      `Build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
+    );
   }
   return target;
 }
@@ -193,7 +215,9 @@ function realNearest(dir: string): string {
 
 /** --strict: every warning counts as an error. */
 export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefined): Diagnostic[] {
-  return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
+  return strict
+    ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d))
+    : diagnostics;
 }
 
 /**
@@ -237,7 +261,20 @@ export class BuildMemo {
   }
 }
 
-type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin" | "sourceDateEpoch" | "nowMs" | "strict" | "hosts" | "exclude" | "plan" | "catalogue" | "memo"> & {
+type CompileOptions = Pick<
+  BuildOptions,
+  | "content"
+  | "baseUrl"
+  | "requestOrigin"
+  | "sourceDateEpoch"
+  | "nowMs"
+  | "strict"
+  | "hosts"
+  | "exclude"
+  | "plan"
+  | "catalogue"
+  | "memo"
+> & {
   /** The hosts' files as the last build in the same place wrote them, when made from `key` (src/hosts/record.ts). */
   keptHosts?: (key: string) => KeptHost[] | null;
   /** The prints of the last build's catalogue pages, as its records hold them (src/catalogue/index.ts). */
@@ -251,7 +288,8 @@ type CompileOptions = Pick<BuildOptions, "content" | "baseUrl" | "requestOrigin"
 };
 
 const readOptions = (options: Pick<BuildOptions, "exclude" | "cache" | "memo">): ReadOptions => ({
-  ...(options.exclude === undefined ? {} : { exclude: options.exclude }), ...(options.cache === undefined ? {} : { cache: options.cache }),
+  ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+  ...(options.cache === undefined ? {} : { cache: options.cache }),
   ...(options.memo === undefined ? {} : { listings: options.memo.listings }),
 });
 
@@ -289,8 +327,12 @@ export function filesToWrite(compiled: Compiled): number {
     docroot === "site" ? compiled.site.length - data : docroot === "plain" ? plain : 0;
   // The records: build.json, site.id, site.manifest, routes.json, serve.json, hosts.json, handler.js with an edge host,
   // answer-inputs.json with a static host, and catalogue-inputs.json with the catalogue.
-  let n = compiled.site.length + 6 + (compiled.handler === undefined ? 0 : 1) + (compiled.answers ? 1 : 0)
-    + (compiled.cataloguePrints === undefined ? 0 : 1);
+  let n =
+    compiled.site.length +
+    6 +
+    (compiled.handler === undefined ? 0 : 1) +
+    (compiled.answers ? 1 : 0) +
+    (compiled.cataloguePrints === undefined ? 0 : 1);
   for (const host of compiled.hosts) n += host.files.length + links(host.docroot);
   for (const folder of compiled.beside) n += folder.files.length + 1 + (folder.plainFiles === undefined ? 0 : plain);
   return n;
@@ -303,7 +345,12 @@ export async function compile(options: CompileOptions): Promise<Compiled> {
 
 async function compileContent(raw: RawContent, options: CompileOptions): Promise<Compiled> {
   const [
-    { buildModel, ModelParts }, { buildRoutes, RoutesMemo }, { checkHeaderGroups }, { caseCollisions, planSite }, { assembleHosts, renderHosts, withFileHashes }, edge,
+    { buildModel, ModelParts },
+    { buildRoutes, RoutesMemo },
+    { checkHeaderGroups },
+    { caseCollisions, planSite },
+    { assembleHosts, renderHosts, withFileHashes },
+    edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
   const clock = buildClock(sourceDateEpoch(options), options.nowMs ?? Date.now());
@@ -311,7 +358,9 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   // Only the model and the diagnostics are kept: the parsed files' trees (their positions, for diagnostics) are 77 MB
   // at ×100, and this function lives until everything is planned.
   const { model, diagnostics: found } = buildModel(raw, {
-    clock, ...(options.parsed === undefined ? {} : { parsed: options.parsed }), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    clock,
+    ...(options.parsed === undefined ? {} : { parsed: options.parsed }),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.memo === undefined ? {} : { parts: (options.memo.modelParts ??= new ModelParts()) }),
   });
   if (options.parsed?.changed === true) {
@@ -321,11 +370,18 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const diagnostics = applyStrict(found, options.strict);
   if (model === null || diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("model");
-  const routes = buildRoutes(model, options.memo === undefined ? undefined : (options.memo.routes ??= new RoutesMemo()));
+  const routes = buildRoutes(
+    model,
+    options.memo === undefined ? undefined : (options.memo.routes ??= new RoutesMemo()),
+  );
   checkHeaderGroups(routes.files.shapes());
   mark("routes");
   const selected = options.hosts ?? DEFAULT_HOSTS;
-  const input = { table: routes.table, service: model.service, out: path.basename(path.resolve(options.out ?? "dist")) };
+  const input = {
+    table: routes.table,
+    service: model.service,
+    out: path.basename(path.resolve(options.out ?? "dist")),
+  };
   // The hosts' files are made again only when what they are made from changes (src/hosts/record.ts): else they are
   // dev's memo, or the last build's, read back from where it wrote them.
   let hostsKey: string | undefined;
@@ -334,34 +390,65 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   const kept = memo === null && options.keptHosts !== undefined ? options.keptHosts(keyOfHosts()) : null;
   let hosts: RenderedHosts;
   try {
-    hosts = memo?.rendered
-      ?? (kept === null ? withFileHashes(renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected)) : assembleHosts(kept));
+    hosts =
+      memo?.rendered ??
+      (kept === null
+        ? withFileHashes(renderHosts({ ...input, entry: (host) => edge.entryBundle(host) }, selected))
+        : assembleHosts(kept));
   } catch (error) {
     if (!(error instanceof HostLimitError)) throw error;
-    throw new ContentError([...diagnostics, { severity: "error", code: "HOST_LIMIT", file: `--hosts ${error.host}`, message: error.message,
-      hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.` }]);
+    throw new ContentError([
+      ...diagnostics,
+      {
+        severity: "error",
+        code: "HOST_LIMIT",
+        file: `--hosts ${error.host}`,
+        message: error.message,
+        hint: error.hint ?? `Build without ${error.host} (--hosts), or use fewer icons, extensions or versions.`,
+      },
+    ]);
   }
   mark(memo === null && kept === null ? "hosts" : "hosts (kept)");
   const answers = needsAnswers(selected);
-  const data = needsEdgeData(selected) ? edge.edgeDataFiles(model, {
-    requestOrigin: options.requestOrigin === true, ...(options.memo === undefined ? {} : { memo: (options.memo.edgeData ??= new edge.EdgeDataMemo()) }),
-  }) : [];
+  const data = needsEdgeData(selected)
+    ? edge.edgeDataFiles(model, {
+        requestOrigin: options.requestOrigin === true,
+        ...(options.memo === undefined ? {} : { memo: (options.memo.edgeData ??= new edge.EdgeDataMemo()) }),
+      })
+    : [];
   // What each host uploads of the site: the plain files and the handler's data (an edge host), or every file of
   // --out (a static host serves the answers).
-  const siteFiles = (name: HostName): number => raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
+  const siteFiles = (name: HostName): number =>
+    raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
   // A kept host's handler keeps its size (gzipped once).
   // The largest of the content's copies, found once for every host (a ×100 site has 49,000).
   let largestPublished = { path: "", bytes: 0 };
-  for (const f of raw.published) if (f.size > largestPublished.bytes) largestPublished = { path: f.path, bytes: f.size };
-  const measures = hosts.outputs.map(({ name, output }, i) => measureHost(name, output, largestPublished, siteFiles(name), memo?.measures[i] ?? kept?.[i]));
+  for (const f of raw.published)
+    if (f.size > largestPublished.bytes) largestPublished = { path: f.path, bytes: f.size };
+  const measures = hosts.outputs.map(({ name, output }, i) =>
+    measureHost(name, output, largestPublished, siteFiles(name), memo?.measures[i] ?? kept?.[i]),
+  );
   // The record printed from the memo's hosts holds: it is made of the same key, files and handler sizes.
-  const memoOut = options.memo === undefined ? null
-    : (options.memo.hosts = { key: keyOfHosts(), rendered: hosts, measures, ...(memo?.record === undefined ? {} : { record: memo.record }) });
+  const memoOut =
+    options.memo === undefined
+      ? null
+      : (options.memo.hosts = {
+          key: keyOfHosts(),
+          rendered: hosts,
+          measures,
+          ...(memo?.record === undefined ? {} : { record: memo.record }),
+        });
   const hostsRecord = (): string => {
     if (memoOut?.record !== undefined) return memoOut.record;
-    const record = printHostsRecord(keyOfHosts(), hosts.outputs.map((o, i) => ({
-      ...o, ...(measures[i]!.handlerBytes === undefined ? {} : { handlerBytes: measures[i]!.handlerBytes, handlerGzipBytes: measures[i]!.handlerGzipBytes! }),
-    })));
+    const record = printHostsRecord(
+      keyOfHosts(),
+      hosts.outputs.map((o, i) => ({
+        ...o,
+        ...(measures[i]!.handlerBytes === undefined
+          ? {}
+          : { handlerBytes: measures[i]!.handlerBytes, handlerGzipBytes: measures[i]!.handlerGzipBytes! }),
+      })),
+    );
     if (memoOut !== null) memoOut.record = record;
     return record;
   };
@@ -371,25 +458,46 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   mark("limits");
   // The catalogue's pages join the site's plain files (left out, with a warning, when the content has an index.html).
   const catalogueModule = options.catalogue === false ? null : await import("./catalogue/index.js");
-  const catalogue = catalogueModule === null ? { files: [] } : catalogueModule.catalogueFiles({
-    model, raw, diagnostics, tool: toolFingerprint(), last: catalogueModule.parseCataloguePrints(options.lastCataloguePrints?.() ?? null),
-    ...(options.memo === undefined ? {} : { memo: (options.memo.catalogue ??= new catalogueModule.CatalogueMemo()) }),
-  });
+  const catalogue =
+    catalogueModule === null
+      ? { files: [] }
+      : catalogueModule.catalogueFiles({
+          model,
+          raw,
+          diagnostics,
+          tool: toolFingerprint(),
+          last: catalogueModule.parseCataloguePrints(options.lastCataloguePrints?.() ?? null),
+          ...(options.memo === undefined
+            ? {}
+            : { memo: (options.memo.catalogue ??= new catalogueModule.CatalogueMemo()) }),
+        });
   if (catalogue.warning !== undefined) diagnostics.push(...applyStrict([catalogue.warning], options.strict));
   if (diagnostics.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   const files = planSite(routes, raw.published, { answers, data, pages: catalogue.files });
   const collisions = caseCollisions(files);
   if (collisions.length > 0) {
-    throw new BuildError("CASE_COLLISION",
+    throw new BuildError(
+      "CASE_COLLISION",
       `These output files differ only in case and would overwrite each other on macOS or Windows: ${collisions.map((c) => c.join(" / ")).join("; ")}.`,
-      { hint: "Rename the content files or keys so that they differ in more than case." });
+      { hint: "Rename the content files or keys so that they differ in more than case." },
+    );
   }
   mark("plan");
   return {
-    model, routes, site: files, published: raw.published, hosts: hosts.folders, beside: hosts.beside, diagnostics, answers, hostsRecord,
+    model,
+    routes,
+    site: files,
+    published: raw.published,
+    hosts: hosts.folders,
+    beside: hosts.beside,
+    diagnostics,
+    answers,
+    hostsRecord,
     hostsKey: keyOfHosts,
     ...(needsEdgeData(selected) ? { handler: edge.entryBundle("cloudflare") } : {}),
-    ...(catalogue.prints === undefined || catalogueModule === null ? {} : { cataloguePrints: catalogueModule.printCataloguePrints(catalogue.prints) }),
+    ...(catalogue.prints === undefined || catalogueModule === null
+      ? {}
+      : { cataloguePrints: catalogueModule.printCataloguePrints(catalogue.prints) }),
   };
 }
 
@@ -399,7 +507,10 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
  * JavaScript it runs), as is and gzipped.
  */
 function measureHost(
-  host: HostName, output: HostOutput, published: { path: string; bytes: number }, siteFiles: number,
+  host: HostName,
+  output: HostOutput,
+  published: { path: string; bytes: number },
+  siteFiles: number,
   handler?: Pick<HostMeasures, "handlerBytes" | "handlerGzipBytes">,
 ): HostMeasures {
   const own = ownFiles(output);
@@ -412,10 +523,16 @@ function measureHost(
   return measures;
 }
 
-const ownFiles = (output: HostOutput): HostOutput["files"] => [...output.files, ...(output.beside ?? []).flatMap((folder) => folder.files)];
+const ownFiles = (output: HostOutput): HostOutput["files"] => [
+  ...output.files,
+  ...(output.beside ?? []).flatMap((folder) => folder.files),
+];
 
 /** The largest of a host's own files, or `published` when that is larger. */
-function largestOf(own: HostOutput["files"], published: { path: string; bytes: number }): { path: string; bytes: number } {
+function largestOf(
+  own: HostOutput["files"],
+  published: { path: string; bytes: number },
+): { path: string; bytes: number } {
   let largest = { path: "", bytes: 0 };
   for (const f of own) {
     const bytes = f.bytes ?? Buffer.byteLength(f.data);
@@ -434,7 +551,10 @@ function epochSeconds(options: Pick<BuildOptions, "sourceDateEpoch">): number | 
 }
 
 /** Checks, locks and recovers --out before any work (a refused or busy --out exits 2 at once), then runs `work`. */
-async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, layout: Layout) => Promise<T>): Promise<T> {
+async function withOutput<T>(
+  options: BuildOptions,
+  work: (claim: OutputClaim, layout: Layout) => Promise<T>,
+): Promise<T> {
   checkFolders(options.content, options.out);
   epochSeconds(options);
   // Where the build writes: beside the real --out (through a symlink), where the readers look too.
@@ -442,7 +562,9 @@ async function withOutput<T>(options: BuildOptions, work: (claim: OutputClaim, l
   const replaceOut = options.replaceOut === true || options.write?.replaceOut === true;
   await checkRecords(layout, replaceOut);
   const claim = await claimOutput(options.out, {
-    ...options.write, label: options.write?.label ?? options.out, replaceOut,
+    ...options.write,
+    label: options.write?.label ?? options.out,
+    replaceOut,
   });
   try {
     return await work(claim, layout);
@@ -492,8 +614,13 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
     // The facts of the content's files the last build read: only the files changed since are read (--force reads
     // every one). Kept for the next build once this one is written or found up to date.
     const { ContentCache } = await import("./content/content-cache.js");
-    const cache = options.force === true ? new ContentCache()
-      : (options.cache ?? options.memo?.contentCache ?? new ContentCache()).load(layout.contentCache, toolFingerprint());
+    const cache =
+      options.force === true
+        ? new ContentCache()
+        : (options.cache ?? options.memo?.contentCache ?? new ContentCache()).load(
+            layout.contentCache,
+            toolFingerprint(),
+          );
     if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
     const raw = await readContent(options.content, readOptions({ ...options, cache }));
     mark("read content");
@@ -504,7 +631,11 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
       mark("up-to-date check");
       if (stamp !== null) {
         saveCache(cache, layout);
-        return { outDir: path.resolve(options.out), warnings: stamp.warnings, counts: { answers: stamp.answers, rules: stamp.rules } };
+        return {
+          outDir: path.resolve(options.out),
+          warnings: stamp.warnings,
+          counts: { answers: stamp.answers, rules: stamp.rules },
+        };
       }
     }
     const built = await buildFrom(raw, options, key, claim, layout);
@@ -517,69 +648,131 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
  * Publishes the build (src/output/publish.ts): in place when the records describe a whole earlier build of the same
  * hosts (only the files whose bytes change are written), in full otherwise or with --force.
  */
-async function buildFrom(raw: RawContent, options: BuildOptions, key: string, claim: OutputClaim, layout: Layout): Promise<BuildResult> {
+async function buildFrom(
+  raw: RawContent,
+  options: BuildOptions,
+  key: string,
+  claim: OutputClaim,
+  layout: Layout,
+): Promise<BuildResult> {
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
   const time = options.again === true ? last.stamp?.time : undefined;
   // The JSON files' parses: dev's, or the record's (read when first needed); none with --force. Their record is made
   // once the model is built, and written with the build; the parses are not held here (80 MB at ×100).
-  const [{ ParsedFiles }, { parsesRecord, readParses, writeParses }] = await Promise.all([import("./content/load-content.js"), import("./content/parse-cache.js")]);
+  const [{ ParsedFiles }, { parsesRecord, readParses, writeParses }] = await Promise.all([
+    import("./content/load-content.js"),
+    import("./content/parse-cache.js"),
+  ]);
   const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
   let parsesChanged: Buffer | undefined;
-  const { model, routes, site, published, hosts, beside, diagnostics, answers, handler, hostsRecord, hostsKey, cataloguePrints } = await compileContent(raw, {
-    ...options, ...(time === undefined ? {} : { nowMs: time * 1000 }),
-    parsed: options.force === true ? new ParsedFiles()
-      : options.memo !== undefined ? (options.memo.parsed ??= new ParsedFiles(recorded)) : new ParsedFiles(recorded),
+  const {
+    model,
+    routes,
+    site,
+    published,
+    hosts,
+    beside,
+    diagnostics,
+    answers,
+    handler,
+    hostsRecord,
+    hostsKey,
+    cataloguePrints,
+  } = await compileContent(raw, {
+    ...options,
+    ...(time === undefined ? {} : { nowMs: time * 1000 }),
+    parsed:
+      options.force === true
+        ? new ParsedFiles()
+        : options.memo !== undefined
+          ? (options.memo.parsed ??= new ParsedFiles(recorded))
+          : new ParsedFiles(recorded),
     saveParsed: (parsed) => (parsesChanged = parsesRecord(toolFingerprint(), parsed.entries())),
-    ...(options.force === true ? {} : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
+    ...(options.force === true
+      ? {}
+      : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   });
   const besidePaths = beside.map((folder) => checkBeside(options, folder.dir));
   const epoch = epochSeconds(options);
   const stamp: BuildStamp = {
-    format: LAYOUT_FORMAT, out: path.basename(layout.out), key, hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
-    warnings: diagnostics.filter((d) => d.severity === "warning").length, answers: answers ? routes.files.size : 0,
-    rules: routes.table.rules.length, beside: beside.map((folder) => folder.dir), time: model.buildTime, tool: toolFingerprint(),
+    format: LAYOUT_FORMAT,
+    out: path.basename(layout.out),
+    key,
+    hosts: [...(options.hosts ?? DEFAULT_HOSTS)],
+    warnings: diagnostics.filter((d) => d.severity === "warning").length,
+    answers: answers ? routes.files.size : 0,
+    rules: routes.table.rules.length,
+    beside: beside.map((folder) => folder.dir),
+    time: model.buildTime,
+    tool: toolFingerprint(),
   };
   const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("./output/plan.js");
   const { publish, PublishMemo } = await import("./output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const { AnswerInputsMemo } = await import("./routes/answer-inputs.js");
-  const made = answers ? (options.memo === undefined ? new AnswerInputsMemo() : (options.memo.answerInputs ??= new AnswerInputsMemo())).make(model, toolFingerprint())
+  const made = answers
+    ? (options.memo === undefined
+        ? new AnswerInputsMemo()
+        : (options.memo.answerInputs ??= new AnswerInputsMemo())
+      ).make(model, toolFingerprint())
     : undefined;
   const trees = linkTrees(hosts);
-  const done = await publish(layout, last, {
-    site,
-    trees,
-    beside: beside.map((folder, i) => ({
-      dir: besidePaths[i]!,
-      files: (written) => {
-        const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
-        if (folder.plainFiles !== undefined) {
-          // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
-          const group = { prefix: `${folder.plainFiles}/`, files: site, dir: layout.out, entries: written.entries, implied: false };
-          for (let j = 0; j < site.length; j++) {
-            if (servedByEdge(site[j]!) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
+  const done = await publish(
+    layout,
+    last,
+    {
+      site,
+      trees,
+      beside: beside.map((folder, i) => ({
+        dir: besidePaths[i]!,
+        files: (written) => {
+          const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: printStamp(stamp) }];
+          if (folder.plainFiles !== undefined) {
+            // The links are concatenated, never spread into arguments (a ×100 site has 49,000 plain files).
+            const group = {
+              prefix: `${folder.plainFiles}/`,
+              files: site,
+              dir: layout.out,
+              entries: written.entries,
+              implied: false,
+            };
+            for (let j = 0; j < site.length; j++) {
+              if (servedByEdge(site[j]!) && written.entries.size(j) >= 0) files.push(new SiteLink(group, j));
+            }
           }
-        }
-        return sortedByPath(files);
-      },
-    })),
-    records: (written, links) => planRecords({
-      routes, published, hosts, trees, hostsRecord: hostsRecord(), stamp: printStamp(stamp),
-      // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
-      tableUnchanged: last.hostsKey() === hostsKey(), siteId: printSiteId(written.ino), ...(handler === undefined ? {} : { handler }),
-      ...(made === undefined ? {} : { answerInputs: made.text }),
-      ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
-      site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest }, ...(links === false ? { links } : {}),
-    }),
-    ...(made === undefined ? {} : { answerInputs: made }),
-  }, {
-    // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
-    write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },
-    claim, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }), force: options.force === true,
-    ...(options.memo === undefined ? {} : { memo: (options.memo.publish ??= new PublishMemo()) }),
-    ...(options.onMode === undefined ? {} : { onMode: options.onMode }),
-  });
+          return sortedByPath(files);
+        },
+      })),
+      records: (written, links) =>
+        planRecords({
+          routes,
+          published,
+          hosts,
+          trees,
+          hostsRecord: hostsRecord(),
+          stamp: printStamp(stamp),
+          // The same key, the same route table: routes.json (18 MB at ×100) is neither printed nor hashed.
+          tableUnchanged: last.hostsKey() === hostsKey(),
+          siteId: printSiteId(written.ino),
+          ...(handler === undefined ? {} : { handler }),
+          ...(made === undefined ? {} : { answerInputs: made.text }),
+          ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
+          site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
+          ...(links === false ? { links } : {}),
+        }),
+      ...(made === undefined ? {} : { answerInputs: made }),
+    },
+    {
+      // The records are ours by their place: --replace-out, which let the build replace --out, lets it replace them too.
+      write: { ...options.write, replaceOut: options.replaceOut === true || options.write?.replaceOut === true },
+      claim,
+      ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }),
+      force: options.force === true,
+      ...(options.memo === undefined ? {} : { memo: (options.memo.publish ??= new PublishMemo()) }),
+      ...(options.onMode === undefined ? {} : { onMode: options.onMode }),
+    },
+  );
   mark(`publish (${done.mode})`);
   if (parsesChanged !== undefined) writeParses(layout.parsedCache, parsesChanged);
   return {
@@ -587,7 +780,12 @@ async function buildFrom(raw: RawContent, options: BuildOptions, key: string, cl
     model,
     routes,
     diagnostics,
-    counts: { answers: answers ? routes.files.size : 0, rules: routes.table.rules.length, files: done.files, bytes: done.bytes },
+    counts: {
+      answers: answers ? routes.files.size : 0,
+      rules: routes.table.rules.length,
+      files: done.files,
+      bytes: done.bytes,
+    },
     changes: { mode: done.mode, written: done.written, removed: done.removed, sitePaths: done.sitePaths },
   };
 }

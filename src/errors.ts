@@ -67,7 +67,10 @@ export class HostLimitError extends BuildError {
 /** A flag or argument is wrong (exit code 2). */
 export class UsageError extends BuildError {
   constructor(message: string, hint?: string, location?: Location) {
-    super("USAGE", message, { ...(hint === undefined ? {} : { hint }), ...(location === undefined ? {} : { location }) });
+    super("USAGE", message, {
+      ...(hint === undefined ? {} : { hint }),
+      ...(location === undefined ? {} : { location }),
+    });
   }
 }
 
@@ -88,9 +91,10 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.hint === undefined ? text : `${text}\n  ${d.hint}`;
 }
 
-
 const isOsError = (error: unknown): error is NodeJS.ErrnoException =>
-  error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && typeof (error as NodeJS.ErrnoException).syscall === "string";
+  error instanceof Error &&
+  typeof (error as NodeJS.ErrnoException).code === "string" &&
+  typeof (error as NodeJS.ErrnoException).syscall === "string";
 
 /**
  * The text the CLI prints for a failure: one line of reason, then (for content errors) one line per problem. A stack
@@ -106,7 +110,7 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
     const text = error.hint === undefined ? `${where}${error.message}` : `${where}${error.message}\n  ${error.hint}`;
     return options.debug && error.cause instanceof Error && error.cause.stack ? `${text}\n${error.cause.stack}` : text;
   }
-  if (options.debug) return error instanceof Error ? error.stack ?? error.message : String(error);
+  if (options.debug) return error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (isOsError(error)) {
     const hint = OS_HINTS[error.code!]?.hint;
     return hint === undefined ? error.message : `${error.message}\n  ${hint}`;
@@ -117,22 +121,64 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
 
 /** What to do about an operating-system error while writing the output, by its code. */
 const OS_HINTS: Record<string, { reason: string; hint: string }> = {
-  EACCES: { reason: "permission denied", hint: "Make that folder writable for this user (owner and permissions), or choose another --out." },
-  EPERM: { reason: "operation not permitted", hint: "Make that folder writable for this user (owner, permissions, immutable flags), or choose another --out." },
-  EROFS: { reason: "the file system is read-only", hint: "Choose an --out on a writable disk (e.g. under /tmp), or remount it read-write." },
-  ENOSPC: { reason: "no space left on the device", hint: "Free space on that disk (the build writes a full new copy beside the old one before it swaps them) or choose an --out on another disk." },
-  EDQUOT: { reason: "disk quota exceeded", hint: "Free space within your quota (the build writes a full new copy beside the old one) or choose an --out on another disk." },
-  EEXIST: { reason: "it already exists", hint: "Another program wrote there while the build ran: make sure nothing else writes beside --out, then run the build again." },
-  ENAMETOOLONG: { reason: "the name or path is too long for the file system", hint: "Choose a shorter --out path, or shorten the content's longest file names and keys." },
-  ENOTDIR: { reason: "a part of the path is a file, not a folder", hint: "Check the --out path: one of its parents is a file." },
+  EACCES: {
+    reason: "permission denied",
+    hint: "Make that folder writable for this user (owner and permissions), or choose another --out.",
+  },
+  EPERM: {
+    reason: "operation not permitted",
+    hint: "Make that folder writable for this user (owner, permissions, immutable flags), or choose another --out.",
+  },
+  EROFS: {
+    reason: "the file system is read-only",
+    hint: "Choose an --out on a writable disk (e.g. under /tmp), or remount it read-write.",
+  },
+  ENOSPC: {
+    reason: "no space left on the device",
+    hint: "Free space on that disk (the build writes a full new copy beside the old one before it swaps them) or choose an --out on another disk.",
+  },
+  EDQUOT: {
+    reason: "disk quota exceeded",
+    hint: "Free space within your quota (the build writes a full new copy beside the old one) or choose an --out on another disk.",
+  },
+  EEXIST: {
+    reason: "it already exists",
+    hint: "Another program wrote there while the build ran: make sure nothing else writes beside --out, then run the build again.",
+  },
+  ENAMETOOLONG: {
+    reason: "the name or path is too long for the file system",
+    hint: "Choose a shorter --out path, or shorten the content's longest file names and keys.",
+  },
+  ENOTDIR: {
+    reason: "a part of the path is a file, not a folder",
+    hint: "Check the --out path: one of its parents is a file.",
+  },
   EISDIR: { reason: "it is a folder", hint: "Check the --out path and the content's file names." },
-  EMFILE: { reason: "too many open files", hint: "Raise the limit (ulimit -n) or close other programs, then run the build again." },
+  EMFILE: {
+    reason: "too many open files",
+    hint: "Raise the limit (ulimit -n) or close other programs, then run the build again.",
+  },
   ENFILE: { reason: "too many open files in the system", hint: "Close other programs, then run the build again." },
-  EIO: { reason: "an input/output error", hint: "The disk reported an error: check it (dmesg) or choose an --out on another disk." },
-  EBUSY: { reason: "the resource is busy (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
-  EXDEV: { reason: "it is on another file system (a mount point?)", hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it." },
-  ENOENT: { reason: "it disappeared while the build ran", hint: "Something else deleted files beside --out during the build: run it again." },
-  EADDRNOTAVAIL: { reason: "the address is not this machine's", hint: "Use 127.0.0.1, 0.0.0.0 or one of this machine's own addresses." },
+  EIO: {
+    reason: "an input/output error",
+    hint: "The disk reported an error: check it (dmesg) or choose an --out on another disk.",
+  },
+  EBUSY: {
+    reason: "the resource is busy (a mount point?)",
+    hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it.",
+  },
+  EXDEV: {
+    reason: "it is on another file system (a mount point?)",
+    hint: "Point --out at a folder that is not a mount point, e.g. a folder inside it.",
+  },
+  ENOENT: {
+    reason: "it disappeared while the build ran",
+    hint: "Something else deleted files beside --out during the build: run it again.",
+  },
+  EADDRNOTAVAIL: {
+    reason: "the address is not this machine's",
+    hint: "Use 127.0.0.1, 0.0.0.0 or one of this machine's own addresses.",
+  },
 };
 
 /**
@@ -147,7 +193,12 @@ export function fromOsError(error: unknown, shown: (p: string) => string = (p) =
   const known = OS_HINTS[e.code];
   const reason = known?.reason ?? e.message.replace(/^[A-Z0-9]+: /, "").replace(/,.*$/, "");
   const action = e.syscall === undefined ? "" : ` (${e.syscall})`;
-  const where = typeof e.path === "string" ? `${shown(e.path)}${typeof e.dest === "string" ? ` → ${shown(e.dest)}` : ""}` : "the output";
-  return new BuildError(e.code, `Could not ${verb} ${where}${action}: ${reason} [${e.code}].`,
-    { hint: known?.hint ?? "Fix the cause above and run the build again; the previous output is unchanged.", cause: error });
+  const where =
+    typeof e.path === "string"
+      ? `${shown(e.path)}${typeof e.dest === "string" ? ` → ${shown(e.dest)}` : ""}`
+      : "the output";
+  return new BuildError(e.code, `Could not ${verb} ${where}${action}: ${reason} [${e.code}].`, {
+    hint: known?.hint ?? "Fix the cause above and run the build again; the previous output is unchanged.",
+    cause: error,
+  });
 }

@@ -2,7 +2,12 @@
 // Public API: build, check and preview with the CLI's defaults; the route table evaluator and the reference answers.
 
 import {
-  build as buildSite, buildIfChanged, compile, filesToWrite, type BuildOptions as CoreBuildOptions, type BuildResult,
+  build as buildSite,
+  buildIfChanged,
+  compile,
+  filesToWrite,
+  type BuildOptions as CoreBuildOptions,
+  type BuildResult,
   type UpToDateResult,
 } from "./build.js";
 import { ContentError, type Diagnostic } from "./errors.js";
@@ -30,7 +35,10 @@ export interface BuildOptions {
   exclude?: readonly string[];
 }
 
-export type CheckOptions = Pick<BuildOptions, "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch" | "exclude">;
+export type CheckOptions = Pick<
+  BuildOptions,
+  "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch" | "exclude"
+>;
 
 /** `exclude` reaches the content reader through the read scope (src/content/read-scope.ts). */
 
@@ -84,10 +92,15 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     return {
       ok: !result.diagnostics.some((d) => d.severity === "error"),
       diagnostics: result.diagnostics,
-      counts: { answers: result.routes.files.size, rules: result.routes.table.rules.length, files: filesToWrite(result) },
+      counts: {
+        answers: result.routes.files.size,
+        rules: result.routes.table.rules.length,
+        files: filesToWrite(result),
+      },
     };
   } catch (error) {
-    if (error instanceof ContentError) return { ok: false, diagnostics: error.diagnostics, counts: { answers: 0, rules: 0, files: 0 } };
+    if (error instanceof ContentError)
+      return { ok: false, diagnostics: error.diagnostics, counts: { answers: 0, rules: 0, files: 0 } };
     throw error;
   }
 }
@@ -95,7 +108,10 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
 /** Serves a built site the way a static host with the route table would; `close()` stops it. */
 export function preview(options: PreviewOptions = {}): Promise<Preview> {
   return startPreview({
-    dir: options.dir ?? "dist", port: options.port ?? 8080, host: options.host ?? "127.0.0.1", edge: options.edge === true,
+    dir: options.dir ?? "dist",
+    port: options.port ?? 8080,
+    host: options.host ?? "127.0.0.1",
+    edge: options.edge === true,
   });
 }
 

@@ -10,5 +10,7 @@ export const TIMINGS = process.env.BUILD_INDEX_SITE_TIMINGS === "1";
 export function printTiming(phase: string, ms: number): void {
   if (!TIMINGS) return;
   const { rss, heapUsed } = process.memoryUsage();
-  process.stderr.write(`timing ${phase} ${ms.toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`);
+  process.stderr.write(
+    `timing ${phase} ${ms.toFixed(1)} rss ${Math.round(rss / 2 ** 20)} heap ${Math.round(heapUsed / 2 ** 20)}\n`,
+  );
 }

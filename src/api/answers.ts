@@ -5,13 +5,26 @@
 import { stringify, type Body } from "../model/json.js";
 import { versionCompare } from "../model/version-compare.js";
 import {
-  asciiLower, isEmptyParam, isIconName, isLowerCaseIconName, sortedIconNames, type SiteModel,
+  asciiLower,
+  isEmptyParam,
+  isIconName,
+  isLowerCaseIconName,
+  sortedIconNames,
+  type SiteModel,
 } from "../model/types.js";
 import { formatTimestamp } from "../model/time.js";
 
 export const ACTIONS = [
-  "versionCheck", "config", "icons", "icon", "findIcon", "iconMappings",
-  "extensionMappings", "getExtensionSetting", "configReference", "status",
+  "versionCheck",
+  "config",
+  "icons",
+  "icon",
+  "findIcon",
+  "iconMappings",
+  "extensionMappings",
+  "getExtensionSetting",
+  "configReference",
+  "status",
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 /** `info` is the answer for a missing, empty or unknown action. */
@@ -88,7 +101,11 @@ export function answerText(answer: Answer): string {
 }
 
 const ok = (kind: AnswerKind, body: Body): Answer => ({ kind, status: 200, body });
-const fail = (kind: AnswerKind, status: 400 | 404, error: string): Answer => ({ kind, status, body: { error, status } });
+const fail = (kind: AnswerKind, status: 400 | 404, error: string): Answer => ({
+  kind,
+  status,
+  body: { error, status },
+});
 
 export const MESSAGES = {
   versionRequired: "Current version parameter is required",
@@ -105,10 +122,22 @@ const ENDPOINTS: ReadonlyArray<readonly [ActionName, string, string]> = [
   ["config", "?action=config", "Get configuration file"],
   ["icons", "?action=icons", "List all available icons"],
   ["icon", "?action=icon&name={filename}", "Get information about a specific icon"],
-  ["findIcon", "?action=findIcon&type={file|folder}&extension={ext}", "Find the appropriate icon for a file type or folder"],
+  [
+    "findIcon",
+    "?action=findIcon&type={file|folder}&extension={ext}",
+    "Find the appropriate icon for a file type or folder",
+  ],
   ["iconMappings", "?action=iconMappings", "Get all icon mappings from icons.json"],
-  ["extensionMappings", "?action=extensionMappings&type={all|indexing|viewing}", "Get extension mappings for indexing or viewing"],
-  ["getExtensionSetting", "?action=getExtensionSetting&extension={ext}&type={indexing|viewing}", "Get the configuration setting for a specific file extension"],
+  [
+    "extensionMappings",
+    "?action=extensionMappings&type={all|indexing|viewing}",
+    "Get extension mappings for indexing or viewing",
+  ],
+  [
+    "getExtensionSetting",
+    "?action=getExtensionSetting&extension={ext}&type={indexing|viewing}",
+    "Get the configuration setting for a specific file extension",
+  ],
   ["configReference", "?action=configReference", "Get configuration reference documentation"],
   ["status", "?action=status", "Get API status and health information"],
 ];
@@ -132,12 +161,14 @@ function infoAnswer(site: SiteModel): Answer {
 }
 
 export function config(site: SiteModel): Answer {
-  return once(site.config, "config", () => ok("config", {
-    success: true,
-    config: site.config.json,
-    version: site.config.version,
-    last_modified: site.config.lastModified,
-  }));
+  return once(site.config, "config", () =>
+    ok("config", {
+      success: true,
+      config: site.config.json,
+      version: site.config.version,
+      last_modified: site.config.lastModified,
+    }),
+  );
 }
 
 /**
@@ -160,7 +191,9 @@ export function versionCheck(site: SiteModel, current: string | undefined, echo:
 }
 
 export function extensionMappings(site: SiteModel, type: string | undefined): Answer {
-  return once(site.extensionMap, `extensionMappings ${type === "indexing" || type === "viewing" ? type : "all"}`, () => extensionMappingsAnswer(site, type));
+  return once(site.extensionMap, `extensionMappings ${type === "indexing" || type === "viewing" ? type : "all"}`, () =>
+    extensionMappingsAnswer(site, type),
+  );
 }
 
 function extensionMappingsAnswer(site: SiteModel, type: string | undefined): Answer {
@@ -179,13 +212,20 @@ function extensionMappingsAnswer(site: SiteModel, type: string | undefined): Ans
 
 /** `echo` replaces the echoed extension (fallback answers for extensions the build could not know). */
 export function getExtensionSetting(
-  site: SiteModel, extension: string | undefined, type: string | undefined, echo?: string,
+  site: SiteModel,
+  extension: string | undefined,
+  type: string | undefined,
+  echo?: string,
 ): Answer {
   if (isEmptyParam(extension)) return fail("getExtensionSetting", 400, MESSAGES.extensionRequired);
   const effectiveType = type ?? "indexing";
   const key = asciiLower(extension!);
-  const map = effectiveType === "indexing" ? site.extensionMap.indexing
-    : effectiveType === "viewing" ? site.extensionMap.viewing : undefined;
+  const map =
+    effectiveType === "indexing"
+      ? site.extensionMap.indexing
+      : effectiveType === "viewing"
+        ? site.extensionMap.viewing
+        : undefined;
   const setting = map?.get(key);
   return ok("getExtensionSetting", {
     success: true,
@@ -201,7 +241,7 @@ const iconRecords = new WeakMap<SiteModel, { withPath: Map<string, Body>; withou
 
 function iconRecord(site: SiteModel, filename: string, withPath: boolean): Body {
   let records = iconRecords.get(site);
-  if (records === undefined) iconRecords.set(site, records = { withPath: new Map(), without: new Map() });
+  if (records === undefined) iconRecords.set(site, (records = { withPath: new Map(), without: new Map() }));
   const cache = withPath ? records.withPath : records.without;
   let record = cache.get(filename);
   if (record === undefined) {
@@ -243,14 +283,23 @@ export function icon(site: SiteModel, name: string | undefined): Answer {
 }
 
 /** The icon file findIcon answers with for a request, before the text.png fallback; null when extension is required. */
-export function findIconChoice(site: SiteModel, type: string | undefined, extension: string | undefined): string | null {
+export function findIconChoice(
+  site: SiteModel,
+  type: string | undefined,
+  extension: string | undefined,
+): string | null {
   if (type === "folder") return site.iconMap.entries.get("folder") ?? "folder.png";
   if (isEmptyParam(extension)) return null;
   return site.iconMap.entries.get(asciiLower(extension!)) ?? "text.png";
 }
 
 /** `type` defaults to "file" when absent; `echo` replaces the echoed extension for fallback answers. */
-export function findIcon(site: SiteModel, type: string | undefined, extension: string | undefined, echo?: string): Answer {
+export function findIcon(
+  site: SiteModel,
+  type: string | undefined,
+  extension: string | undefined,
+  echo?: string,
+): Answer {
   const choice = findIconChoice(site, type, extension);
   if (choice === null) return fail("findIcon", 400, MESSAGES.extensionRequiredForFiles);
   const filename = site.iconDirFiles.has(choice) ? choice : "text.png";
@@ -264,7 +313,9 @@ export function findIcon(site: SiteModel, type: string | undefined, extension: s
 }
 
 export function iconMappings(site: SiteModel): Answer {
-  return once(site.iconMap, "iconMappings", () => ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }));
+  return once(site.iconMap, "iconMappings", () =>
+    ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }),
+  );
 }
 
 export function status(site: SiteModel): Answer {
@@ -312,16 +363,27 @@ function configReferenceAnswer(site: SiteModel): Answer {
 export function answer(site: SiteModel, query: Query): Answer {
   const q = (name: string): string | undefined => query.get(name);
   switch (q("action")) {
-    case "config": return config(site);
-    case "versionCheck": return versionCheck(site, q("current_version"));
-    case "extensionMappings": return extensionMappings(site, q("type"));
-    case "getExtensionSetting": return getExtensionSetting(site, q("extension"), q("type"));
-    case "icons": return icons(site);
-    case "icon": return icon(site, q("name"));
-    case "findIcon": return findIcon(site, q("type"), q("extension"));
-    case "iconMappings": return iconMappings(site);
-    case "status": return status(site);
-    case "configReference": return configReference(site);
-    default: return info(site);
+    case "config":
+      return config(site);
+    case "versionCheck":
+      return versionCheck(site, q("current_version"));
+    case "extensionMappings":
+      return extensionMappings(site, q("type"));
+    case "getExtensionSetting":
+      return getExtensionSetting(site, q("extension"), q("type"));
+    case "icons":
+      return icons(site);
+    case "icon":
+      return icon(site, q("name"));
+    case "findIcon":
+      return findIcon(site, q("type"), q("extension"));
+    case "iconMappings":
+      return iconMappings(site);
+    case "status":
+      return status(site);
+    case "configReference":
+      return configReference(site);
+    default:
+      return info(site);
   }
 }

@@ -20,8 +20,12 @@ export const HEADER_GROUPS: readonly HeaderGroup[] = [
   { paths: ["/api/versionCheck.json", "/api/versionCheck/"], headers: cache(900) },
   {
     paths: [
-      "/api/icons.json", "/api/iconMappings.json", "/api/configReference.json",
-      "/api/findIcon/", "/api/extensionMappings/", "/api/getExtensionSetting/",
+      "/api/icons.json",
+      "/api/iconMappings.json",
+      "/api/configReference.json",
+      "/api/findIcon/",
+      "/api/extensionMappings/",
+      "/api/getExtensionSetting/",
     ],
     headers: cache(86400),
   },
@@ -49,16 +53,22 @@ const sameHeaders = (a: Record<string, string>, b: Record<string, string>): bool
  * A set of answers is checked once: every member of a folder gets the headers of its folder's prefix groups, unless a
  * group names a single file inside that folder (then the set is refused too).
  */
-export function checkHeaderGroups(files: Iterable<{ path: string; dir?: string; kind: AnswerKind; status: Status }>): void {
+export function checkHeaderGroups(
+  files: Iterable<{ path: string; dir?: string; kind: AnswerKind; status: Status }>,
+): void {
   for (const { path, dir, kind, status } of files) {
     const want = answerHeaders({ kind, status });
     const got = pathHeaders(path);
-    const named = dir === undefined
-      ? undefined
-      : HEADER_GROUPS.flatMap((g) => g.paths).find((p) => !p.endsWith("/") && p.startsWith(`${dir}/`));
-    if (named !== undefined) throw new Error(`Internal: the header group for ${named} lies inside the answer folder ${dir}.`);
+    const named =
+      dir === undefined
+        ? undefined
+        : HEADER_GROUPS.flatMap((g) => g.paths).find((p) => !p.endsWith("/") && p.startsWith(`${dir}/`));
+    if (named !== undefined)
+      throw new Error(`Internal: the header group for ${named} lies inside the answer folder ${dir}.`);
     if (!sameHeaders(want, got)) {
-      throw new Error(`Internal: ${path} would be served with ${JSON.stringify(got)}, but its answer needs ${JSON.stringify(want)}.`);
+      throw new Error(
+        `Internal: ${path} would be served with ${JSON.stringify(got)}, but its answer needs ${JSON.stringify(want)}.`,
+      );
     }
   }
 }

@@ -71,7 +71,11 @@ export function decodeBytes(bytes: Uint8Array): string {
       else cp = (cp << 6) | (c & 0x3f);
     }
     // Overlong forms, UTF-16 surrogates and code points above U+10FFFF are invalid, as json_encode says.
-    if (ok && ((len === 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)))) ok = false;
+    if (
+      ok &&
+      ((len === 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)))
+    )
+      ok = false;
     if (ok) {
       out += String.fromCodePoint(cp);
       i += len;
@@ -224,9 +228,20 @@ export const TYPE_ERROR = "type-error" as const;
  * is not found, and echoed.
  */
 /** The answer functions phpAnswer dispatches to (the edge handler hands in its own for the whole-site answers). */
-export type Answers = Pick<typeof A,
-  "info" | "versionCheck" | "extensionMappings" | "getExtensionSetting" | "icon" | "findIcon" | "config" | "icons" | "iconMappings" | "status"
-  | "configReference">;
+export type Answers = Pick<
+  typeof A,
+  | "info"
+  | "versionCheck"
+  | "extensionMappings"
+  | "getExtensionSetting"
+  | "icon"
+  | "findIcon"
+  | "config"
+  | "icons"
+  | "iconMappings"
+  | "status"
+  | "configReference"
+>;
 
 export function phpAnswer(site: SiteModel, query: PhpQuery, answers: Answers = A): A.Answer | typeof TYPE_ERROR {
   const A = answers;
@@ -246,7 +261,8 @@ export function phpAnswer(site: SiteModel, query: PhpQuery, answers: Answers = A
     case "getExtensionSetting": {
       const extension = query.get("extension");
       if (isPhpArray(extension)) return TYPE_ERROR;
-      if (A.getExtensionSetting(site, extension, undefined).status !== 200) return A.getExtensionSetting(site, extension, undefined);
+      if (A.getExtensionSetting(site, extension, undefined).status !== 200)
+        return A.getExtensionSetting(site, extension, undefined);
       const type = query.get("type");
       if (isPhpArray(type)) {
         // An array is no "indexing" nor "viewing" (`===`): not found, the array echoed as the type (api.php).
@@ -271,16 +287,25 @@ export function phpAnswer(site: SiteModel, query: PhpQuery, answers: Answers = A
         const answer = A.findIcon(site, "file", extension);
         if (answer.status !== 200) return answer;
         const body = answer.body as Record<string, Body>;
-        return { ...answer, body: { success: body.success, type: phpJson(type), extension: body.extension, icon: body.icon } };
+        return {
+          ...answer,
+          body: { success: body.success, type: phpJson(type), extension: body.extension, icon: body.icon },
+        };
       }
       return A.findIcon(site, type, extension);
     }
-    case "config": return A.config(site);
-    case "icons": return A.icons(site);
-    case "iconMappings": return A.iconMappings(site);
-    case "status": return A.status(site);
-    case "configReference": return A.configReference(site);
-    default: return A.info(site);
+    case "config":
+      return A.config(site);
+    case "icons":
+      return A.icons(site);
+    case "iconMappings":
+      return A.iconMappings(site);
+    case "status":
+      return A.status(site);
+    case "configReference":
+      return A.configReference(site);
+    default:
+      return A.info(site);
   }
 }
 

@@ -45,13 +45,17 @@ siteResponse.catch(() => undefined);
  * Resolves after the browser has had a frame to paint what is in the DOM (or soon, in a tab that does not paint).
  * The first time, that frame is the first screen's: marked "catalogue:list".
  */
-const afterPaint = (mark = true): Promise<void> => new Promise((resolve) => {
-  const timer = setTimeout(resolve, 100);
-  requestAnimationFrame(() => {
-    if (mark) performance.mark("catalogue:list");
-    setTimeout(() => { clearTimeout(timer); resolve(); }, 0);
+const afterPaint = (mark = true): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      if (mark) performance.mark("catalogue:list");
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0);
+    });
   });
-});
 
 /** The answer of `GET /api.php?<query>` from the site's data: the API's own code. */
 export function answerOf(site: SiteModel, query: string): { status: number; body: string } {
@@ -81,7 +85,13 @@ function entryAt(list: CatalogueList, i: number): IconEntry | undefined {
   const name = list.names[i];
   if (name === undefined) return undefined;
   const keys = list.keys[i]!;
-  return { name, size: list.sizes[i]!, width: list.widths[i]!, height: list.heights[i]!, keys: keys === "" ? [] : keys.split("\n") };
+  return {
+    name,
+    size: list.sizes[i]!,
+    width: list.widths[i]!,
+    height: list.heights[i]!,
+    keys: keys === "" ? [] : keys.split("\n"),
+  };
 }
 
 /** The virtualised list: a scrolling viewport, a spacer as tall as every row, and the rows on screen. */
@@ -110,7 +120,11 @@ class VirtualList {
   }
 
   private schedule(): void {
-    if (this.frame === 0) this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
+    if (this.frame === 0)
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.render();
+      });
   }
 
   render(): void {
@@ -155,7 +169,12 @@ async function main(): Promise<void> {
   // (catalogue/list.json, asked for by the page's preload) is read.
   const head = readList(byId(LIST_HEAD_ID).textContent ?? "", `#${LIST_HEAD_ID}`);
   let list: CatalogueList | null = null;
-  const all: Rows = { get count() { return head.count; }, at: (i) => entryAt(list ?? head, i) };
+  const all: Rows = {
+    get count() {
+      return head.count;
+    },
+    at: (i) => entryAt(list ?? head, i),
+  };
 
   // The static first page gives way to the virtualised list of every icon.
   const viewport = document.createElement("div");
@@ -192,15 +211,18 @@ async function main(): Promise<void> {
     } else {
       const folder = text.endsWith("/");
       const extension = folder ? "" : extensionFor(site, text);
-      const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
+      const query = folder
+        ? "action=findIcon&type=folder"
+        : `action=findIcon&extension=${encodeURIComponent(extension)}`;
       const answer = answerOf(site, query);
       if (answer.status === 200 && answer.body !== "") {
         const body = JSON.parse(answer.body) as { icon: { filename: string } };
         chosen = body.icon.filename;
         const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
-        answerBox.innerHTML = `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> `
-          + `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> `
-          + `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+        answerBox.innerHTML =
+          `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> ` +
+          `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> ` +
+          `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
       } else {
         answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
       }
@@ -219,7 +241,10 @@ async function main(): Promise<void> {
     view.show({ count: matches.length, at: (i) => entryAt(from, matches[i]!) }, chosen);
   };
   input.addEventListener("input", find);
-  byId("find-form").addEventListener("submit", (event) => { event.preventDefault(); find(); });
+  byId("find-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    find();
+  });
 
   byId("find").hidden = false;
   view.show(all, null);
@@ -228,7 +253,8 @@ async function main(): Promise<void> {
 
   // Every icon's row: the rows on screen are drawn again where the reader is, and the search can filter.
   const full = readList(await listText, LIST_FILE);
-  if (full.count !== head.count || full.names.length !== full.count) throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
+  if (full.count !== head.count || full.names.length !== full.count)
+    throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
   list = full;
   restoreStatic = null; // every row can be drawn: the virtualised list stays, whatever happens to the site data
   haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
@@ -240,7 +266,7 @@ async function main(): Promise<void> {
   await afterPaint(false);
 
   // Then the site data: findIcon's answers and the preview.
-  site = fromSiteData(await (await siteResponse).json() as SiteData);
+  site = fromSiteData((await (await siteResponse).json()) as SiteData);
   const model = site;
   const previewInput = byId<HTMLInputElement>("preview-input");
   const status = byId("preview-status");
@@ -250,13 +276,17 @@ async function main(): Promise<void> {
     const raw = previewInput.value.trim();
     const q = raw.includes("?") ? raw.slice(raw.indexOf("?") + 1) : raw;
     const answer = answerOf(model, q.split("#")[0]!);
-    status.innerHTML = `Status ${answer.status}${answer.body === "" ? ", empty body" : ""}. `
-      + `<a id="preview-live" href="${esc(`api.php${q === "" ? "" : `?${q}`}`)}">Open the live answer</a> `
-      + `(<a href="${esc(`${model.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(model.baseUrl)}</a>)`;
+    status.innerHTML =
+      `Status ${answer.status}${answer.body === "" ? ", empty body" : ""}. ` +
+      `<a id="preview-live" href="${esc(`api.php${q === "" ? "" : `?${q}`}`)}">Open the live answer</a> ` +
+      `(<a href="${esc(`${model.baseUrl}/api.php${q === "" ? "" : `?${q}`}`)}">at ${esc(model.baseUrl)}</a>)`;
     output.textContent = answer.body;
   };
   previewInput.addEventListener("input", preview);
-  byId("preview-form").addEventListener("submit", (event) => { event.preventDefault(); preview(); });
+  byId("preview-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    preview();
+  });
   byId("preview").hidden = false;
   preview();
   if (input.value.trim() !== "") find(); // typed while the site data was read: now with findIcon's answer

@@ -15,14 +15,26 @@ import type { Diagnostic } from "../errors.js";
 import type { SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
 import {
-  catalogueList, cataloguePlan, LIST_FILE, pageHeader, RowCache, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE, type CatalogueView, type PagePlan,
+  catalogueList,
+  cataloguePlan,
+  LIST_FILE,
+  pageHeader,
+  RowCache,
+  SCRIPT_FILE,
+  SITE_DATA_FILE,
+  STYLE_FILE,
+  type CatalogueView,
+  type PagePlan,
 } from "./page.js";
 import { catalogueView, ViewMemo } from "./view.js";
 
 export { CATALOGUE_DIR } from "./page.js";
 
 /** From src/catalogue (tests) and from lib/catalogue (the package), the same place: <package>/lib/catalogue. */
-export const SCRIPT_BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lib/catalogue/catalogue.js");
+export const SCRIPT_BUNDLE_PATH = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../lib/catalogue/catalogue.js",
+);
 
 let cachedScript: string | undefined;
 
@@ -68,7 +80,8 @@ export class CatalogueMemo {
   partText(model: SiteModel, name: SiteDataPart, print: () => string): string {
     const part = model[name];
     let text = this.parts.get(part);
-    if (text === undefined) this.parts.set(part, (text = name === "iconMap" ? this.iconMapText(model.iconMap) : print()));
+    if (text === undefined)
+      this.parts.set(part, (text = name === "iconMap" ? this.iconMapText(model.iconMap) : print()));
     return text;
   }
 
@@ -95,7 +108,9 @@ export class CatalogueMemo {
 export interface CatalogueOutput {
   /** The pages and the site's data are made when the writer asks for them (src/output/plan.ts): the model and the
    * view they come from are kept. A page `unchanged` is the last build's, by its print. */
-  files: Array<{ path: string; data: string | Uint8Array } | { path: string; produce(): string | Uint8Array; unchanged?: boolean }>;
+  files: Array<
+    { path: string; data: string | Uint8Array } | { path: string; produce(): string | Uint8Array; unchanged?: boolean }
+  >;
   /** The pages' prints, for the records (printCataloguePrints). */
   prints?: Map<string, string>;
   /** Set when the catalogue is left out (the content's own index.html is the root page). */
@@ -112,15 +127,23 @@ export type PrintMemo = Map<string, { made: string; inputs: unknown; print: stri
  * With `memo` (`dev`'s), a page whose inputs are the same values and the same entries (the view's objects, which
  * src/catalogue/view.ts keeps while unchanged) keeps its last print: at ×100, printing every page's inputs took 0.09 s.
  */
-export function pagePrints(view: CatalogueView, plans: readonly PagePlan[], tool: string, memo?: PrintMemo): Map<string, string> {
+export function pagePrints(
+  view: CatalogueView,
+  plans: readonly PagePlan[],
+  tool: string,
+  memo?: PrintMemo,
+): Map<string, string> {
   const made = `${tool}\n${JSON.stringify(pageHeader(view))}\n`;
-  return new Map(plans.map((plan) => {
-    const last = memo?.get(plan.path);
-    if (last !== undefined && last.made === made && sameInputs(last.inputs, plan.inputs)) return [plan.path, last.print];
-    const print = createHash("sha1").update(made).update(JSON.stringify(plan.inputs)).digest("base64url");
-    memo?.set(plan.path, { made, inputs: plan.inputs, print });
-    return [plan.path, print];
-  }));
+  return new Map(
+    plans.map((plan) => {
+      const last = memo?.get(plan.path);
+      if (last !== undefined && last.made === made && sameInputs(last.inputs, plan.inputs))
+        return [plan.path, last.print];
+      const print = createHash("sha1").update(made).update(JSON.stringify(plan.inputs)).digest("base64url");
+      memo?.set(plan.path, { made, inputs: plan.inputs, print });
+      return [plan.path, print];
+    }),
+  );
 }
 
 /** Inputs alike element by element, one array deep (a page's inputs: values, and slices of the view's lists). */
@@ -165,8 +188,11 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
     return {
       files: [],
       warning: {
-        severity: "warning", code: "CATALOGUE_REPLACED", file: path.join(input.raw.dir, "index.html"),
-        message: "The content has its own index.html: it is the site's root page, and the icon catalogue (index.html and catalogue/) is left out.",
+        severity: "warning",
+        code: "CATALOGUE_REPLACED",
+        file: path.join(input.raw.dir, "index.html"),
+        message:
+          "The content has its own index.html: it is the site's root page, and the icon catalogue (index.html and catalogue/) is left out.",
         hint: "Remove it to get the catalogue, or build with --no-catalogue to say that you do not want one.",
       },
     };
@@ -181,12 +207,17 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   const plans = cataloguePlan(view, memo?.rows);
   const prints = pagePrints(view, plans, input.tool, memo?.prints);
   const files: CatalogueOutput["files"] = plans.map((plan) => ({
-    path: plan.path, produce: () => Buffer.from(plan.render(), "utf8"), unchanged: input.last?.get(plan.path) === prints.get(plan.path),
+    path: plan.path,
+    produce: () => Buffer.from(plan.render(), "utf8"),
+    unchanged: input.last?.get(plan.path) === prints.get(plan.path),
   }));
   files.push(
     { path: SCRIPT_FILE, data: catalogueScript() },
     { path: STYLE_FILE, data: CATALOGUE_CSS },
-    { path: SITE_DATA_FILE, produce: () => `${siteDataText(model, (name, print) => memo?.partText(model, name, print) ?? print())}\n` },
+    {
+      path: SITE_DATA_FILE,
+      produce: () => `${siteDataText(model, (name, print) => memo?.partText(model, name, print) ?? print())}\n`,
+    },
     { path: LIST_FILE, data: `${JSON.stringify(catalogueList(view.icons))}\n` },
   );
   return { files, prints };

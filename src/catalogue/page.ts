@@ -6,7 +6,14 @@
 
 import { ACTIONS } from "../api/answers.js";
 import {
-  apiHref, esc, iconRowHtml, KEYS_SHOWN, mappingRowHtml, PAGE_SIZE, type IconEntry, type MappingEntry,
+  apiHref,
+  esc,
+  iconRowHtml,
+  KEYS_SHOWN,
+  mappingRowHtml,
+  PAGE_SIZE,
+  type IconEntry,
+  type MappingEntry,
 } from "./rows.js";
 
 /** The folder of the catalogue's own files in dist/ (no content file can land there: content publishes icons/, style/, favicon/). */
@@ -47,8 +54,13 @@ export interface CatalogueList {
 export function catalogueList(icons: readonly IconEntry[], rows = icons.length): CatalogueList {
   const head = icons.slice(0, rows);
   return {
-    format: 1, count: icons.length, names: head.map((i) => i.name), sizes: head.map((i) => i.size),
-    widths: head.map((i) => i.width), heights: head.map((i) => i.height), keys: head.map((i) => i.keys.join("\n")),
+    format: 1,
+    count: icons.length,
+    names: head.map((i) => i.name),
+    sizes: head.map((i) => i.size),
+    widths: head.map((i) => i.width),
+    heights: head.map((i) => i.height),
+    keys: head.map((i) => i.keys.join("\n")),
   };
 }
 
@@ -74,7 +86,8 @@ export interface CatalogueView {
   favicon: string;
 }
 
-export const iconPagePath = (page: number): string => (page === 1 ? "index.html" : `${CATALOGUE_DIR}/icons-${page}.html`);
+export const iconPagePath = (page: number): string =>
+  page === 1 ? "index.html" : `${CATALOGUE_DIR}/icons-${page}.html`;
 export const mappingPagePath = (page: number): string => `${CATALOGUE_DIR}/mappings-${page}.html`;
 
 const pages = (n: number): number => Math.max(1, Math.ceil(n / PAGE_SIZE));
@@ -127,7 +140,14 @@ ${main}
 `;
 }
 
-function pager(label: string, count: number, current: number, pathOf: (page: number) => string, from: string, kind: string): string {
+function pager(
+  label: string,
+  count: number,
+  current: number,
+  pathOf: (page: number) => string,
+  from: string,
+  kind: string,
+): string {
   const n = pages(count);
   if (n === 1) return "";
   const items: string[] = [];
@@ -135,20 +155,32 @@ function pager(label: string, count: number, current: number, pathOf: (page: num
     const first = (p - 1) * PAGE_SIZE + 1;
     const last = Math.min(p * PAGE_SIZE, count);
     const text = `${first}–${last}`;
-    items.push(p === current ? `<li><span aria-current="page">${text}</span></li>`
-      : `<li><a href="${esc(relative(from, pathOf(p)))}" aria-label="${kind} ${first} to ${last}">${text}</a></li>`);
+    items.push(
+      p === current
+        ? `<li><span aria-current="page">${text}</span></li>`
+        : `<li><a href="${esc(relative(from, pathOf(p)))}" aria-label="${kind} ${first} to ${last}">${text}</a></li>`,
+    );
   }
   return `<nav class="pager" aria-label="${esc(label)}"><ul>${items.join("")}</ul></nav>`;
 }
 
 /** `unmapped`: the icons with nothing mapped to them, counted once for every page (each page says how many). */
-function iconList(view: CatalogueView, page: number, path: string, unmapped: number, cache: RowCache | undefined): string {
+function iconList(
+  view: CatalogueView,
+  page: number,
+  path: string,
+  unmapped: number,
+  cache: RowCache | undefined,
+): string {
   const slice = view.icons.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const nav = pager("Pages of icons", view.icons.length, page, iconPagePath, path, "Icons");
   return `<section id="icons" aria-labelledby="icons-title">
 <h2 id="icons-title">Icons</h2>
 <p id="icon-summary"><strong id="icon-count">${view.icons.length}</strong> icons, <span id="unmapped-count">${unmapped}</span> of them with nothing mapped to them.${
-  pages(view.icons.length) > 1 ? ` This page lists ${slice.length === 0 ? 0 : (page - 1) * PAGE_SIZE + 1}–${(page - 1) * PAGE_SIZE + slice.length}.` : ""}</p>
+    pages(view.icons.length) > 1
+      ? ` This page lists ${slice.length === 0 ? 0 : (page - 1) * PAGE_SIZE + 1}–${(page - 1) * PAGE_SIZE + slice.length}.`
+      : ""
+  }</p>
 <div id="static-icons">
 ${nav}
 ${rowsHtml(slice, path, page === 1, cache)}
@@ -167,9 +199,19 @@ export const ROWS_BEFORE_NOSCRIPT = 30;
 
 function rowsHtml(slice: readonly IconEntry[], path: string, scripted: boolean, cache: RowCache | undefined): string {
   const root = rootOf(path);
-  const rows = (list: readonly IconEntry[]): string => list.map((icon) => `<li class="row">${
-    cache === undefined ? iconRowHtml(icon, root) : cache.row(iconRowKey(icon, root), () => iconRowHtml(icon, root))}</li>`).join("\n");
-  if (!scripted || slice.length <= ROWS_BEFORE_NOSCRIPT) return `<ul class="rows icons" aria-label="Icons">\n${rows(slice)}\n</ul>`;
+  const rows = (list: readonly IconEntry[]): string =>
+    list
+      .map(
+        (icon) =>
+          `<li class="row">${
+            cache === undefined
+              ? iconRowHtml(icon, root)
+              : cache.row(iconRowKey(icon, root), () => iconRowHtml(icon, root))
+          }</li>`,
+      )
+      .join("\n");
+  if (!scripted || slice.length <= ROWS_BEFORE_NOSCRIPT)
+    return `<ul class="rows icons" aria-label="Icons">\n${rows(slice)}\n</ul>`;
   return `<ul class="rows icons" aria-label="Icons">\n${rows(slice.slice(0, ROWS_BEFORE_NOSCRIPT))}\n</ul>
 <noscript id="more-icons"><ul class="rows icons" aria-label="Icons, continued">
 ${rows(slice.slice(ROWS_BEFORE_NOSCRIPT))}
@@ -177,13 +219,20 @@ ${rows(slice.slice(ROWS_BEFORE_NOSCRIPT))}
 }
 
 function problemsSection(view: CatalogueView): string {
-  const items = view.problems.map((p) => `<li><span class="where">${esc(p.where)}</span>: ${esc(p.message)}${p.hint === undefined ? "" : ` <span class="hint">${esc(p.hint)}</span>`}</li>`);
+  const items = view.problems.map(
+    (p) =>
+      `<li><span class="where">${esc(p.where)}</span>: ${esc(p.message)}${p.hint === undefined ? "" : ` <span class="hint">${esc(p.hint)}</span>`}</li>`,
+  );
   return `<section id="problems" aria-labelledby="problems-title">
 <h2 id="problems-title">Problems</h2>
-${view.problems.length === 0 ? `<p>Every mapped icon exists.</p>` : `<p>${view.problems.length} mapping${view.problems.length === 1 ? " names an icon" : "s name icons"} that icons/ does not hold (the build's warnings):</p>
+${
+  view.problems.length === 0
+    ? `<p>Every mapped icon exists.</p>`
+    : `<p>${view.problems.length} mapping${view.problems.length === 1 ? " names an icon" : "s name icons"} that icons/ does not hold (the build's warnings):</p>
 <ul class="problems">
 ${items.join("\n")}
-</ul>`}
+</ul>`
+}
 </section>`;
 }
 
@@ -192,10 +241,16 @@ const EXAMPLES: Record<(typeof ACTIONS)[number], Array<readonly [string, string]
   config: [],
   icons: [],
   icon: [["name", "text.png"]],
-  findIcon: [["type", "file"], ["extension", "tsx"]],
+  findIcon: [
+    ["type", "file"],
+    ["extension", "tsx"],
+  ],
   iconMappings: [],
   extensionMappings: [["type", "all"]],
-  getExtensionSetting: [["extension", "php"], ["type", "indexing"]],
+  getExtensionSetting: [
+    ["extension", "php"],
+    ["type", "indexing"],
+  ],
   configReference: [],
   status: [],
 };
@@ -204,7 +259,13 @@ function apiSection(view: CatalogueView): string {
   const links = [`<li><a href="api.php">api.php</a> (the list of endpoints)</li>`];
   for (const action of ACTIONS) {
     const params: Array<readonly [string, string]> = [["action", action], ...EXAMPLES[action]];
-    const version = action === "versionCheck" ? [["action", action], ["current_version", view.configVersion]] as const : null;
+    const version =
+      action === "versionCheck"
+        ? ([
+            ["action", action],
+            ["current_version", view.configVersion],
+          ] as const)
+        : null;
     links.push(`<li><a href="${esc(apiHref("", version ?? params))}">${esc(apiHref("", version ?? params))}</a></li>`);
   }
   return `<section id="api" aria-labelledby="api-title">
@@ -251,7 +312,14 @@ export interface PagePlan {
 
 /** What every page shows of the view, besides its own list (document, apiSection). */
 export const pageHeader = (view: CatalogueView): unknown[] => [
-  view.service, view.serviceVersion, view.description, view.configVersion, view.versions, view.builtAt, view.baseUrl, view.favicon,
+  view.service,
+  view.serviceVersion,
+  view.description,
+  view.configVersion,
+  view.versions,
+  view.builtAt,
+  view.baseUrl,
+  view.favicon,
 ];
 
 /**
@@ -284,7 +352,8 @@ const iconRowKey = (icon: IconEntry, root: string): string => {
 /** What makes a mapping's row (mappingRowHtml). */
 const mappingRowKey = (m: MappingEntry, root: string): string =>
   `m${root}|${m.key.length}:${m.key}|${m.icon.length}:${m.icon}|${m.exists ? 1 : 0}|${m.indexing === null ? "-" : `${m.indexing.length}:${m.indexing}`}|${
-    m.viewing === null ? "-" : `${m.viewing.length}:${m.viewing}`}`;
+    m.viewing === null ? "-" : `${m.viewing.length}:${m.viewing}`
+  }`;
 
 /** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. `cache`: the
  * rows' markup of earlier builds (`dev` keeps it), by what each row is made of. */
@@ -294,24 +363,44 @@ export function cataloguePlan(view: CatalogueView, cache?: RowCache): PagePlan[]
   const missing = view.mappings.filter((m) => !m.exists).length;
   plans.push({
     // Its list is the first page of icons, and its data block the list's head (LIST_HEAD_ROWS ≤ PAGE_SIZE).
-    path: "index.html", inputs: ["index", view.icons.length, unmapped, view.icons.slice(0, PAGE_SIZE), view.problems, view.mappings.length, missing],
+    path: "index.html",
+    inputs: [
+      "index",
+      view.icons.length,
+      unmapped,
+      view.icons.slice(0, PAGE_SIZE),
+      view.problems,
+      view.mappings.length,
+      missing,
+    ],
     render: () => {
-      const index = [SEARCH, iconList(view, 1, "index.html", unmapped, cache), PREVIEW, problemsSection(view), mappingsLink(view), apiSection(view)].join("\n");
+      const index = [
+        SEARCH,
+        iconList(view, 1, "index.html", unmapped, cache),
+        PREVIEW,
+        problemsSection(view),
+        mappingsLink(view),
+        apiSection(view),
+      ].join("\n");
       return document(view, "index.html", `${view.service}: icon catalogue`, index, true);
     },
   });
   for (let p = 2; p <= pages(view.icons.length); p++) {
     const path = iconPagePath(p);
     plans.push({
-      path, inputs: ["icons", p, view.icons.length, unmapped, view.icons.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
-      render: () => document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped, cache), false),
+      path,
+      inputs: ["icons", p, view.icons.length, unmapped, view.icons.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
+      render: () =>
+        document(view, path, `Icons, page ${p}: ${view.service}`, iconList(view, p, path, unmapped, cache), false),
     });
   }
   for (let p = 1; p <= pages(view.mappings.length); p++) {
     const path = mappingPagePath(p);
     plans.push({
-      path, inputs: ["mappings", p, view.mappings.length, view.mappings.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
-      render: () => document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path, cache), false),
+      path,
+      inputs: ["mappings", p, view.mappings.length, view.mappings.slice((p - 1) * PAGE_SIZE, p * PAGE_SIZE)],
+      render: () =>
+        document(view, path, `Mappings, page ${p}: ${view.service}`, mappingList(view, p, path, cache), false),
     });
   }
   return plans;

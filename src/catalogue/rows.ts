@@ -40,7 +40,8 @@ export const apiQuery = (params: ReadonlyArray<readonly [string, string]>): stri
   params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 
 /** The href of an API answer, from a page whose way to the site's root is `root` ("" or "../"). */
-export const apiHref = (root: string, params: ReadonlyArray<readonly [string, string]>): string => `${root}api.php?${apiQuery(params)}`;
+export const apiHref = (root: string, params: ReadonlyArray<readonly [string, string]>): string =>
+  `${root}api.php?${apiQuery(params)}`;
 
 /** The href of an icon's file. */
 export const iconHref = (root: string, name: string): string => `${root}icons/${encodeURIComponent(name)}`;
@@ -56,24 +57,56 @@ export const dimensions = (icon: Pick<IconEntry, "width" | "height">): string =>
 
 /** The inside of an icon's row (the element around it is the caller's: an <li>, or a positioned row). */
 export function iconRowHtml(icon: IconEntry, root: string): string {
-  const keys = icon.keys.slice(0, KEYS_SHOWN)
-    .map((k) => `<a href="${esc(apiHref(root, [["action", "findIcon"], ["extension", k]]))}">${esc(k)}</a>`).join(" ");
-  const more = icon.keys.length > KEYS_SHOWN ? ` <span class="more">and ${icon.keys.length - KEYS_SHOWN} more</span>` : "";
-  const mapped = icon.keys.length === 0
-    ? `<span class="unmapped">Nothing maps to this icon</span>`
-    : `<span class="keys"><span class="label">Mapped from</span> ${keys}${more}</span>`;
-  return `<img src="${esc(iconHref(root, icon.name))}" alt="${esc(icon.name)}" width="32" height="32" loading="lazy" decoding="async">`
-    + `<span class="body"><span class="name"><a href="${esc(apiHref(root, [["action", "icon"], ["name", icon.name]]))}">${esc(icon.name)}</a></span>`
-    + ` <span class="meta">${esc(humanSize(icon.size))}, ${esc(dimensions(icon))}</span> ${mapped}</span>`;
+  const keys = icon.keys
+    .slice(0, KEYS_SHOWN)
+    .map(
+      (k) =>
+        `<a href="${esc(
+          apiHref(root, [
+            ["action", "findIcon"],
+            ["extension", k],
+          ]),
+        )}">${esc(k)}</a>`,
+    )
+    .join(" ");
+  const more =
+    icon.keys.length > KEYS_SHOWN ? ` <span class="more">and ${icon.keys.length - KEYS_SHOWN} more</span>` : "";
+  const mapped =
+    icon.keys.length === 0
+      ? `<span class="unmapped">Nothing maps to this icon</span>`
+      : `<span class="keys"><span class="label">Mapped from</span> ${keys}${more}</span>`;
+  return (
+    `<img src="${esc(iconHref(root, icon.name))}" alt="${esc(icon.name)}" width="32" height="32" loading="lazy" decoding="async">` +
+    `<span class="body"><span class="name"><a href="${esc(
+      apiHref(root, [
+        ["action", "icon"],
+        ["name", icon.name],
+      ]),
+    )}">${esc(icon.name)}</a></span>` +
+    ` <span class="meta">${esc(humanSize(icon.size))}, ${esc(dimensions(icon))}</span> ${mapped}</span>`
+  );
 }
 
 /** The inside of a mapping's row. */
 export function mappingRowHtml(m: MappingEntry, root: string): string {
   const setting = (type: "indexing" | "viewing", value: string | null): string =>
-    `<a href="${esc(apiHref(root, [["action", "getExtensionSetting"], ["extension", m.key], ["type", type]]))}">${type}: ${value === null ? "none" : esc(value)}</a>`;
+    `<a href="${esc(
+      apiHref(root, [
+        ["action", "getExtensionSetting"],
+        ["extension", m.key],
+        ["type", type],
+      ]),
+    )}">${type}: ${value === null ? "none" : esc(value)}</a>`;
   const icon = m.exists
     ? `<a href="${esc(iconHref(root, m.icon))}">${esc(m.icon)}</a>`
     : `<span class="missing">${esc(m.icon)} (missing)</span>`;
-  return `<span class="key"><a href="${esc(apiHref(root, [["action", "findIcon"], ["extension", m.key]]))}">${esc(m.key)}</a></span>`
-    + ` → ${icon} <span class="meta">${setting("indexing", m.indexing)}, ${setting("viewing", m.viewing)}</span>`;
+  return (
+    `<span class="key"><a href="${esc(
+      apiHref(root, [
+        ["action", "findIcon"],
+        ["extension", m.key],
+      ]),
+    )}">${esc(m.key)}</a></span>` +
+    ` → ${icon} <span class="meta">${setting("indexing", m.indexing)}, ${setting("viewing", m.viewing)}</span>`
+  );
 }

@@ -55,20 +55,38 @@ export class ViewMemo {
 export function catalogueView(input: ViewInput, memo?: ViewMemo): CatalogueView {
   const { model, raw } = input;
   const { icons, mappings } = memo === undefined ? fresh(input) : memo.lists(input);
-  const problems = input.diagnostics.filter((d) => d.code === "ICON_MISSING").map((d) => ({
-    where: `${d.file}${d.line === undefined ? "" : `:${d.line}:${d.column ?? 1}`}`, message: d.message, ...(d.hint === undefined ? {} : { hint: d.hint }),
-  }));
-  const favicon = ["favicon/icon.ico", "favicon/favicon.ico", "favicon/16x16.png"].find((f) => raw.published.some((p) => p.path === f)) ?? "icons/text.png";
+  const problems = input.diagnostics
+    .filter((d) => d.code === "ICON_MISSING")
+    .map((d) => ({
+      where: `${d.file}${d.line === undefined ? "" : `:${d.line}:${d.column ?? 1}`}`,
+      message: d.message,
+      ...(d.hint === undefined ? {} : { hint: d.hint }),
+    }));
+  const favicon =
+    ["favicon/icon.ico", "favicon/favicon.ico", "favicon/16x16.png"].find((f) =>
+      raw.published.some((p) => p.path === f),
+    ) ?? "icons/text.png";
   return {
-    service: model.service, serviceVersion: model.serviceVersion, description: model.description,
-    configVersion: model.config.version, versions: model.versions, builtAt: formatTimestamp(model.buildTime), baseUrl: model.baseUrl,
-    icons, mappings, problems, favicon,
+    service: model.service,
+    serviceVersion: model.serviceVersion,
+    description: model.description,
+    configVersion: model.config.version,
+    versions: model.versions,
+    builtAt: formatTimestamp(model.buildTime),
+    baseUrl: model.baseUrl,
+    icons,
+    mappings,
+    problems,
+    favicon,
   };
 }
 
 const mappingEntry = (model: SiteModel, key: string, icon: string): MappingEntry => ({
-  key, icon, exists: model.iconDirFiles.has(icon),
-  indexing: model.extensionMap.indexing.get(key) ?? null, viewing: model.extensionMap.viewing.get(key) ?? null,
+  key,
+  icon,
+  exists: model.iconDirFiles.has(icon),
+  indexing: model.extensionMap.indexing.get(key) ?? null,
+  viewing: model.extensionMap.viewing.get(key) ?? null,
 });
 
 function fresh({ model, raw }: ViewInput): Lists {
@@ -82,12 +100,25 @@ function fresh({ model, raw }: ViewInput): Lists {
   const images = new Map(raw.iconDirFiles.map((f) => [iconFileName(f), f.facts?.image]));
   const icons: IconEntry[] = sortedIconNames(model).map((name) => {
     const image = images.get(name);
-    return { name, size: model.iconDirFiles.get(name)!.size, width: image?.width ?? null, height: image?.height ?? null, keys: keysByIcon.get(name) ?? [] };
+    return {
+      name,
+      size: model.iconDirFiles.get(name)!.size,
+      width: image?.width ?? null,
+      height: image?.height ?? null,
+      keys: keysByIcon.get(name) ?? [],
+    };
   });
   const mappings: MappingEntry[] = [...model.iconMap.entries].map(([key, icon]) => mappingEntry(model, key, icon));
   return {
-    iconDirFiles: model.iconDirFiles, iconMap: model.iconMap.entries, indexing: model.extensionMap.indexing, viewing: model.extensionMap.viewing,
-    hashes: hashesOf(raw), icons, mappings, iconIndex: null, mappingIndex: null,
+    iconDirFiles: model.iconDirFiles,
+    iconMap: model.iconMap.entries,
+    indexing: model.extensionMap.indexing,
+    viewing: model.extensionMap.viewing,
+    hashes: hashesOf(raw),
+    icons,
+    mappings,
+    iconIndex: null,
+    mappingIndex: null,
   };
 }
 
@@ -107,7 +138,10 @@ function patched(last: Lists, { model, raw }: ViewInput): Lists | null {
   const viewing = changedValues(last.viewing, model.extensionMap.viewing);
   if (moved === null || indexing === null || viewing === null) return null;
   const next: Lists = {
-    ...last, iconMap: model.iconMap.entries, indexing: model.extensionMap.indexing, viewing: model.extensionMap.viewing,
+    ...last,
+    iconMap: model.iconMap.entries,
+    indexing: model.extensionMap.indexing,
+    viewing: model.extensionMap.viewing,
   };
   // A mapping shows its icon and its key's settings.
   const keys = new Set([...moved, ...indexing, ...viewing]);

@@ -27,7 +27,10 @@ type BuildCli = Pick<Options, "content" | "out"> & Partial<Options> & BuildRun;
 
 function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
   return {
-    content: options.content, out: options.out, strict: options.strict === true, replaceOut: options.replaceOut === true,
+    content: options.content,
+    out: options.out,
+    strict: options.strict === true,
+    replaceOut: options.replaceOut === true,
     ...(signal ? { write: { signal } } : {}),
     ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
@@ -54,15 +57,24 @@ export function likelyInPlace(out: string, hosts: readonly string[]): boolean {
 export type BuildOutcome = "up to date" | "in place" | "full";
 
 /** Runs one build for the CLI (build and dev): progress on a terminal, then diagnostics and a summary line. */
-export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | undefined, json: boolean): Promise<BuildOutcome> {
+export async function runBuild(
+  io: Io,
+  options: BuildCli,
+  signal: AbortSignal | undefined,
+  json: boolean,
+): Promise<BuildOutcome> {
   const started = performance.now();
   // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/heap.ts). A
   // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
   // held again if it turns out to write in full. (A heap grown freely stays grown: at ×100, a build in full over
   // another hosts' build peaked at about 1 GB with the heap held once it wrote, 0.65 GB held from its start.)
   if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
-  const core: BuildOptions = { ...buildOptions(options, signal), onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()) };
-  const stop = json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
+  const core: BuildOptions = {
+    ...buildOptions(options, signal),
+    onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()),
+  };
+  const stop =
+    json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;
   try {
     result = await (options.force ? build(core) : buildIfChanged(core));
@@ -73,13 +85,21 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
   if (!("model" in result)) {
     if (json) {
       const summary = report([], result.counts, options.config ?? null);
-      io.out(JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2));
+      io.out(
+        JSON.stringify(
+          { ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true },
+          null,
+          2,
+        ),
+      );
       return "up to date";
     }
     if (options.quiet) return "up to date";
-    io.out(`${options.out}/ is up to date: content, options and tool unchanged since it was built `
-      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). `
-      + `Nothing written (${humanMs(ms)}); --force rebuilds.`);
+    io.out(
+      `${options.out}/ is up to date: content, options and tool unchanged since it was built ` +
+        `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). ` +
+        `Nothing written (${humanMs(ms)}); --force rebuilds.`,
+    );
     return "up to date";
   }
   const outcome = result.changes.mode;
@@ -94,8 +114,10 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
     io.out("The edge hosts' handler answers with each request's origin (--base-url request).");
     const fixed = staticHostsWithRequestOrigin(options.hosts);
     if (fixed.length > 0) {
-      io.err(`--base-url request: ${colorErr(io, "yellow", "warning")}: the static hosts (${fixed.join(", ")}) cannot answer with the `
-        + `request's origin: their answer files say ${result.model.baseUrl}. Leave them out of --hosts to deploy only what follows the request.`);
+      io.err(
+        `--base-url request: ${colorErr(io, "yellow", "warning")}: the static hosts (${fixed.join(", ")}) cannot answer with the ` +
+          `request's origin: their answer files say ${result.model.baseUrl}. Leave them out of --hosts to deploy only what follows the request.`,
+      );
     }
   }
   const { changes } = result;
@@ -104,21 +126,29 @@ export async function runBuild(io: Io, options: BuildCli, signal: AbortSignal | 
     const answers = changes.sitePaths.filter((p) => p.startsWith("api/")).length;
     const data = changes.sitePaths.filter((p) => p.startsWith("_edge-data/")).length;
     const what = [
-      ...(result.counts.answers > 0 ? [countNoun(answers, "answer")] : []), ...(data > 0 ? [countNoun(data, "data file")] : []),
-      `${countNoun(changes.written, "file")} written`, `${changes.removed} removed`,
+      ...(result.counts.answers > 0 ? [countNoun(answers, "answer")] : []),
+      ...(data > 0 ? [countNoun(data, "data file")] : []),
+      `${countNoun(changes.written, "file")} written`,
+      `${changes.removed} removed`,
     ];
-    io.out(`${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${what.join(", ")} in ${humanMs(ms)} `
-      + `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")}).`);
+    io.out(
+      `${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${what.join(", ")} in ${humanMs(ms)} ` +
+        `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")}).`,
+    );
     return outcome;
   }
-  io.out(`${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, `
-    + `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`);
+  io.out(
+    `${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, ` +
+      `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`,
+  );
   return outcome;
 }
 
 export function buildCommand(io: Io, run: Run): Command {
   return new Command("build")
-    .description("Validate content/ and write every response, the route table and the host configs to dist/ (the default command).")
+    .description(
+      "Validate content/ and write every response, the route table and the host configs to dist/ (the default command).",
+    )
     .addOption(flag.config())
     .addOption(flag.content())
     .addOption(flag.out())
@@ -129,7 +159,10 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.plan())
     .addOption(flag.noCatalogue())
     .option("--force", "write every file again, in full: no in-place update, even when nothing changed")
-    .option("--replace-out", "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it")
+    .option(
+      "--replace-out",
+      "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it",
+    )
     .option("-q, --quiet", "print nothing but errors")
     .addOption(flag.verbose())
     .action(async (flags: Flags & BuildRun & { json?: boolean }) => {
@@ -137,6 +170,8 @@ export function buildCommand(io: Io, run: Run): Command {
       const options = resolveOptions(flags); // a wrong flag or config file is a usage error before anything is read
       run.config = options.config;
       const { force, replaceOut, quiet, verbose } = flags;
-      await interruptible((signal) => runBuild(io, { ...options, force, replaceOut, quiet, verbose }, signal, run.json));
+      await interruptible((signal) =>
+        runBuild(io, { ...options, force, replaceOut, quiet, verbose }, signal, run.json),
+      );
     });
 }

@@ -10,7 +10,9 @@ import { colorErr, colorOut, diagnosticLines, humanMs, type Io } from "./output.
 
 export function checkCommand(io: Io, run: Run): Command {
   return new Command("check")
-    .description("Validate the content and compute every response and host config, but write nothing (exit 1 on errors).")
+    .description(
+      "Validate the content and compute every response and host config, but write nothing (exit 1 on errors).",
+    )
     .addOption(flag.config())
     .addOption(flag.content())
     .addOption(flag.out())
@@ -27,13 +29,19 @@ export function checkCommand(io: Io, run: Run): Command {
       const options = resolveOptions(flags);
       run.config = options.config;
       const result = await compile({
-        content: options.content, out: options.out, strict: options.strict,
+        content: options.content,
+        out: options.out,
+        strict: options.strict,
         ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
         ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
         ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
         plan: options.plan,
       });
-      const counts = { answers: result.answers ? result.routes.files.size : 0, rules: result.routes.table.rules.length, files: filesToWrite(result) };
+      const counts = {
+        answers: result.answers ? result.routes.files.size : 0,
+        rules: result.routes.table.rules.length,
+        files: filesToWrite(result),
+      };
       const summary = report(result.diagnostics, counts, options.config);
       if (run.json) {
         io.out(JSON.stringify(summary, null, 2));
@@ -44,8 +52,10 @@ export function checkCommand(io: Io, run: Run): Command {
       const { isIncomplete, incompleteLine } = await import("../layout/read-build.js");
       if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       const config = options.config === null ? "no config file" : `config ${options.config}`;
-      io.out(`${colorOut(io, "green", "Checked")} ${options.content}/ (${config}): no errors, ${countNoun(summary.counts.warnings, "warning")}; `
-        + `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} `
-        + `would be written (${humanMs(performance.now() - started)}).`);
+      io.out(
+        `${colorOut(io, "green", "Checked")} ${options.content}/ (${config}): no errors, ${countNoun(summary.counts.warnings, "warning")}; ` +
+          `${countNoun(counts.answers, "response")}, ${countNoun(counts.rules, "route rule")}, ${countNoun(counts.files, "file")} ` +
+          `would be written (${humanMs(performance.now() - started)}).`,
+      );
     });
 }

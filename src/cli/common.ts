@@ -34,11 +34,18 @@ export interface JsonReport {
   upToDate?: true;
 }
 
-export function report(diagnostics: Diagnostic[], counts: Partial<JsonReport["counts"]> = {}, config?: string | null): JsonReport {
+export function report(
+  diagnostics: Diagnostic[],
+  counts: Partial<JsonReport["counts"]> = {},
+  config?: string | null,
+): JsonReport {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const warnings = diagnostics.filter((d) => d.severity === "warning");
   return {
-    ok: errors.length === 0, ...(config === undefined ? {} : { config }), errors, warnings,
+    ok: errors.length === 0,
+    ...(config === undefined ? {} : { config }),
+    errors,
+    warnings,
     counts: { errors: errors.length, warnings: warnings.length, ...counts },
   };
 }
@@ -47,9 +54,20 @@ export function report(diagnostics: Diagnostic[], counts: Partial<JsonReport["co
 export function failureReport(error: unknown, config?: string | null): JsonReport {
   const known = config === undefined ? {} : { config };
   if (error instanceof ContentError) return { ...report(error.diagnostics, {}, config), ok: false };
-  const one = error instanceof BuildError
-    ? { severity: "error" as const, code: error.code, ...(error.location ?? {}), message: error.message, ...(error.hint ? { hint: error.hint } : {}) }
-    : { severity: "error" as const, code: "INTERNAL", message: error instanceof Error ? error.message : String(error) };
+  const one =
+    error instanceof BuildError
+      ? {
+          severity: "error" as const,
+          code: error.code,
+          ...(error.location ?? {}),
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        }
+      : {
+          severity: "error" as const,
+          code: "INTERNAL",
+          message: error instanceof Error ? error.message : String(error),
+        };
   return { ok: false, ...known, errors: [one], warnings: [], counts: { errors: 1, warnings: 0 } };
 }
 
@@ -72,14 +90,28 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
 
 /** The flags several commands declare; defaults are in the help text (the config file may set them instead). */
 export const flag = {
-  config: () => new Option("--config <file>", `config file (default: the nearest ${CONFIG_FILE}, or package.json's "build-index-site" key)`),
+  config: () =>
+    new Option(
+      "--config <file>",
+      `config file (default: the nearest ${CONFIG_FILE}, or package.json's "build-index-site" key)`,
+    ),
   content: () => new Option("--content <dir>", "content folder (default: content)"),
   out: () => new Option("--out <dir>", "output folder, replaced atomically (default: dist)"),
-  baseUrl: () => new Option("--base-url <url>", "public https URL of the site, overrides manifest.json base_url; from-env: the deploy's own URL (Netlify, Vercel, Cloudflare Pages); request: as from-env, and the edge hosts answer with each request's origin"),
-  hosts: () => new Option("--hosts <list>", `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`),
+  baseUrl: () =>
+    new Option(
+      "--base-url <url>",
+      "public https URL of the site, overrides manifest.json base_url; from-env: the deploy's own URL (Netlify, Vercel, Cloudflare Pages); request: as from-env, and the edge hosts answer with each request's origin",
+    ),
+  hosts: () =>
+    new Option(
+      "--hosts <list>",
+      `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`,
+    ),
   strict: () => new Option("--strict", "treat warnings as errors"),
-  plan: () => new Option("--plan <plan>", "the hosts' plan whose limits the build checks (default: free)").choices(PLANS),
-  noCatalogue: () => new Option("--no-catalogue", "leave out the icon catalogue (the site's root page, index.html and catalogue/)"),
+  plan: () =>
+    new Option("--plan <plan>", "the hosts' plan whose limits the build checks (default: free)").choices(PLANS),
+  noCatalogue: () =>
+    new Option("--no-catalogue", "leave out the icon catalogue (the site's root page, index.html and catalogue/)"),
   json: () => new Option("--json", "print one JSON report {ok, config, errors, warnings, counts} on stdout"),
   verbose: () => new Option("--verbose", "print every warning (by default, more than 10 are summarised by code)"),
   port: () => new Option("--port <n>", "port, 0 = any free port (default: 8080)").argParser(parsePort),

@@ -57,7 +57,10 @@ function parse(file: string, text: string): ParsedJson {
   const error = parsed.diagnostics.find((d) => d.severity === "error");
   if (error !== undefined) {
     const { file: f, line, column, message, hint } = error;
-    throw new UsageError(`${message} The config file is not valid JSON.`, hint, { file: f, ...(line !== undefined ? { line, column: column ?? 1 } : {}) });
+    throw new UsageError(`${message} The config file is not valid JSON.`, hint, {
+      file: f,
+      ...(line !== undefined ? { line, column: column ?? 1 } : {}),
+    });
   }
   return parsed;
 }
@@ -77,7 +80,10 @@ function search(cwd: string, explicit: string | undefined): LilconfigResult {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "EISDIR") {
-      throw new UsageError(`--config ${explicit}: ${code === "ENOENT" ? "no such file" : "is a folder"}.`, `Name a JSON file such as ${CONFIG_FILE}.`);
+      throw new UsageError(
+        `--config ${explicit}: ${code === "ENOENT" ? "no such file" : "is a folder"}.`,
+        `Name a JSON file such as ${CONFIG_FILE}.`,
+      );
     }
     throw error;
   }
@@ -94,7 +100,8 @@ export function loadConfig(cwd: string, explicit?: string): LoadedConfig | null 
   const inPackage = path.basename(file) === "package.json";
   // A package.json given with --config but without the key: nothing to read from it.
   if (found.config === undefined || found.config === null) {
-    if (explicit !== undefined && !inPackage) throw new UsageError(`--config ${explicit} is empty.`, "Write a JSON object, e.g. { \"content\": \"content\" }.");
+    if (explicit !== undefined && !inPackage)
+      throw new UsageError(`--config ${explicit} is empty.`, 'Write a JSON object, e.g. { "content": "content" }.');
     return null;
   }
   const prefix = inPackage ? `/${pointerToken(CONFIG_NAME)}` : "";
@@ -131,13 +138,21 @@ function problem(error: ErrorObject, text: string, parsed: ParsedJson, prefix: s
     const key = (error.params as { additionalProperty: string }).additionalProperty;
     const keys = configKeys().filter((k) => k !== "$schema");
     const segments = [...(prefix === "" ? [] : [CONFIG_NAME]), ...error.instancePath.split("/").slice(1), key];
-    return new UsageError(`Unknown key "${key}" in the config file${didYouMean(key, keys)}.`,
+    return new UsageError(
+      `Unknown key "${key}" in the config file${didYouMean(key, keys)}.`,
       `The keys are ${keys.join(", ")} (${CONFIG_SCHEMA} in the package's schemas/ folder describes each).`,
-      { file: parsed.file, ...keyPosition(text, segments) });
+      { file: parsed.file, ...keyPosition(text, segments) },
+    );
   }
   const pointer = `${prefix}${error.instancePath}`;
   const name = error.instancePath === "" ? "The config" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
-  const allowed = error.keyword === "enum" ? `: one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}` : "";
-  return new UsageError(`${name} ${error.message ?? "is not valid"}${allowed}.`,
-    `See ${CONFIG_SCHEMA} in the package's schemas/ folder.`, where(pointer));
+  const allowed =
+    error.keyword === "enum"
+      ? `: one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
+      : "";
+  return new UsageError(
+    `${name} ${error.message ?? "is not valid"}${allowed}.`,
+    `See ${CONFIG_SCHEMA} in the package's schemas/ folder.`,
+    where(pointer),
+  );
 }

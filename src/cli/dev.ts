@@ -18,13 +18,14 @@ import { printFailure } from "./failure.js";
 import { debounced, logRequests, watchTree } from "./watch.js";
 
 /** What the dev loop needs: where to read and write and where to listen; the rest as `build` takes it. */
-export type DevOptions = Pick<Options, "content" | "out" | "port" | "host"> & Partial<Options> & {
-  poll?: boolean;
-  /** Answer /api.php with the static rules even when the build has an edge host. */
-  static?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-};
+export type DevOptions = Pick<Options, "content" | "out" | "port" | "host"> &
+  Partial<Options> & {
+    poll?: boolean;
+    /** Answer /api.php with the static rules even when the build has an edge host. */
+    static?: boolean;
+    quiet?: boolean;
+    verbose?: boolean;
+  };
 
 export function devCommand(io: Io, run: Run): Command {
   return new Command("dev")
@@ -39,23 +40,36 @@ export function devCommand(io: Io, run: Run): Command {
     .addOption(flag.port())
     .addOption(flag.host())
     .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
-    .option("--static", "answer /api.php with the route table and the answer files (what the static hosts do), not the edge handler")
+    .option(
+      "--static",
+      "answer /api.php with the route table and the answer files (what the static hosts do), not the edge handler",
+    )
     .option("--edge", "answer /api.php with the request-time handler: the default when the build has an edge host")
     .option("-q, --quiet", "no line per request")
     .option("--verbose", "print every warning")
-    .action((flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean; static?: boolean; edge?: boolean }) => {
-      const options = resolveOptions(flags);
-      if (flags.edge === true && flags.static === true) throw new UsageError("--edge and --static contradict each other.", "Pass one of them, or neither (the build decides).");
-      const { poll, quiet, verbose } = flags;
-      run.wait = dev(io, { ...options, poll, quiet, verbose, static: flags.static === true }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
-    });
+    .action(
+      (flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean; static?: boolean; edge?: boolean }) => {
+        const options = resolveOptions(flags);
+        if (flags.edge === true && flags.static === true)
+          throw new UsageError(
+            "--edge and --static contradict each other.",
+            "Pass one of them, or neither (the build decides).",
+          );
+        const { poll, quiet, verbose } = flags;
+        run.wait = dev(io, { ...options, poll, quiet, verbose, static: flags.static === true }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
+      },
+    );
 }
 
 /**
  * The dev loop: build, preview, rebuild on change. Resolves with the exit code when stopped by SIGINT/SIGTERM (or by
  * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
  */
-export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSignal; onReady?: (url: string) => void } = {}): Promise<number> {
+export async function dev(
+  io: Io,
+  opts: DevOptions,
+  control: { stop?: AbortSignal; onReady?: (url: string) => void } = {},
+): Promise<number> {
   const { listen, previewListener, semanticsLine } = await import("../preview/server.js");
   const { problemsListener } = await import("../preview/problems.js");
   let preview: Awaited<ReturnType<typeof listen>> | null = null;
@@ -83,17 +97,22 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
       if (error instanceof UsageError) throw error;
       printFailure(io, error, { debug: false, verbose: opts.verbose === true });
       problems = error instanceof ContentError ? error.diagnostics.filter((d) => d.severity === "error") : [];
-      if (problems.length === 0) problems = [{ severity: "error", code: "BUILD", file: opts.out, message: formatError(error).split("\n")[0]! }];
+      if (problems.length === 0)
+        problems = [{ severity: "error", code: "BUILD", file: opts.out, message: formatError(error).split("\n")[0]! }];
     }
     if (stopped) return null;
     // A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
     // after each build (route table, handler and its data). Without one, a page lists the content errors until a
     // build succeeds.
     const site = isBuild(opts.out);
-    const next = site && !servingSite
-      ? await previewListener({ dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) }, () => preview?.self ?? "")
-      : null;
-    const listener = site ? next?.listener ?? null : problemsListener(opts.content, problems ?? []);
+    const next =
+      site && !servingSite
+        ? await previewListener(
+            { dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) },
+            () => preview?.self ?? "",
+          )
+        : null;
+    const listener = site ? (next?.listener ?? null) : problemsListener(opts.content, problems ?? []);
     const first = preview === null;
     const serves = next === null ? "" : `${semanticsLine(next.semantics)}; `;
     if (preview === null) {
@@ -103,9 +122,12 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
       control.onReady?.(preview.url);
     } else if (listener !== null) preview.use(listener);
     if (problems !== null) {
-      const what = site ? `the previous build in ${opts.out}/` : "a page that lists the content errors (and 503 for /api.php)";
+      const what = site
+        ? `the previous build in ${opts.out}/`
+        : "a page that lists the content errors (and 503 for /api.php)";
       io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
-    } else if (!first && !servingSite) io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
+    } else if (!first && !servingSite)
+      io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
     servingSite = site;
     return outcome;
   };
@@ -117,17 +139,27 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
   // during the first build is built after it.
   let built = false;
   let changedMeanwhile = false;
-  const watcher = watchTree(opts.content, (file) => {
-    memo.changed(contentReal, file);
-    if (built) loop.trigger();
-    else changedMeanwhile = true;
-  }, {
-    poll: opts.poll === true,
-    onError: (error) => {
-      memo.watchFailed();
-      io.err(colorErr(io, "yellow", `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`));
+  const watcher = watchTree(
+    opts.content,
+    (file) => {
+      memo.changed(contentReal, file);
+      if (built) loop.trigger();
+      else changedMeanwhile = true;
     },
-  });
+    {
+      poll: opts.poll === true,
+      onError: (error) => {
+        memo.watchFailed();
+        io.err(
+          colorErr(
+            io,
+            "yellow",
+            `Watching ${opts.content}/ failed (${error.message}): changes may be missed; --poll watches by polling.`,
+          ),
+        );
+      },
+    },
+  );
   await watcher.ready;
   try {
     const started = performance.now();
@@ -136,7 +168,14 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
     // up to date) or wrote in full (nothing in place) is followed by an update in place that writes nothing (the
     // preview serves meanwhile; a change is built after it). At ×100 the first edit took 5.8 s without it, 2 s with it.
     if (outcome === "up to date" || outcome === "full") outcome = await rebuild(true);
-    if (outcome !== null && !stopped) io.out(colorOut(io, "dim", `Ready for edits: the site is held in memory (${humanMs(performance.now() - started)} after start).`));
+    if (outcome !== null && !stopped)
+      io.out(
+        colorOut(
+          io,
+          "dim",
+          `Ready for edits: the site is held in memory (${humanMs(performance.now() - started)} after start).`,
+        ),
+      );
   } catch (error) {
     watcher.close();
     throw error;
@@ -153,11 +192,13 @@ export async function dev(io: Io, opts: DevOptions, control: { stop?: AbortSigna
       controller.abort(reason);
       watcher.close();
       const closed = preview === null ? Promise.resolve() : preview.close();
-      void closed.then(() => loop.idle()).then(() => {
-        process.off("SIGINT", onInt);
-        process.off("SIGTERM", onTerm);
-        resolve(code);
-      });
+      void closed
+        .then(() => loop.idle())
+        .then(() => {
+          process.off("SIGINT", onInt);
+          process.off("SIGTERM", onTerm);
+          resolve(code);
+        });
     };
     const onInt = (): void => stop(EXIT_SIGNAL.SIGINT!, new InterruptedError("SIGINT"));
     const onTerm = (): void => stop(EXIT_SIGNAL.SIGTERM!, new InterruptedError("SIGTERM"));

@@ -19,11 +19,16 @@ interface DiffFlags {
 }
 
 function kinds(value: string): ChangeKind[] {
-  const list = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.includes("any")) return [...CHANGE_KINDS];
   for (const k of list) {
     if (!(CHANGE_KINDS as readonly string[]).includes(k)) {
-      throw new InvalidArgumentError(`'${k}' is no kind of change${didYouMean(k, CHANGE_KINDS)}. Kinds: ${CHANGE_KINDS.join(", ")}, any.`);
+      throw new InvalidArgumentError(
+        `'${k}' is no kind of change${didYouMean(k, CHANGE_KINDS)}. Kinds: ${CHANGE_KINDS.join(", ")}, any.`,
+      );
     }
   }
   if (list.length === 0) throw new InvalidArgumentError(`name at least one kind: ${CHANGE_KINDS.join(", ")}, any.`);
@@ -37,20 +42,35 @@ const seconds = (value: string): number => {
 };
 
 /** Registers `diff`; the exit code goes to `run.wait`. `stdoutIsTty` decides the default format (text, else md). */
-export function registerDiff(program: Command, io: Io, run: { wait: Promise<number> | null; json: boolean },
-  stdoutIsTty: () => boolean = () => process.stdout.isTTY === true): void {
-  program.command("diff")
-    .description("Report what a client will see change between two sites: icons, the icon each extension gets, extension "
-      + "settings, versions and versionCheck answers, config.json (exit 0; 1 with --fail-on; 2 bad input).")
+export function registerDiff(
+  program: Command,
+  io: Io,
+  run: { wait: Promise<number> | null; json: boolean },
+  stdoutIsTty: () => boolean = () => process.stdout.isTTY === true,
+): void {
+  program
+    .command("diff")
+    .description(
+      "Report what a client will see change between two sites: icons, the icon each extension gets, extension " +
+        "settings, versions and versionCheck answers, config.json (exit 0; 1 with --fail-on; 2 bad input).",
+    )
     .argument("<old>", "the site before: a built site's folder (e.g. dist), a content folder, or an http(s):// URL")
     .argument("<new>", "the site after, of any of the same kinds")
-    .addOption(new Option("--format <format>", "text, md (Markdown, for a pull request or $GITHUB_STEP_SUMMARY) or json; default: text on a terminal, else md")
-      .choices(FORMATS))
+    .addOption(
+      new Option(
+        "--format <format>",
+        "text, md (Markdown, for a pull request or $GITHUB_STEP_SUMMARY) or json; default: text on a terminal, else md",
+      ).choices(FORMATS),
+    )
     .option("--json", "the same as --format json")
-    .option("--fail-on <kinds>", `exit 1 when a change of these kinds is present (comma-separated: ${CHANGE_KINDS.join(", ")}, or any)`, kinds)
+    .option(
+      "--fail-on <kinds>",
+      `exit 1 when a change of these kinds is present (comma-separated: ${CHANGE_KINDS.join(", ")}, or any)`,
+      kinds,
+    )
     .option("--timeout <seconds>", "time-out per request, for a URL", seconds, 10)
     .action(async (oldArg: string, newArg: string, opts: DiffFlags) => {
-      const format: Format = opts.json === true ? "json" : opts.format ?? (stdoutIsTty() ? "text" : "md");
+      const format: Format = opts.json === true ? "json" : (opts.format ?? (stdoutIsTty() ? "text" : "md"));
       run.json = format === "json";
       let a: SiteDescription;
       let b: SiteDescription;
@@ -67,9 +87,12 @@ export function registerDiff(program: Command, io: Io, run: { wait: Promise<numb
         return;
       }
       const diff = diffSites(a, b);
-      const text = format === "json" ? renderJson(diff)
-        : format === "md" ? renderMarkdown(diff)
-          : renderText(diff, (style, t) => colorOut(io, style, t));
+      const text =
+        format === "json"
+          ? renderJson(diff)
+          : format === "md"
+            ? renderMarkdown(diff)
+            : renderText(diff, (style, t) => colorOut(io, style, t));
       for (const line of text.replace(/\n$/, "").split("\n")) io.out(line);
       if (opts.failOn !== undefined && hasAny(diff, opts.failOn)) {
         run.wait = Promise.resolve(1);
@@ -78,7 +101,13 @@ export function registerDiff(program: Command, io: Io, run: { wait: Promise<numb
       // A kind --fail-on names but the diff could not compare: it cannot say that the change is absent.
       const unchecked = (opts.failOn ?? []).filter((k) => notCompared(diff).includes(k));
       if (unchecked.length > 0) {
-        io.err(colorErr(io, "red", `--fail-on ${unchecked.join(",")}: ${diff.versions.unknown.map((u) => u.source).join(" and ")} does not list its client versions, so versions added and removed cannot be checked.`));
+        io.err(
+          colorErr(
+            io,
+            "red",
+            `--fail-on ${unchecked.join(",")}: ${diff.versions.unknown.map((u) => u.source).join(" and ")} does not list its client versions, so versions added and removed cannot be checked.`,
+          ),
+        );
         run.wait = Promise.resolve(2);
         return;
       }

@@ -21,9 +21,14 @@ function configuredContent(cwd: string): string {
 
 export function initCommand(io: Io): Command {
   return new Command("init")
-    .description("Set up this folder: a content folder, a config file, package.json scripts and dependency, .gitignore "
-      + "lines and a netlify.toml; creates what is missing, never overwrites.")
-    .argument("[dir]", "content folder to create (left alone when it is there and not empty; default: the config file's content, or content)")
+    .description(
+      "Set up this folder: a content folder, a config file, package.json scripts and dependency, .gitignore " +
+        "lines and a netlify.toml; creates what is missing, never overwrites.",
+    )
+    .argument(
+      "[dir]",
+      "content folder to create (left alone when it is there and not empty; default: the config file's content, or content)",
+    )
     .option("--cwd <dir>", "project folder to set up (default: the current folder)")
     .action(async (dir: string | undefined, flags: { cwd?: string }) => {
       const cwd = flags.cwd ?? process.cwd();
@@ -37,14 +42,19 @@ export function initCommand(io: Io): Command {
         io.out(result.added.length > 0 ? "Left alone (already there):" : "Nothing to add; left alone (already there):");
         for (const line of result.kept) io.out(`  ${line}`);
       }
-      io.out(result.dependency.kept
-        ? `build-index-site comes from package.json's own spec: ${result.dependency.spec}.`
-        : `build-index-site comes from ${result.dependency.spec} (the git repository: the package is not on the npm registry yet).`);
+      io.out(
+        result.dependency.kept
+          ? `build-index-site comes from package.json's own spec: ${result.dependency.spec}.`
+          : `build-index-site comes from ${result.dependency.spec} (the git repository: the package is not on the npm registry yet).`,
+      );
       for (const warning of result.warnings) io.err(`${colorErr(io, "yellow", "warning")}: ${warning}`);
       const steps: Array<[string, string]> = [
         ["npm install", "install build-index-site (and build it)"],
         ["npx build-index-site --strict", "validate the content and build dist/"],
-        ["npx build-index-site preview", "serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev, which also rebuilds on change)"],
+        [
+          "npx build-index-site preview",
+          "serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev, which also rebuilds on change)",
+        ],
       ];
       const width = Math.max(...steps.map(([command]) => command.length)) + 2;
       io.out("Next:");

@@ -56,14 +56,23 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
     ...(cachedData === undefined ? {} : { cachedData }),
     // The bundle's one `import()` (a handler's text not made by this tool, src/layout/read-build.ts) resolves as the
     // main context's would (Node prints an ExperimentalWarning then; before Node 20.12 it fails).
-    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }),
+    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined
+      ? {}
+      : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }),
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const loaded = getHeapCodeStatistics().bytecode_and_metadata_size;
   const module = { exports: {} as { main(argv: string[]): Promise<number> } };
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   if (TIMINGS) {
-    const use = cacheFile === undefined ? "off" : cachedData === undefined ? "none" : script.cachedDataRejected === true ? "rejected" : "used";
+    const use =
+      cacheFile === undefined
+        ? "off"
+        : cachedData === undefined
+          ? "none"
+          : script.cachedDataRejected === true
+            ? "rejected"
+            : "used";
     printTiming(`load bundle (code cache ${use})`, performance.now() - started);
   }
   return {
@@ -132,7 +141,8 @@ function removeOlder(cacheFile: string): void {
     if (!other.endsWith(".cache") || other === path.basename(cacheFile)) continue;
     const [path_, identity_] = other.split("-");
     try {
-      if ((path_ === own && identity_ !== identity) || statSync(path.join(dir, other)).mtimeMs < Date.now() - STALE_MS) unlinkSync(path.join(dir, other));
+      if ((path_ === own && identity_ !== identity) || statSync(path.join(dir, other)).mtimeMs < Date.now() - STALE_MS)
+        unlinkSync(path.join(dir, other));
     } catch {
       // gone already
     }

@@ -56,7 +56,8 @@ export const DEFAULTS = { content: "content", out: "dist", port: 8080, host: "12
 
 /** `--port`: a whole number from 0 to 65535. */
 export function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError("must be a whole number from 0 to 65535.");
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError("must be a whole number from 0 to 65535.");
   return Number(value);
 }
 
@@ -65,12 +66,18 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
   if (list === undefined) return undefined;
   const names = list.split(",").map((s) => s.trim());
   if (names.every((n) => n === "")) {
-    throw new UsageError("--hosts is empty: name at least one host.", `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all; leave the flag out for the default.`);
+    throw new UsageError(
+      "--hosts is empty: name at least one host.",
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all; leave the flag out for the default.`,
+    );
   }
   for (const name of names) {
-    if (name === "" || name === "all" || name === "default" || (HOST_NAMES as readonly string[]).includes(name)) continue;
-    throw new UsageError(`Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all", "default"])}.`,
-      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all.`);
+    if (name === "" || name === "all" || name === "default" || (HOST_NAMES as readonly string[]).includes(name))
+      continue;
+    throw new UsageError(
+      `Unknown host '${name}' in --hosts${didYouMean(name, [...HOST_NAMES, "all", "default"])}.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default or all.`,
+    );
   }
   return parseHosts(list);
 }
@@ -81,9 +88,11 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
  */
 export function baseUrlFlag(url: string | undefined): string | undefined {
   if (url === undefined || url === FROM_ENV || url === REQUEST_ORIGIN || BASE_URL_PATTERN.test(url)) return url;
-  throw new UsageError(`--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
-    `Pass the site's public address, e.g. --base-url https://icons.example.org, ${FROM_ENV} for the deploy's own URL, `
-    + `or ${REQUEST_ORIGIN} for each request's origin (edge hosts).`);
+  throw new UsageError(
+    `--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
+    `Pass the site's public address, e.g. --base-url https://icons.example.org, ${FROM_ENV} for the deploy's own URL, ` +
+      `or ${REQUEST_ORIGIN} for each request's origin (edge hosts).`,
+  );
 }
 
 type ResolvedBaseUrl = Pick<Options, "baseUrl" | "baseUrlSource" | "requestOrigin">;
@@ -93,13 +102,20 @@ type ResolvedBaseUrl = Pick<Options, "baseUrl" | "baseUrlSource" | "requestOrigi
  * `request` does the same for what is fixed at build time, and the edge handler answers with each request's origin.
  */
 function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): ResolvedBaseUrl {
-  if (value !== FROM_ENV && value !== REQUEST_ORIGIN) return { baseUrl: value, baseUrlSource: null, requestOrigin: false };
+  if (value !== FROM_ENV && value !== REQUEST_ORIGIN)
+    return { baseUrl: value, baseUrlSource: null, requestOrigin: false };
   const found = baseUrlFromEnv(env);
   if (found.url !== null && !BASE_URL_PATTERN.test(found.url)) {
-    throw new UsageError(`--base-url ${value}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`);
+    throw new UsageError(
+      `--base-url ${value}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`,
+    );
   }
   return found.url === null
-    ? { baseUrl: undefined, baseUrlSource: `${found.source}: manifest.json base_url`, requestOrigin: value === REQUEST_ORIGIN }
+    ? {
+        baseUrl: undefined,
+        baseUrlSource: `${found.source}: manifest.json base_url`,
+        requestOrigin: value === REQUEST_ORIGIN,
+      }
     : { baseUrl: found.url, baseUrlSource: found.source, requestOrigin: value === REQUEST_ORIGIN };
 }
 
@@ -110,9 +126,11 @@ function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): Reso
 export function staticHostsWithRequestOrigin(hosts: readonly HostName[] | undefined): HostName[] {
   const selected = hosts ?? DEFAULT_HOSTS;
   if (!selected.some(isEdgeHost)) {
-    throw new UsageError(`--base-url ${REQUEST_ORIGIN} needs an edge host (netlify, vercel or cloudflare); --hosts ${selected.join(",")} builds only static hosts, `
-      + "whose answer files are written at build time and cannot take the request's origin.",
-      `Add an edge host to --hosts, or pass a fixed base URL (an https:// URL, or ${FROM_ENV}).`);
+    throw new UsageError(
+      `--base-url ${REQUEST_ORIGIN} needs an edge host (netlify, vercel or cloudflare); --hosts ${selected.join(",")} builds only static hosts, ` +
+        "whose answer files are written at build time and cannot take the request's origin.",
+      `Add an edge host to --hosts, or pass a fixed base URL (an https:// URL, or ${FROM_ENV}).`,
+    );
   }
   return selected.filter((h) => !isEdgeHost(h));
 }
@@ -124,12 +142,21 @@ function fromConfig(dir: string, cwd: string, value: string): string {
 }
 
 /** The options of one command: its flags over the config file (found from `cwd`, or --config) over the defaults. */
-export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Options {
+export function resolveOptions(
+  flags: Flags,
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): Options {
   const loaded = loadConfig(cwd, flags.config);
   const config: ConfigFile = loaded?.config ?? {};
   const place = (value: string | undefined): string | undefined =>
     value === undefined || loaded === null ? value : fromConfig(loaded.dir, cwd, value);
-  const hosts = flags.hosts !== undefined ? hostsFlag(flags.hosts) : config.hosts === undefined ? undefined : parseHosts(config.hosts.join(","));
+  const hosts =
+    flags.hosts !== undefined
+      ? hostsFlag(flags.hosts)
+      : config.hosts === undefined
+        ? undefined
+        : parseHosts(config.hosts.join(","));
   const base = resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env);
   if (base.requestOrigin) staticHostsWithRequestOrigin(hosts);
   return {
@@ -142,7 +169,7 @@ export function resolveOptions(flags: Flags, cwd: string = process.cwd(), env: N
     plan: flags.plan ?? config.plan ?? "free",
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
     // commander sets `catalogue: true` when --no-catalogue is absent: only its false overrides the config file.
-    catalogue: flags.catalogue === false ? false : config.catalogue ?? true,
+    catalogue: flags.catalogue === false ? false : (config.catalogue ?? true),
     port: flags.port ?? config.port ?? DEFAULTS.port,
     host: flags.host ?? config.host ?? DEFAULTS.host,
   };

@@ -21,7 +21,10 @@ export interface Io {
  * Colours on: FORCE_COLOR set to anything but "", "0" or "false"; else off when NO_COLOR is set (any value but ""), when
  * the stream is not a terminal, or when the terminal has no colours. (https://no-color.org, https://force-color.org)
  */
-export function colorEnabled(stream: { isTTY?: boolean; hasColors?: () => boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colorEnabled(
+  stream: { isTTY?: boolean; hasColors?: () => boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   const force = env.FORCE_COLOR;
   if (force === "0" || force === "false") return false; // as Node itself reads it
   if (force !== undefined && force !== "") return true;
@@ -56,12 +59,14 @@ export function processIo(): Io {
     out: (line) => write(process.stdout, line),
     err: (line) => write(process.stderr, line),
     color: { out: styler(colorEnabled(process.stdout)), err: styler(colorEnabled(process.stderr)) },
-    ...(progressOn ? {
-      progress: {
-        draw: (text: string) => process.stderr.write(`\r\x1b[2K${text}`),
-        clear: () => process.stderr.write("\r\x1b[2K"),
-      },
-    } : {}),
+    ...(progressOn
+      ? {
+          progress: {
+            draw: (text: string) => process.stderr.write(`\r\x1b[2K${text}`),
+            clear: () => process.stderr.write("\r\x1b[2K"),
+          },
+        }
+      : {}),
   };
 }
 
@@ -112,7 +117,13 @@ export function diagnosticLines(io: Io, diagnostics: readonly Diagnostic[], verb
   for (const [code, list] of byCode) {
     for (const d of list.slice(0, WARNINGS_PER_CODE)) lines.push(paint(d));
     if (list.length > WARNINGS_PER_CODE) {
-      lines.push(colorErr(io, "dim", `  … and ${countNoun(list.length - WARNINGS_PER_CODE, "more warning")} [${code}] (--verbose lists every one)`));
+      lines.push(
+        colorErr(
+          io,
+          "dim",
+          `  … and ${countNoun(list.length - WARNINGS_PER_CODE, "more warning")} [${code}] (--verbose lists every one)`,
+        ),
+      );
     }
   }
   const summary = [...byCode].map(([code, list]) => `${code} ${list.length}`).join(", ");

@@ -12,21 +12,39 @@ import { logRequests } from "./watch.js";
 
 export function previewCommand(io: Io, run: Run): Command {
   return new Command("preview")
-    .description("Serve a built site on http://127.0.0.1:8080 the way its deploy answers (the edge handler when the build has an edge host, else the static rules).")
+    .description(
+      "Serve a built site on http://127.0.0.1:8080 the way its deploy answers (the edge handler when the build has an edge host, else the static rules).",
+    )
     .addOption(flag.config())
     .option("--dir <dir>", "built site folder (default: dist, or the config file's out)")
     .addOption(flag.port())
     .addOption(flag.host())
-    .option("--static", "answer /api.php with the route table and the answer files (what apache, nginx, netlify-static and vercel-static do)")
-    .option("--edge", "answer /api.php with the emitted request-time handler (what Netlify, Vercel and Cloudflare run): the default when the build has an edge host")
+    .option(
+      "--static",
+      "answer /api.php with the route table and the answer files (what apache, nginx, netlify-static and vercel-static do)",
+    )
+    .option(
+      "--edge",
+      "answer /api.php with the emitted request-time handler (what Netlify, Vercel and Cloudflare run): the default when the build has an edge host",
+    )
     .option("-q, --quiet", "print only the URL (no line per request)")
     .action(async (flags: Flags & { quiet?: boolean; edge?: boolean; static?: boolean }) => {
       const options = resolveOptions(flags);
-      if (flags.edge === true && flags.static === true) throw new UsageError("--edge and --static contradict each other.", "Pass one of them, or neither (the build decides).");
+      if (flags.edge === true && flags.static === true)
+        throw new UsageError(
+          "--edge and --static contradict each other.",
+          "Pass one of them, or neither (the build decides).",
+        );
       const { startPreview, semanticsLine } = await import("../preview/server.js");
       const preview = await startPreview({
-        dir: options.out, port: options.port, host: options.host,
-        ...(flags.static === true ? { semantics: "static" as const } : flags.edge === true ? { semantics: "edge" as const } : {}),
+        dir: options.out,
+        port: options.port,
+        host: options.host,
+        ...(flags.static === true
+          ? { semantics: "static" as const }
+          : flags.edge === true
+            ? { semantics: "edge" as const }
+            : {}),
       });
       if (!flags.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (${semanticsLine(preview.semantics ?? "static")})`);

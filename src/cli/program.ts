@@ -28,15 +28,23 @@ export function version(): string {
 
 function program(io: Io, run: Run): Command {
   const cmd = new Command("build-index-site")
-    .description("Build the indexer configuration and icon API as a static site: every response precomputed into dist/.\n"
-      + "With no command, runs `build`.")
+    .description(
+      "Build the indexer configuration and icon API as a static site: every response precomputed into dist/.\n" +
+        "With no command, runs `build`.",
+    )
     .version(version(), "-V, --version", "print the version")
     .option("--debug", "print the stack trace of an internal error")
     .showHelpAfterError("(Use --help for the options.)")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
-  for (const sub of [buildCommand(io, run), checkCommand(io, run), previewCommand(io, run), devCommand(io, run), initCommand(io)]) {
+  for (const sub of [
+    buildCommand(io, run),
+    checkCommand(io, run),
+    previewCommand(io, run),
+    devCommand(io, run),
+    initCommand(io),
+  ]) {
     cmd.addCommand(sub.copyInheritedSettings(cmd));
   }
   registerVerify(cmd, io, run);
@@ -74,7 +82,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     const routed = withDefaultCommand(rest);
     if (!Array.isArray(routed)) {
-      io.err(`error: unknown command '${routed.unknown}'${didYouMean(routed.unknown, COMMANDS.filter((c) => c !== "help"))}`);
+      io.err(
+        `error: unknown command '${routed.unknown}'${didYouMean(
+          routed.unknown,
+          COMMANDS.filter((c) => c !== "help"),
+        )}`,
+      );
       io.err(`Commands: ${COMMANDS.join(", ")} (with none, build runs). Use --help for more.`);
       return EXIT_USAGE;
     }
@@ -83,7 +96,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+        ? 0
+        : EXIT_USAGE;
     }
     if (run.json) io.out(JSON.stringify(failureReport(error, run.config), null, 2));
     else printFailure(io, error, { debug, verbose: rest.includes("--verbose") });

@@ -16,7 +16,11 @@ const SEMI_SPACE_MB = 64;
  * when this process runs the command itself: another command, the child already, or Node flags that a second process
  * must not take (an inspector's port) or that set the semi-spaces already (the user's choice stands).
  */
-export function respawnArgs(argv: readonly string[], execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] | null {
+export function respawnArgs(
+  argv: readonly string[],
+  execArgv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string[] | null {
   if (argv[2] !== "dev" || env[DEV_CHILD_ENV] === "1" || argv[1] === undefined) return null;
   const flags = [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)];
   if (flags.some((flag) => /^--(inspect|debug|(max|min)[-_]semi[-_]space[-_]size)/.test(flag))) return null;

@@ -22,17 +22,21 @@ interface VerifyFlags {
   baseUrl?: string;
 }
 
-const whole = (min: number) => (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number of at least ${min}.`);
-  return Number(value);
-};
+const whole =
+  (min: number) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min)
+      throw new InvalidArgumentError(`must be a whole number of at least ${min}.`);
+    return Number(value);
+  };
 const seconds = (value: string): number => {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n <= 0) throw new InvalidArgumentError("must be a number of seconds above 0.");
   return n;
 };
 const header = (value: string, previous: string[]): string[] => {
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(value)) throw new InvalidArgumentError("must be Name:value (for example Authorization:Bearer x).");
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(value))
+    throw new InvalidArgumentError("must be Name:value (for example Authorization:Bearer x).");
   return [...previous, value];
 };
 
@@ -43,7 +47,8 @@ function targetUrl(raw: string): URL {
   } catch {
     throw new UsageError(`${raw} is not a URL.`, "Give the site's address, for example https://icons.example.org/.");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${raw} is not an http or https URL.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${raw} is not an http or https URL.`);
   url.search = "";
   url.hash = "";
   return url;
@@ -51,25 +56,37 @@ function targetUrl(raw: string): URL {
 
 /** Registers `verify` on the program; the exit code goes to `run.wait`. */
 export function registerVerify(program: Command, io: Io, run: { wait: Promise<number> | null; json: boolean }): void {
-  program.command("verify")
-    .description("Ask a deployed site, or the PHP service it replaces, every request the build knows and report each difference "
-      + "(exit 0 all match, 1 a difference, 2 cannot check).")
+  program
+    .command("verify")
+    .description(
+      "Ask a deployed site, or the PHP service it replaces, every request the build knows and report each difference " +
+        "(exit 0 all match, 1 a difference, 2 cannot check).",
+    )
     .argument("<url>", "the site (or PHP service) to check, e.g. https://icons.example.org/")
     .option("--dir <dir>", "the build to compare with", "dist")
     .option("--concurrency <n>", "requests at once", whole(1), 8)
     .option("--timeout <seconds>", "time-out per request", seconds, 10)
     .option("--header <name:value>", "send this header with every request (repeatable)", header, [])
-    .option("--sample <n>", `check a deterministic sample of n requests (default: all, up to ${DEFAULT_LIMIT})`, whole(1))
+    .option(
+      "--sample <n>",
+      `check a deterministic sample of n requests (default: all, up to ${DEFAULT_LIMIT})`,
+      whole(1),
+    )
     .option("--seed <s>", "the sample's seed", whole(0), 1)
     .option("--show <n>", "differences to print", whole(0), 10)
     .option("--strict", "also fail on beyond-domain differences that no documented static fallback explains")
-    .option("--reference", "the target is the PHP service (detected from X-Powered-By otherwise): plain files by bytes and status only")
+    .option(
+      "--reference",
+      "the target is the PHP service (detected from X-Powered-By otherwise): plain files by bytes and status only",
+    )
     .option("--base-url <url>", "the base URL absolute URLs are compared against (default: the build's)")
     .option("--json", "print the full report as JSON on stdout")
     .action(async (raw: string, opts: VerifyFlags) => {
       run.json = opts.json === true;
       const target = targetUrl(raw);
-      const headers = Object.fromEntries(opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
+      );
       const controller = new AbortController();
       const onSignal = (): void => controller.abort();
       process.once("SIGINT", onSignal);
@@ -78,23 +95,34 @@ export function registerVerify(program: Command, io: Io, run: { wait: Promise<nu
       let report: VerifyReport;
       // The checker (HTTP clients, the build's reader) loads only when verify runs.
       const [{ verify }, { TargetError }, { NotABuildError }, { reportLines }] = await Promise.all([
-        import("../verify/run.js"), import("../verify/http.js"), import("../layout/read-build.js"), import("../verify/report.js"),
+        import("../verify/run.js"),
+        import("../verify/http.js"),
+        import("../layout/read-build.js"),
+        import("../verify/report.js"),
       ]);
       try {
         report = await verify({
-          dir: opts.dir, target, concurrency: opts.concurrency, timeoutMs: opts.timeout * 1000, headers, seed: opts.seed,
-          strict: opts.strict === true, signal: controller.signal,
+          dir: opts.dir,
+          target,
+          concurrency: opts.concurrency,
+          timeoutMs: opts.timeout * 1000,
+          headers,
+          seed: opts.seed,
+          strict: opts.strict === true,
+          signal: controller.signal,
           ...(opts.sample !== undefined ? { sample: opts.sample } : {}),
           ...(opts.reference === true ? { reference: true } : {}),
           ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {}),
-          ...(progress !== undefined && !run.json ? {
-            onProgress: (done: number, total: number) => {
-              const now = performance.now();
-              if (now - last < 100 && done < total) return;
-              last = now;
-              progress.draw(`Verifying ${target.host}: ${done}/${total}`);
-            },
-          } : {}),
+          ...(progress !== undefined && !run.json
+            ? {
+                onProgress: (done: number, total: number) => {
+                  const now = performance.now();
+                  if (now - last < 100 && done < total) return;
+                  last = now;
+                  progress.draw(`Verifying ${target.host}: ${done}/${total}`);
+                },
+              }
+            : {}),
         });
       } catch (error) {
         if (controller.signal.aborted) {
@@ -103,7 +131,8 @@ export function registerVerify(program: Command, io: Io, run: { wait: Promise<nu
           return;
         }
         if (!(error instanceof TargetError) && !(error instanceof NotABuildError)) throw error;
-        const line = error instanceof TargetError ? `Cannot check ${target.href}: ${error.message}` : formatError(error);
+        const line =
+          error instanceof TargetError ? `Cannot check ${target.href}: ${error.message}` : formatError(error);
         if (run.json) io.out(JSON.stringify({ ok: false, exitCode: 2, error: error.message }, null, 2));
         else io.err(colorErr(io, "red", line));
         run.wait = Promise.resolve(2);

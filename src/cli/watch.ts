@@ -13,7 +13,8 @@ import path from "node:path";
  * writing a new one and renaming it over (what many editors do) once, and never again.
  */
 export function watchTree(
-  dir: string, onChange: (file?: string) => void,
+  dir: string,
+  onChange: (file?: string) => void,
   options: { poll?: boolean; intervalMs?: number; onError?: (error: Error) => void } = {},
 ): { ready: Promise<void>; close(): void } {
   if (options.poll !== true) {

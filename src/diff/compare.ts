@@ -4,15 +4,29 @@
 
 import { versionCompare } from "../model/version-compare.js";
 import { asciiLower, isIconName, sortBytes } from "../model/types.js";
-import { fileIcon, folderIcon, type IconFile, type ResolvedIcon, type SiteDescription, type SourceKind,
-  type VersionAnswer } from "./site.js";
+import {
+  fileIcon,
+  folderIcon,
+  type IconFile,
+  type ResolvedIcon,
+  type SiteDescription,
+  type SourceKind,
+  type VersionAnswer,
+} from "./site.js";
 
 export type { VersionAnswer } from "./site.js";
 
 /** The kinds of change `--fail-on` names. */
 export const CHANGE_KINDS = [
-  "added-icon", "removed-icon", "changed-icon", "changed-mapping", "changed-setting",
-  "added-version", "removed-version", "changed-version-check", "changed-config",
+  "added-icon",
+  "removed-icon",
+  "changed-icon",
+  "changed-mapping",
+  "changed-setting",
+  "added-version",
+  "removed-version",
+  "changed-version-check",
+  "changed-config",
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -39,7 +53,6 @@ export interface SettingChange {
   old: string | null;
   new: string | null;
 }
-
 
 export interface VersionCheckChange {
   version: string;
@@ -106,8 +119,14 @@ export function diffSites(a: SiteDescription, b: SiteDescription): SiteDiff {
     "changed-config": config.length,
   };
   return {
-    old: { source: a.source, kind: a.kind }, new: { source: b.source, kind: b.kind },
-    icons, mappings, settings, versions, config, counts,
+    old: { source: a.source, kind: a.kind },
+    new: { source: b.source, kind: b.kind },
+    icons,
+    mappings,
+    settings,
+    versions,
+    config,
+    counts,
   };
 }
 
@@ -124,7 +143,8 @@ function diffIcons(a: SiteDescription, b: SiteDescription): SiteDiff["icons"] {
     const y = b.files.get(name);
     if (x === undefined && y !== undefined) out.added.push({ name, ...y });
     else if (x !== undefined && y === undefined) out.removed.push({ name, ...x });
-    else if (x !== undefined && y !== undefined && (x.sha1 !== y.sha1 || x.size !== y.size)) out.changed.push({ name, old: x, new: y });
+    else if (x !== undefined && y !== undefined && (x.sha1 !== y.sha1 || x.size !== y.size))
+      out.changed.push({ name, old: x, new: y });
   }
   return out;
 }
@@ -169,12 +189,16 @@ function diffSettings(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, str
 }
 
 /** versionCheck's answer for a client on `version` (PHP's version_compare against the latest). */
-export const versionAnswer = (version: string, latest: string): VersionAnswer =>
-  ({ updateNeeded: versionCompare(version, latest) < 0, latest });
+export const versionAnswer = (version: string, latest: string): VersionAnswer => ({
+  updateNeeded: versionCompare(version, latest) < 0,
+  latest,
+});
 
 /** The client versions whose versionCheck answers are compared: every version either side lists, and both latest. */
 export const clientVersions = (a: SiteDescription, b: SiteDescription): string[] =>
-  [...new Set([...(b.versions ?? []), ...(a.versions ?? []), a.latestVersion, b.latestVersion])].filter((v) => v !== "" && v !== "0");
+  [...new Set([...(b.versions ?? []), ...(a.versions ?? []), a.latestVersion, b.latestVersion])].filter(
+    (v) => v !== "" && v !== "0",
+  );
 
 function diffVersions(a: SiteDescription, b: SiteDescription): SiteDiff["versions"] {
   const listed = a.versions !== null && b.versions !== null;
@@ -187,8 +211,12 @@ function diffVersions(a: SiteDescription, b: SiteDescription): SiteDiff["version
     const y = b.versionAnswers?.get(version) ?? versionAnswer(version, b.latestVersion);
     if (x.updateNeeded !== y.updateNeeded || x.latest !== y.latest) checks.push({ version, old: x, new: y });
   }
-  const unknown = [a, b].filter((s) => s.versions === null)
-    .map((s) => ({ source: s.source, reason: s.versionsUnknown ?? `${s.source} does not list the client versions it serves.` }));
+  const unknown = [a, b]
+    .filter((s) => s.versions === null)
+    .map((s) => ({
+      source: s.source,
+      reason: s.versionsUnknown ?? `${s.source} does not list the client versions it serves.`,
+    }));
   return {
     listed,
     unknown,

@@ -11,10 +11,17 @@ export const sha1Of = (data: Uint8Array): string => createHash("sha1").update(da
 export function dimensions(data: Uint8Array): { width: number | null; height: number | null } {
   try {
     const { width, height } = imageSize(data);
-    return { width: Number.isFinite(width) && width > 0 ? width : null, height: Number.isFinite(height) && height > 0 ? height : null };
+    return {
+      width: Number.isFinite(width) && width > 0 ? width : null,
+      height: Number.isFinite(height) && height > 0 ? height : null,
+    };
   } catch {
     return { width: null, height: null };
   }
 }
 
-export const iconFile = (data: Uint8Array, sha1 = sha1Of(data)): IconFile => ({ size: data.length, sha1, ...dimensions(data) });
+export const iconFile = (data: Uint8Array, sha1 = sha1Of(data)): IconFile => ({
+  size: data.length,
+  sha1,
+  ...dimensions(data),
+});

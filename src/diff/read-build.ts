@@ -23,20 +23,28 @@ export async function readBuildSite(dir: string): Promise<SiteDescription> {
   const build = await readBuild(dir);
   const table = await build.table();
   if (table.version !== ROUTE_TABLE_VERSION) {
-    throw new UsageError(`${dir} was built by another version of build-index-site (route table version ${String(table.version)}; this one reads ${ROUTE_TABLE_VERSION}).`,
-      "Build both sides with the same version of build-index-site.");
+    throw new UsageError(
+      `${dir} was built by another version of build-index-site (route table version ${String(table.version)}; this one reads ${ROUTE_TABLE_VERSION}).`,
+      "Build both sides with the same version of build-index-site.",
+    );
   }
   const json = async (name: string): Promise<unknown> => {
     const bytes = await build.published(name);
-    if (bytes === null) throw new UsageError(`${dir} is a build without ${name}: it cannot be compared.`, "Build it again.");
+    if (bytes === null)
+      throw new UsageError(`${dir} is a build without ${name}: it cannot be compared.`, "Build it again.");
     try {
       return JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")) as unknown;
     } catch {
-      throw new UsageError(`${dir}/${name} is not JSON: the build was changed after it was written.`, "Build it again.");
+      throw new UsageError(
+        `${dir}/${name} is not JSON: the build was changed after it was written.`,
+        "Build it again.",
+      );
     }
   };
   const [icons, extensionMap, config] = await Promise.all([
-    json(CONTENT_FILES.icons), json(CONTENT_FILES.extensionMap), json(CONTENT_FILES.config),
+    json(CONTENT_FILES.icons),
+    json(CONTENT_FILES.extensionMap),
+    json(CONTENT_FILES.config),
   ]);
   const version = isObject(config) && typeof config.version === "string" ? config.version : "";
   return {

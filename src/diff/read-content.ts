@@ -9,15 +9,24 @@ import { toPlain } from "../model/json.js";
 import { iconFile } from "./icon-file.js";
 import type { IconFile, SiteDescription } from "./site.js";
 
-export async function readContentSite(dir: string, options: { exclude?: readonly string[] } = {}): Promise<SiteDescription> {
+export async function readContentSite(
+  dir: string,
+  options: { exclude?: readonly string[] } = {},
+): Promise<SiteDescription> {
   let compiled;
   try {
-    compiled = await compile({ content: dir, hosts: [], ...(options.exclude === undefined ? {} : { exclude: options.exclude }) });
+    compiled = await compile({
+      content: dir,
+      hosts: [],
+      ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    });
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     const errors = error.diagnostics.filter((d) => d.severity === "error").length;
-    throw new UsageError(`${dir} is a content folder with ${countNoun(errors, "error")}: there is no site to compare.`,
-      `Run \`build-index-site check --content ${dir}\` to see them.`);
+    throw new UsageError(
+      `${dir} is a content folder with ${countNoun(errors, "error")}: there is no site to compare.`,
+      `Run \`build-index-site check --content ${dir}\` to see them.`,
+    );
   }
   const { model, published } = compiled;
   const byPath = new Map(published.map((f) => [f.path, f]));
@@ -25,7 +34,7 @@ export async function readContentSite(dir: string, options: { exclude?: readonly
   for (const name of model.iconDirFiles.keys()) {
     const raw = byPath.get(`icons/${name}`);
     if (raw === undefined) continue; // excluded from the site: no client sees it
-    files.set(name, iconFile(raw.data ?? await readFile(raw.absPath)));
+    files.set(name, iconFile(raw.data ?? (await readFile(raw.absPath))));
   }
   return {
     source: dir,

@@ -40,7 +40,8 @@ export function siteUrl(raw: string): URL {
   } catch {
     throw new UsageError(`${raw} is not a URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${raw} is not an http or https URL.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${raw} is not an http or https URL.`);
   url.search = "";
   url.hash = "";
   if (url.pathname.endsWith("/api.php")) url.pathname = url.pathname.slice(0, -"api.php".length);
@@ -50,12 +51,19 @@ export function siteUrl(raw: string): URL {
 
 export async function readUrlSite(raw: string, options: UrlOptions = {}): Promise<SiteDescription> {
   const root = siteUrl(raw);
-  const client = createClient({ concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000, headers: { accept: "application/json" } });
+  const client = createClient({
+    concurrency: options.concurrency ?? 8,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    headers: { accept: "application/json" },
+  });
   const signal = options.signal ?? new AbortController().signal;
   try {
     const api = (query: string): Promise<Record<string, unknown>> => askJson(client, root, query, signal);
     const [icons, iconMappings, extensionMappings, config] = await Promise.all([
-      api("action=icons"), api("action=iconMappings"), api("action=extensionMappings&type=all"), api("action=config"),
+      api("action=icons"),
+      api("action=iconMappings"),
+      api("action=extensionMappings&type=all"),
+      api("action=config"),
     ]);
     const names = (Array.isArray(icons.icons) ? icons.icons : [])
       .map((i) => (isObject(i) && typeof i.filename === "string" ? i.filename : null))
@@ -64,12 +72,17 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
     await pool(names, options.concurrency ?? 8, async (name) => {
       const url = new URL(`icons/${encodeURIComponent(name)}`, root);
       const got = await ask(client, url, signal);
-      if (got.status !== 200) throw new UsageError(`${root.href}: ${url.href} answered ${got.status}, though the icons action lists it.`);
+      if (got.status !== 200)
+        throw new UsageError(`${root.href}: ${url.href} answered ${got.status}, though the icons action lists it.`);
       files.set(name, iconFile(got.body));
     });
     const mappings = isObject(extensionMappings.mappings) ? extensionMappings.mappings : {};
-    const latestVersion = typeof config.version === "string" ? config.version
-      : isObject(config.config) && typeof config.config.version === "string" ? config.config.version : "";
+    const latestVersion =
+      typeof config.version === "string"
+        ? config.version
+        : isObject(config.config) && typeof config.config.version === "string"
+          ? config.config.version
+          : "";
     const versions = await publishedVersions(client, root, latestVersion, signal);
     return {
       source: raw,
@@ -93,27 +106,44 @@ export async function readUrlSite(raw: string, options: UrlOptions = {}): Promis
  * that is the catalogue's (format 1, a list of strings) and describes the site the API answers for (the same config
  * version) counts.
  */
-async function publishedVersions(client: Client, root: URL, latest: string, signal: AbortSignal):
-  Promise<{ versions: string[] } | { versions: null; versionsUnknown: string }> {
+async function publishedVersions(
+  client: Client,
+  root: URL,
+  latest: string,
+  signal: AbortSignal,
+): Promise<{ versions: string[] } | { versions: null; versionsUnknown: string }> {
   const url = new URL(SITE_DATA_FILE, root);
   const unknown = (why: string): { versions: null; versionsUnknown: string } => ({
     versions: null,
     versionsUnknown: `${root.href} does not list the client versions it serves: the indexer API has no answer that lists them, and ${why}`,
   });
   const got = await ask(client, url, signal);
-  if (got.status !== 200) return unknown(`it publishes no catalogue data (${SITE_DATA_FILE} answered ${got.status}; a site built by build-index-site with its catalogue has it).`);
+  if (got.status !== 200)
+    return unknown(
+      `it publishes no catalogue data (${SITE_DATA_FILE} answered ${got.status}; a site built by build-index-site with its catalogue has it).`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(got.body.toString("utf8"));
   } catch {
     data = undefined;
   }
-  if (!isObject(data) || data.format !== 1 || !Array.isArray(data.versions) || !data.versions.every((v) => typeof v === "string")) {
-    return unknown(`${SITE_DATA_FILE} is not the catalogue's site data of a build this version of build-index-site reads.`);
+  if (
+    !isObject(data) ||
+    data.format !== 1 ||
+    !Array.isArray(data.versions) ||
+    !data.versions.every((v) => typeof v === "string")
+  ) {
+    return unknown(
+      `${SITE_DATA_FILE} is not the catalogue's site data of a build this version of build-index-site reads.`,
+    );
   }
-  const dataVersion = isObject(data.config) && typeof data.config.version === "string" ? data.config.version : undefined;
+  const dataVersion =
+    isObject(data.config) && typeof data.config.version === "string" ? data.config.version : undefined;
   if (dataVersion !== latest) {
-    return unknown(`its ${SITE_DATA_FILE} describes config version ${String(dataVersion)}, not ${latest || "(none)"}, which the API serves.`);
+    return unknown(
+      `its ${SITE_DATA_FILE} describes config version ${String(dataVersion)}, not ${latest || "(none)"}, which the API serves.`,
+    );
   }
   return { versions: data.versions as string[] };
 }
@@ -131,16 +161,31 @@ async function pool<T>(items: readonly T[], n: number, work: (item: T) => Promis
  * What the site answers versionCheck for each of these client versions (a static host answers a version it was not
  * built with by its fallback, which need not be what the PHP service computes).
  */
-export async function askVersionChecks(raw: string, versions: readonly string[], options: UrlOptions = {}): Promise<Map<string, VersionAnswer>> {
+export async function askVersionChecks(
+  raw: string,
+  versions: readonly string[],
+  options: UrlOptions = {},
+): Promise<Map<string, VersionAnswer>> {
   const root = siteUrl(raw);
-  const client = createClient({ concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000, headers: { accept: "application/json" } });
+  const client = createClient({
+    concurrency: options.concurrency ?? 8,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    headers: { accept: "application/json" },
+  });
   const signal = options.signal ?? new AbortController().signal;
   const out = new Map<string, VersionAnswer>();
   try {
     await pool(versions, options.concurrency ?? 8, async (version) => {
-      const body = await askJson(client, root, `action=versionCheck&current_version=${encodeURIComponent(version)}`, signal);
+      const body = await askJson(
+        client,
+        root,
+        `action=versionCheck&current_version=${encodeURIComponent(version)}`,
+        signal,
+      );
       if (typeof body.update_needed !== "boolean" || typeof body.latest_version !== "string") {
-        throw new UsageError(`${root.href} does not answer like the indexer API: versionCheck for ${version} has no update_needed or latest_version.`);
+        throw new UsageError(
+          `${root.href} does not answer like the indexer API: versionCheck for ${version} has no update_needed or latest_version.`,
+        );
       }
       out.set(version, { updateNeeded: body.update_needed, latest: body.latest_version });
     });
@@ -154,12 +199,18 @@ async function ask(client: Client, url: URL, signal: AbortSignal) {
   try {
     return await client.request(url, "GET", MAX_BYTES, signal);
   } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(`Cannot read ${url.origin}${url.pathname}: ${error.message}`);
+    if (error instanceof TargetError)
+      throw new UsageError(`Cannot read ${url.origin}${url.pathname}: ${error.message}`);
     throw error;
   }
 }
 
-async function askJson(client: Client, root: URL, query: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+async function askJson(
+  client: Client,
+  root: URL,
+  query: string,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const url = new URL(`api.php?${query}`, root);
   const got = await ask(client, url, signal);
   let body: unknown;
@@ -169,8 +220,10 @@ async function askJson(client: Client, root: URL, query: string, signal: AbortSi
     body = undefined;
   }
   if (got.status !== 200 || !isObject(body) || body.success !== true) {
-    throw new UsageError(`${root.href} does not answer like the indexer API: ${url.pathname}?${query} gave status ${got.status}${isObject(body) ? "" : " and no JSON"}.`,
-      "Give the address of a deployed site (the folder that holds api.php).");
+    throw new UsageError(
+      `${root.href} does not answer like the indexer API: ${url.pathname}?${query} gave status ${got.status}${isObject(body) ? "" : " and no JSON"}.`,
+      "Give the address of a deployed site (the folder that holds api.php).",
+    );
   }
   return body;
 }

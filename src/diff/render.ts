@@ -2,7 +2,16 @@
 // A SiteDiff as text: Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY (counts first, long lists folded in
 // <details>), plain lines for a terminal, and JSON for tools. Pure.
 
-import type { ChangeKind, ConfigChange, IconChange, IconEntry, MappingChange, SettingChange, SiteDiff, VersionCheckChange } from "./compare.js";
+import type {
+  ChangeKind,
+  ConfigChange,
+  IconChange,
+  IconEntry,
+  MappingChange,
+  SettingChange,
+  SiteDiff,
+  VersionCheckChange,
+} from "./compare.js";
 import type { IconFile, ResolvedIcon } from "./site.js";
 
 export const FORMATS = ["text", "md", "json"] as const;
@@ -15,7 +24,8 @@ export const FOLD_AFTER = 10;
  * The report's JSON (`--format json`): the diff with a format number tools can check, and the kinds it could not
  * compare (`notCompared`: their counts are 0 for want of data, not for want of change).
  */
-export const renderJson = (diff: SiteDiff): string => JSON.stringify({ diffFormat: 1, ...diff, notCompared: notCompared(diff) }, null, 2);
+export const renderJson = (diff: SiteDiff): string =>
+  JSON.stringify({ diffFormat: 1, ...diff, notCompared: notCompared(diff) }, null, 2);
 
 const LABELS: Record<ChangeKind, string> = {
   "added-icon": "Icons added",
@@ -49,7 +59,8 @@ export function versionSentence(c: VersionCheckChange, code: (s: string) => stri
   if (c.old.updateNeeded && !c.new.updateNeeded) {
     return `${on} will no longer be told to update (they were told to update to ${code(c.old.latest)}).`;
   }
-  if (c.old.updateNeeded) return `${on} will be told to update to ${code(c.new.latest)} instead of ${code(c.old.latest)}.`;
+  if (c.old.updateNeeded)
+    return `${on} will be told to update to ${code(c.new.latest)} instead of ${code(c.old.latest)}.`;
   return `${on} are still up to date; the latest version they are told of changes from ${code(c.old.latest)} to ${code(c.new.latest)}.`;
 }
 
@@ -76,21 +87,28 @@ function mdBlock(summary: string, body: string[], count: number): string[] {
 }
 
 const mdIconRows = (list: IconEntry[]): string[] => [
-  "| icon | bytes | dimensions |", "|---|--:|---|",
+  "| icon | bytes | dimensions |",
+  "|---|--:|---|",
   ...list.map((i) => `| ${mdCode(i.name)} | ${bytes(i.size)} | ${dims(i)} |`),
 ];
 
 const mdChangedRows = (list: IconChange[]): string[] => [
-  "| icon | bytes | dimensions |", "|---|--:|---|",
+  "| icon | bytes | dimensions |",
+  "|---|--:|---|",
   ...list.map((c) => {
-    const size = c.old.size === c.new.size ? `${bytes(c.new.size)} (same size, other bytes)` : `${bytes(c.old.size)} → ${bytes(c.new.size)}`;
+    const size =
+      c.old.size === c.new.size
+        ? `${bytes(c.new.size)} (same size, other bytes)`
+        : `${bytes(c.old.size)} → ${bytes(c.new.size)}`;
     const d = dims(c.old) === dims(c.new) ? dims(c.new) : `${dims(c.old)} → ${dims(c.new)}`;
     return `| ${mdCode(c.name)} | ${size} | ${d} |`;
   }),
 ];
 
-const mdMapping = (m: MappingChange): string => `- ${mdCode(m.name)}: ${iconWords(m.old, mdCode)} → ${iconWords(m.new, mdCode)}`;
-const mdSetting = (s: SettingChange): string => `- ${mdCode(s.extension)}: ${settingWords(s.old, mdCode)} → ${settingWords(s.new, mdCode)}`;
+const mdMapping = (m: MappingChange): string =>
+  `- ${mdCode(m.name)}: ${iconWords(m.old, mdCode)} → ${iconWords(m.new, mdCode)}`;
+const mdSetting = (s: SettingChange): string =>
+  `- ${mdCode(s.extension)}: ${settingWords(s.old, mdCode)} → ${settingWords(s.new, mdCode)}`;
 
 function configLines(list: ConfigChange[]): string[] {
   const lines: string[] = [];
@@ -102,7 +120,8 @@ function configLines(list: ConfigChange[]): string[] {
 }
 
 /** The kinds a diff could not compare (versions added and removed, when a side does not list its versions). */
-export const notCompared = (diff: SiteDiff): ChangeKind[] => (diff.versions.listed ? [] : ["added-version", "removed-version"]);
+export const notCompared = (diff: SiteDiff): ChangeKind[] =>
+  diff.versions.listed ? [] : ["added-version", "removed-version"];
 
 /** Why versions were not compared, in sentences (empty when they were). */
 export function versionsNotComparedLines(diff: SiteDiff): string[] {
@@ -114,7 +133,10 @@ export function versionsNotComparedLines(diff: SiteDiff): string[] {
 }
 
 export function renderMarkdown(diff: SiteDiff): string {
-  const out: string[] = [`## What clients will see change: ${mdCode(diff.old.source)} → ${mdCode(diff.new.source)}`, ""];
+  const out: string[] = [
+    `## What clients will see change: ${mdCode(diff.old.source)} → ${mdCode(diff.new.source)}`,
+    "",
+  ];
   const total = totalChanges(diff);
   const unknown = versionsNotComparedLines(diff);
   const unknownNote = unknown.length === 0 ? [] : [`**Versions could not be compared.** ${unknown.join(" ")}`, ""];
@@ -134,17 +156,26 @@ export function renderMarkdown(diff: SiteDiff): string {
   if (icons.added.length + icons.removed.length + icons.changed.length > 0) {
     out.push("### Icons", "");
     out.push(...mdBlock(`${plural(icons.added.length, "icon")} added`, mdIconRows(icons.added), icons.added.length));
-    out.push(...mdBlock(`${plural(icons.removed.length, "icon")} removed`, mdIconRows(icons.removed), icons.removed.length));
-    out.push(...mdBlock(`${plural(icons.changed.length, "icon")} changed`, mdChangedRows(icons.changed), icons.changed.length));
+    out.push(
+      ...mdBlock(`${plural(icons.removed.length, "icon")} removed`, mdIconRows(icons.removed), icons.removed.length),
+    );
+    out.push(
+      ...mdBlock(`${plural(icons.changed.length, "icon")} changed`, mdChangedRows(icons.changed), icons.changed.length),
+    );
   }
 
   if (diff.counts["changed-mapping"] > 0) {
     out.push("### The icon each extension gets (findIcon)", "");
-    if (mappings.folder !== null) out.push(`- Folders: ${iconWords(mappings.folder.old, mdCode)} → ${iconWords(mappings.folder.new, mdCode)}`);
-    if (mappings.unmapped !== null) out.push(`- Any unmapped extension: ${iconWords(mappings.unmapped.old, mdCode)} → ${iconWords(mappings.unmapped.new, mdCode)}`);
+    if (mappings.folder !== null)
+      out.push(`- Folders: ${iconWords(mappings.folder.old, mdCode)} → ${iconWords(mappings.folder.new, mdCode)}`);
+    if (mappings.unmapped !== null)
+      out.push(
+        `- Any unmapped extension: ${iconWords(mappings.unmapped.old, mdCode)} → ${iconWords(mappings.unmapped.new, mdCode)}`,
+      );
     if (mappings.folder !== null || mappings.unmapped !== null) out.push("");
     const groups: Array<[string, MappingChange[]]> = [
-      ["extensions indexed", mappings.indexing], ["extensions viewed", mappings.viewing],
+      ["extensions indexed", mappings.indexing],
+      ["extensions viewed", mappings.viewing],
       ["other extensions and file names (icons.json only)", mappings.other],
     ];
     for (const [label, list] of groups) {
@@ -154,17 +185,38 @@ export function renderMarkdown(diff: SiteDiff): string {
 
   if (settings.indexing.length + settings.viewing.length > 0) {
     out.push("### Extension settings (extensionMap.json)", "");
-    out.push(...mdBlock(`indexing: ${plural(settings.indexing.length, "extension")}`, settings.indexing.map(mdSetting), settings.indexing.length));
-    out.push(...mdBlock(`viewing: ${plural(settings.viewing.length, "extension")}`, settings.viewing.map(mdSetting), settings.viewing.length));
+    out.push(
+      ...mdBlock(
+        `indexing: ${plural(settings.indexing.length, "extension")}`,
+        settings.indexing.map(mdSetting),
+        settings.indexing.length,
+      ),
+    );
+    out.push(
+      ...mdBlock(
+        `viewing: ${plural(settings.viewing.length, "extension")}`,
+        settings.viewing.map(mdSetting),
+        settings.viewing.length,
+      ),
+    );
   }
 
-  if (versions.added.length + versions.removed.length + versions.checks.length > 0 || versions.latest.old !== versions.latest.new) {
+  if (
+    versions.added.length + versions.removed.length + versions.checks.length > 0 ||
+    versions.latest.old !== versions.latest.new
+  ) {
     out.push("### Versions", "");
-    if (versions.latest.old !== versions.latest.new) out.push(`Latest version: ${mdCode(versions.latest.old)} → ${mdCode(versions.latest.new)}`, "");
+    if (versions.latest.old !== versions.latest.new)
+      out.push(`Latest version: ${mdCode(versions.latest.old)} → ${mdCode(versions.latest.new)}`, "");
     if (versions.added.length > 0) out.push(`Added: ${versions.added.map(mdCode).join(", ")}`, "");
     if (versions.removed.length > 0) out.push(`Removed: ${versions.removed.map(mdCode).join(", ")}`, "");
-    out.push(...mdBlock(`versionCheck changes for ${plural(versions.checks.length, "client version")}`,
-      versions.checks.map((c) => `- ${versionSentence(c, mdCode)}`), versions.checks.length));
+    out.push(
+      ...mdBlock(
+        `versionCheck changes for ${plural(versions.checks.length, "client version")}`,
+        versions.checks.map((c) => `- ${versionSentence(c, mdCode)}`),
+        versions.checks.length,
+      ),
+    );
   }
 
   if (diff.config.length > 0) {
@@ -183,7 +235,10 @@ export type Paint = (style: "red" | "green" | "yellow" | "bold" | "dim", text: s
 export function renderText(diff: SiteDiff, paint: Paint = (_s, t) => t): string {
   const out: string[] = [`${diff.old.source} → ${diff.new.source}`];
   const reasons = versionsNotComparedLines(diff);
-  const unknown = reasons.length === 0 ? [] : [paint("yellow", "  Versions could not be compared:"), ...reasons.map((l) => `    ${l}`)];
+  const unknown =
+    reasons.length === 0
+      ? []
+      : [paint("yellow", "  Versions could not be compared:"), ...reasons.map((l) => `    ${l}`)];
   if (totalChanges(diff) === 0) {
     out.push("No change a client can see.", ...unknown);
     return `${out.join("\n")}\n`;
@@ -201,19 +256,34 @@ export function renderText(diff: SiteDiff, paint: Paint = (_s, t) => t): string 
     out.push("", paint("bold", title), ...lines.map((l) => `  ${l}`));
   };
   const { icons, mappings, settings, versions } = diff;
-  section(`Icons added (${icons.added.length})`, icons.added.map((i) => paint("green", `+ ${i.name}  ${bytes(i.size)}  ${dims(i)}`)));
-  section(`Icons removed (${icons.removed.length})`, icons.removed.map((i) => paint("red", `- ${i.name}  ${bytes(i.size)}  ${dims(i)}`)));
-  section(`Icons changed (${icons.changed.length})`, icons.changed.map((c) =>
-    `~ ${c.name}  ${bytes(c.old.size)} → ${bytes(c.new.size)}  ${dims(c.old)} → ${dims(c.new)}`));
+  section(
+    `Icons added (${icons.added.length})`,
+    icons.added.map((i) => paint("green", `+ ${i.name}  ${bytes(i.size)}  ${dims(i)}`)),
+  );
+  section(
+    `Icons removed (${icons.removed.length})`,
+    icons.removed.map((i) => paint("red", `- ${i.name}  ${bytes(i.size)}  ${dims(i)}`)),
+  );
+  section(
+    `Icons changed (${icons.changed.length})`,
+    icons.changed.map(
+      (c) => `~ ${c.name}  ${bytes(c.old.size)} → ${bytes(c.new.size)}  ${dims(c.old)} → ${dims(c.new)}`,
+    ),
+  );
   const mapping = (m: MappingChange): string => `${m.name}: ${iconWords(m.old)} → ${iconWords(m.new)}`;
   section("Icons clients get", [
-    ...(mappings.folder === null ? [] : [`folders: ${iconWords(mappings.folder.old)} → ${iconWords(mappings.folder.new)}`]),
-    ...(mappings.unmapped === null ? [] : [`any unmapped extension: ${iconWords(mappings.unmapped.old)} → ${iconWords(mappings.unmapped.new)}`]),
+    ...(mappings.folder === null
+      ? []
+      : [`folders: ${iconWords(mappings.folder.old)} → ${iconWords(mappings.folder.new)}`]),
+    ...(mappings.unmapped === null
+      ? []
+      : [`any unmapped extension: ${iconWords(mappings.unmapped.old)} → ${iconWords(mappings.unmapped.new)}`]),
   ]);
   section(`Icon changes for extensions indexed (${mappings.indexing.length})`, mappings.indexing.map(mapping));
   section(`Icon changes for extensions viewed (${mappings.viewing.length})`, mappings.viewing.map(mapping));
   section(`Icon changes for other extensions and file names (${mappings.other.length})`, mappings.other.map(mapping));
-  const setting = (s: SettingChange): string => `${s.extension}: ${settingWords(s.old, (x) => x)} → ${settingWords(s.new, (x) => x)}`;
+  const setting = (s: SettingChange): string =>
+    `${s.extension}: ${settingWords(s.old, (x) => x)} → ${settingWords(s.new, (x) => x)}`;
   section(`Extension settings, indexing (${settings.indexing.length})`, settings.indexing.map(setting));
   section(`Extension settings, viewing (${settings.viewing.length})`, settings.viewing.map(setting));
   section("Versions", [
@@ -222,6 +292,9 @@ export function renderText(diff: SiteDiff, paint: Paint = (_s, t) => t): string 
     ...versions.removed.map((v) => paint("red", `- ${v}`)),
     ...versions.checks.map((c) => versionSentence(c)),
   ]);
-  section(`config.json (${diff.config.length})`, configLines(diff.config).map((l) => paint(l.startsWith("+") ? "green" : "red", l)));
+  section(
+    `config.json (${diff.config.length})`,
+    configLines(diff.config).map((l) => paint(l.startsWith("+") ? "green" : "red", l)),
+  );
   return `${out.join("\n")}\n`;
 }

@@ -78,6 +78,7 @@ export function fileIcon(site: SiteDescription, name: string | null): ResolvedIc
 }
 
 /** findIcon&type=folder. */
-export const folderIcon = (site: SiteDescription): ResolvedIcon => served(site, lookup(site, "folder") ?? DEFAULT_FOLDER_ICON);
+export const folderIcon = (site: SiteDescription): ResolvedIcon =>
+  served(site, lookup(site, "folder") ?? DEFAULT_FOLDER_ICON);
 
 const lookup = (site: SiteDescription, key: string): string | undefined => site.iconMap.get(key);

@@ -8,8 +8,19 @@ import { changedEntries } from "../model/changed-values.js";
 import type { SiteModel } from "../model/types.js";
 import { createHash } from "node:crypto";
 import {
-  DATA_FOLDER, DATA_FORMAT, FALLBACK_FILES, jsonText, rebase, shardOf, WHOLE_ANSWERS, type CoreData, type FileRow,
-  type LookupKind, type ShardData, type WholeAnswer, type WholeMeta,
+  DATA_FOLDER,
+  DATA_FORMAT,
+  FALLBACK_FILES,
+  jsonText,
+  rebase,
+  shardOf,
+  WHOLE_ANSWERS,
+  type CoreData,
+  type FileRow,
+  type LookupKind,
+  type ShardData,
+  type WholeAnswer,
+  type WholeMeta,
 } from "./data.js";
 import { etagOf } from "./etag.js";
 
@@ -22,15 +33,24 @@ const INLINE_BYTES = 2048;
 
 function wholeAnswer(model: SiteModel, name: WholeAnswer): A.Answer {
   switch (name) {
-    case "info": return A.info(model);
-    case "status": return A.status(model);
-    case "config": return A.config(model);
-    case "icons": return A.icons(model);
-    case "iconMappings": return A.iconMappings(model);
-    case "configReference": return A.configReference(model);
-    case "extensionMappings-all": return A.extensionMappings(model, undefined);
-    case "extensionMappings-indexing": return A.extensionMappings(model, "indexing");
-    case "extensionMappings-viewing": return A.extensionMappings(model, "viewing");
+    case "info":
+      return A.info(model);
+    case "status":
+      return A.status(model);
+    case "config":
+      return A.config(model);
+    case "icons":
+      return A.icons(model);
+    case "iconMappings":
+      return A.iconMappings(model);
+    case "configReference":
+      return A.configReference(model);
+    case "extensionMappings-all":
+      return A.extensionMappings(model, undefined);
+    case "extensionMappings-indexing":
+      return A.extensionMappings(model, "indexing");
+    case "extensionMappings-viewing":
+      return A.extensionMappings(model, "viewing");
   }
 }
 
@@ -55,7 +75,8 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
   const baseBytes = Buffer.byteLength(base);
   const at: number[] = [];
   const grow = standInBytes.length - baseBytes;
-  for (let i = marked.indexOf(standInBytes); i !== -1; i = marked.indexOf(standInBytes, i + standInBytes.length)) at.push(i - at.length * grow);
+  for (let i = marked.indexOf(standInBytes); i !== -1; i = marked.indexOf(standInBytes, i + standInBytes.length))
+    at.push(i - at.length * grow);
   if (!Buffer.from(rebase(Buffer.from(body), at, baseBytes, standInBytes)).equals(marked)) {
     throw new Error(`Internal: the base URL's places in the ${name} answer do not rebuild it.`);
   }
@@ -102,7 +123,10 @@ type ChangedRows = (last: PrintedRows) => Array<[number, unknown[]]> | null;
  */
 export class EdgeDataMemo {
   private readonly rows = new Map<LookupKind, PrintedRows>();
-  private readonly split = new Map<LookupKind, { rows: PrintedRows; shards: number; pieces: string[]; members: number[][] }>();
+  private readonly split = new Map<
+    LookupKind,
+    { rows: PrintedRows; shards: number; pieces: string[]; members: number[][] }
+  >();
   private readonly shards: Array<{ pieces: readonly string[]; text: string; hash?: Buffer }> = [];
 
   /**
@@ -111,11 +135,18 @@ export class EdgeDataMemo {
    */
   rowsOf(kind: LookupKind, from: readonly object[], rows: () => unknown[][], changed?: ChangedRows): PrintedRows {
     const last = this.rows.get(kind);
-    if (last !== undefined && last.from.length === from.length && last.from.every((part, i) => part === from[i])) return last;
-    const rowsAt = last === undefined ? null : changed?.(last) ?? null;
+    if (last !== undefined && last.from.length === from.length && last.from.every((part, i) => part === from[i]))
+      return last;
+    const rowsAt = last === undefined ? null : (changed?.(last) ?? null);
     let made: PrintedRows;
     if (last !== undefined && rowsAt !== null) {
-      made = { from, texts: [...last.texts], keys: last.keys, bytes: last.bytes, patched: { base: last, at: rowsAt.map(([i]) => i) } };
+      made = {
+        from,
+        texts: [...last.texts],
+        keys: last.keys,
+        bytes: last.bytes,
+        patched: { base: last, at: rowsAt.map(([i]) => i) },
+      };
       for (const [i, row] of rowsAt) {
         const text = JSON.stringify(row);
         made.bytes += text.length - made.texts[i]!.length;
@@ -160,14 +191,29 @@ export class EdgeDataMemo {
 
   /** The shards of the kinds' pieces (each kind's, by shard: e, x, v, f), each the last build's while its four pieces
    * are alike, with its sha1 when `hashed` (dev's: its update then neither builds nor hashes an unchanged shard). */
-  shardTexts(pieces: ReadonlyArray<readonly string[]>, shards: number, hashed: boolean): Array<{ text: string; hash?: Buffer }> {
+  shardTexts(
+    pieces: ReadonlyArray<readonly string[]>,
+    shards: number,
+    hashed: boolean,
+  ): Array<{ text: string; hash?: Buffer }> {
     this.shards.length = Math.min(this.shards.length, shards);
-    return Array.from({ length: shards }, (_, i) => this.shard(i, pieces.map((kind) => kind[i]!), hashed));
+    return Array.from({ length: shards }, (_, i) =>
+      this.shard(
+        i,
+        pieces.map((kind) => kind[i]!),
+        hashed,
+      ),
+    );
   }
 
   private shard(i: number, pieces: readonly string[], hashed: boolean): { text: string; hash?: Buffer } {
     const last = this.shards[i];
-    if (last !== undefined && last.pieces.every((piece, k) => piece === pieces[k]) && (last.hash !== undefined || !hashed)) return last;
+    if (
+      last !== undefined &&
+      last.pieces.every((piece, k) => piece === pieces[k]) &&
+      (last.hash !== undefined || !hashed)
+    )
+      return last;
     // The JSON of its ShardData, keys in this order.
     const text = `{"e":[${pieces[0]}],"x":[${pieces[1]}],"v":[${pieces[2]}],"f":[${pieces[3]}]}`;
     const made = { pieces, text, ...(hashed ? { hash: createHash("sha1").update(text).digest() } : {}) };
@@ -180,7 +226,10 @@ export class EdgeDataMemo {
  * The data files, as paths relative to the output folder ("_edge-data/core.json") and their text; a whole answer's
  * file with its sha1 (its ETag's), which the writers take for its manifest entry.
  */
-export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): Array<{ path: string; data: string; hash?: Buffer }> {
+export function edgeDataFiles(
+  model: SiteModel,
+  options: EdgeDataOptions = {},
+): Array<{ path: string; data: string; hash?: Buffer }> {
   const files: Array<{ path: string; data: string; hash?: Buffer }> = [];
   const whole = {} as CoreData["whole"];
   for (const name of WHOLE_ANSWERS) {
@@ -191,7 +240,12 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
     if (answer.status === 200 && sha1 !== undefined) meta.etag = etagOf(sha1);
     const inline = body.length <= INLINE_BYTES;
     if (inline) meta.body = body;
-    else files.push({ path: `${DATA_FOLDER}/whole/${name}.json`, data: body, ...(sha1 === undefined ? {} : { hash: sha1 }) });
+    else
+      files.push({
+        path: `${DATA_FOLDER}/whole/${name}.json`,
+        data: body,
+        ...(sha1 === undefined ? {} : { hash: sha1 }),
+      });
     const at = options.requestOrigin === true ? baseUrlOffsets(model, name, body) : [];
     if (at.length > 0 && inline) meta.baseAt = at;
     else if (at.length > 0) {
@@ -207,18 +261,41 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
   };
   // Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made
   // of, and (an edit that keeps a map's keys in order) the rows of the entries changed since the last build.
-  const changedIn = <V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, row: (key: string, value: V) => unknown[]) => {
+  const changedIn = <V>(
+    was: ReadonlyMap<string, V>,
+    now: ReadonlyMap<string, V>,
+    row: (key: string, value: V) => unknown[],
+  ) => {
     const changed = changedEntries(was, now);
-    return changed && changed.at.map((i, j): [number, unknown[]] => [i, row(changed.keys[j]!, now.get(changed.keys[j]!)!)]);
+    return (
+      changed && changed.at.map((i, j): [number, unknown[]] => [i, row(changed.keys[j]!, now.get(changed.keys[j]!)!)])
+    );
   };
   const eRow = (k: string, v: string): unknown[] => [k, ...fileRow(v)];
   const lookups: Array<[LookupKind, () => unknown[][], readonly object[], ChangedRows?]> = [
-    ["e", () => Array.from(model.iconMap.entries, ([k, v]) => eRow(k, v)), [model.iconMap, model.iconDirFiles],
-      (last) => (last.from[1] === model.iconDirFiles ? changedIn((last.from[0] as SiteModel["iconMap"]).entries, model.iconMap.entries, eRow) : null)],
-    ["x", () => Array.from(model.extensionMap.indexing, ([k, v]) => [k, v]), [model.extensionMap],
-      (last) => changedIn((last.from[0] as SiteModel["extensionMap"]).indexing, model.extensionMap.indexing, (k, v) => [k, v])],
-    ["v", () => Array.from(model.extensionMap.viewing, ([k, v]) => [k, v]), [model.extensionMap],
-      (last) => changedIn((last.from[0] as SiteModel["extensionMap"]).viewing, model.extensionMap.viewing, (k, v) => [k, v])],
+    [
+      "e",
+      () => Array.from(model.iconMap.entries, ([k, v]) => eRow(k, v)),
+      [model.iconMap, model.iconDirFiles],
+      (last) =>
+        last.from[1] === model.iconDirFiles
+          ? changedIn((last.from[0] as SiteModel["iconMap"]).entries, model.iconMap.entries, eRow)
+          : null,
+    ],
+    [
+      "x",
+      () => Array.from(model.extensionMap.indexing, ([k, v]) => [k, v]),
+      [model.extensionMap],
+      (last) =>
+        changedIn((last.from[0] as SiteModel["extensionMap"]).indexing, model.extensionMap.indexing, (k, v) => [k, v]),
+    ],
+    [
+      "v",
+      () => Array.from(model.extensionMap.viewing, ([k, v]) => [k, v]),
+      [model.extensionMap],
+      (last) =>
+        changedIn((last.from[0] as SiteModel["extensionMap"]).viewing, model.extensionMap.viewing, (k, v) => [k, v]),
+    ],
     ["f", () => Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified]), [model.iconDirFiles]],
   ];
   const memo = options.memo ?? new EdgeDataMemo();
@@ -229,7 +306,11 @@ export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): 
   while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
   const pieces = lookups.map(([kind], j) => memo.piecesOf(kind, printed[j]!, shards));
   for (const [i, shard] of memo.shardTexts(pieces, shards, options.memo !== undefined).entries()) {
-    files.push({ path: `${DATA_FOLDER}/shards/${i}.json`, data: shard.text, ...(shard.hash === undefined ? {} : { hash: shard.hash }) });
+    files.push({
+      path: `${DATA_FOLDER}/shards/${i}.json`,
+      data: shard.text,
+      ...(shard.hash === undefined ? {} : { hash: shard.hash }),
+    });
   }
 
   const core: CoreData = {

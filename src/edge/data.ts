@@ -21,8 +21,15 @@ export const DATA_FORMAT = 2;
 
 /** The answers that take no per-key parameter: precomputed, one file (or inline body) each. */
 export const WHOLE_ANSWERS = [
-  "info", "status", "config", "icons", "iconMappings", "configReference",
-  "extensionMappings-all", "extensionMappings-indexing", "extensionMappings-viewing",
+  "info",
+  "status",
+  "config",
+  "icons",
+  "iconMappings",
+  "configReference",
+  "extensionMappings-all",
+  "extensionMappings-indexing",
+  "extensionMappings-viewing",
 ] as const;
 export type WholeAnswer = (typeof WHOLE_ANSWERS)[number];
 

@@ -19,19 +19,31 @@ export function sha1(bytes: Uint8Array): Uint8Array {
   m[words - 2] = Math.floor(n / 0x20000000);
   m[words - 1] = (n * 8) >>> 0;
   const w = W;
-  let h0 = 0x67452301, h1 = 0xefcdab89, h2 = 0x98badcfe, h3 = 0x10325476, h4 = 0xc3d2e1f0;
+  let h0 = 0x67452301,
+    h1 = 0xefcdab89,
+    h2 = 0x98badcfe,
+    h3 = 0x10325476,
+    h4 = 0xc3d2e1f0;
   for (let off = 0; off < words; off += 16) {
     for (let t = 0; t < 16; t++) w[t] = m[off + t]!;
     for (let t = 16; t < 80; t++) {
       const x = w[t - 3]! ^ w[t - 8]! ^ w[t - 14]! ^ w[t - 16]!;
       w[t] = (x << 1) | (x >>> 31);
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4;
+    let a = h0,
+      b = h1,
+      c = h2,
+      d = h3,
+      e = h4;
     for (let t = 0; t < 80; t++) {
-      const f = t < 20 ? ((b & c) | (~b & d)) + 0x5a827999
-        : t < 40 ? (b ^ c ^ d) + 0x6ed9eba1
-        : t < 60 ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
-        : (b ^ c ^ d) + 0xca62c1d6;
+      const f =
+        t < 20
+          ? ((b & c) | (~b & d)) + 0x5a827999
+          : t < 40
+            ? (b ^ c ^ d) + 0x6ed9eba1
+            : t < 60
+              ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
+              : (b ^ c ^ d) + 0xca62c1d6;
       const next = (((a << 5) | (a >>> 27)) + f + e + w[t]!) | 0;
       e = d;
       d = c;

@@ -9,8 +9,20 @@ import * as A from "../api/answers.js";
 import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../api/php-request.js";
 import type { SiteModel } from "../model/types.js";
 import {
-  baseAtPath, corePath, DATA_FORMAT, isHandlerPath, jsonText, rebase, shardOf, shardPath, wholePath, type CoreData,
-  type FileRow, type LookupKind, type ShardData, type WholeAnswer,
+  baseAtPath,
+  corePath,
+  DATA_FORMAT,
+  isHandlerPath,
+  jsonText,
+  rebase,
+  shardOf,
+  shardPath,
+  wholePath,
+  type CoreData,
+  type FileRow,
+  type LookupKind,
+  type ShardData,
+  type WholeAnswer,
 } from "./data.js";
 import { bodyEtag, sha1Base64url } from "./etag.js";
 
@@ -115,7 +127,12 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const inline = new Map<WholeAnswer, Uint8Array>();
   const origins = new Map<string, OriginState>();
 
-  const file = <T>(cache: Map<string, Promise<T>>, path: string, read: DataReader, take: (res: Response) => Promise<T>): Promise<T> => {
+  const file = <T>(
+    cache: Map<string, Promise<T>>,
+    path: string,
+    read: DataReader,
+    take: (res: Response) => Promise<T>,
+  ): Promise<T> => {
     let p = cache.get(path);
     if (p === undefined) {
       if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
@@ -148,51 +165,62 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
         misses.add(i);
         return undefined;
       }
-      const map = loaded.maps[kind] ??= shardMap(loaded.data, kind);
+      const map = (loaded.maps[kind] ??= shardMap(loaded.data, kind));
       return map.get(key) as V | undefined;
     };
     const partial = { get, has: (key: string) => get(key) !== undefined };
     return partial as unknown as ReadonlyMap<string, V>;
   };
 
-  const load = (read: DataReader) => (state ??= (async () => {
-    const core = JSON.parse(await text(corePath(), read)) as CoreData;
-    texts.delete(corePath()); // kept parsed
-    if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
-    for (const row of core.files) knownFiles.set(row[0], fileOf(row));
-    const site: SiteModel = {
-      baseUrl: core.baseUrl, service: core.service, serviceVersion: core.serviceVersion, description: core.description,
-      versions: [], buildTime: core.buildTime,
-      config: { json: EMPTY, version: core.config.version, lastModified: core.config.lastModified },
-      extensionMap: {
-        indexingJson: EMPTY, viewingJson: EMPTY, indexing: lookup("x", core.shards), viewing: lookup("v", core.shards),
-        lastModified: core.extensionMapLastModified,
-      },
-      iconMap: { json: EMPTY, entries: lookup("e", core.shards), lastModified: core.iconMapLastModified },
-      iconDirFiles: lookup("f", core.shards),
-      configReference: null,
-    } as unknown as SiteModel;
-    const precomputed = (name: WholeAnswer, kind: A.AnswerKind): A.Answer => {
-      const answer = { kind, status: core.whole[name].status as A.Status, body: null };
-      whole.set(answer, name);
-      return answer;
-    };
-    const answers: Answers = {
-      ...A,
-      info: () => precomputed("info", "info"),
-      status: () => precomputed("status", "status"),
-      config: () => precomputed("config", "config"),
-      icons: () => precomputed("icons", "icons"),
-      iconMappings: () => precomputed("iconMappings", "iconMappings"),
-      configReference: () => precomputed("configReference", "configReference"),
-      extensionMappings: (_site, type) =>
-        precomputed(type === "indexing" || type === "viewing" ? `extensionMappings-${type}` : "extensionMappings-all", "extensionMappings"),
-    };
-    return (loaded = { core, site, answers });
-  })().catch((error: unknown) => {
-    state = undefined;
-    throw error;
-  }));
+  const load = (read: DataReader) =>
+    (state ??= (async () => {
+      const core = JSON.parse(await text(corePath(), read)) as CoreData;
+      texts.delete(corePath()); // kept parsed
+      if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
+      for (const row of core.files) knownFiles.set(row[0], fileOf(row));
+      const site: SiteModel = {
+        baseUrl: core.baseUrl,
+        service: core.service,
+        serviceVersion: core.serviceVersion,
+        description: core.description,
+        versions: [],
+        buildTime: core.buildTime,
+        config: { json: EMPTY, version: core.config.version, lastModified: core.config.lastModified },
+        extensionMap: {
+          indexingJson: EMPTY,
+          viewingJson: EMPTY,
+          indexing: lookup("x", core.shards),
+          viewing: lookup("v", core.shards),
+          lastModified: core.extensionMapLastModified,
+        },
+        iconMap: { json: EMPTY, entries: lookup("e", core.shards), lastModified: core.iconMapLastModified },
+        iconDirFiles: lookup("f", core.shards),
+        configReference: null,
+      } as unknown as SiteModel;
+      const precomputed = (name: WholeAnswer, kind: A.AnswerKind): A.Answer => {
+        const answer = { kind, status: core.whole[name].status as A.Status, body: null };
+        whole.set(answer, name);
+        return answer;
+      };
+      const answers: Answers = {
+        ...A,
+        info: () => precomputed("info", "info"),
+        status: () => precomputed("status", "status"),
+        config: () => precomputed("config", "config"),
+        icons: () => precomputed("icons", "icons"),
+        iconMappings: () => precomputed("iconMappings", "iconMappings"),
+        configReference: () => precomputed("configReference", "configReference"),
+        extensionMappings: (_site, type) =>
+          precomputed(
+            type === "indexing" || type === "viewing" ? `extensionMappings-${type}` : "extensionMappings-all",
+            "extensionMappings",
+          ),
+      };
+      return (loaded = { core, site, answers });
+    })().catch((error: unknown) => {
+      state = undefined;
+      throw error;
+    }));
 
   const loadShard = async (i: number, read: DataReader): Promise<void> => {
     if (shards.has(i)) return;
@@ -206,7 +234,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   /** A whole answer's inline body (core.json's), encoded once. */
   const inlineBody = (name: WholeAnswer, body: string): Uint8Array => {
     let encoded = inline.get(name);
-    if (encoded === undefined) inline.set(name, encoded = UTF8.encode(body));
+    if (encoded === undefined) inline.set(name, (encoded = UTF8.encode(body)));
     return encoded;
   };
 
@@ -248,7 +276,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
       const meta = core.whole[name];
       p = (async () => {
         const body = await wholeBytes(core, name, read);
-        const at = meta.baseAt ?? JSON.parse(await text(baseAtPath(name), read)) as number[];
+        const at = meta.baseAt ?? (JSON.parse(await text(baseAtPath(name), read)) as number[]);
         return rebase(body, at, UTF8.encode(jsonText(core.baseUrl)).length, UTF8.encode(jsonText(origin.site.baseUrl)));
       })();
       origin.bodies.set(name, p);
@@ -260,7 +288,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   return async (request, read) => {
     const method = request.method;
     if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
-    const { core, site, answers } = loaded ?? await load(read);
+    const { core, site, answers } = loaded ?? (await load(read));
     const origin = originOf(core, site, request.url);
     const query = parsePhpQuery(rawQuery(request.url));
     let answer: A.Answer | typeof TYPE_ERROR;
@@ -311,7 +339,10 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
         return new Response(null, { status: 304, headers });
       }
     }
-    return new Response(method === "HEAD" ? null : typeof body === "function" ? await body() : body, { status, headers });
+    return new Response(method === "HEAD" ? null : typeof body === "function" ? await body() : body, {
+      status,
+      headers,
+    });
   };
 }
 
@@ -336,5 +367,8 @@ export function originReader(request: Request): DataReader {
 /** The answer when a data file cannot be read (the deploy is broken or the read was refused). */
 export function unavailable(error: unknown): Response {
   if (!(error instanceof DataUnavailable)) throw error;
-  return new Response(`Bad Gateway: the API's data file ${error.message}\n`, { status: 502, headers: { "Content-Type": "text/plain" } });
+  return new Response(`Bad Gateway: the API's data file ${error.message}\n`, {
+    status: 502,
+    headers: { "Content-Type": "text/plain" },
+  });
 }

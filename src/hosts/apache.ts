@@ -6,7 +6,14 @@
 import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
-  checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
+  checkHeader,
+  checkTarget,
+  chunkMembers,
+  lastParamPattern,
+  placeholders,
+  predicates,
+  rawLiteralPattern,
+  rawSetPattern,
   PAGE_CSP,
   SVG_CSP,
 } from "./common.js";
@@ -72,8 +79,10 @@ function valueVariables(table: RouteTable): string[] {
   for (const rule of table.rules) for (const p of placeholders(rule.target)) params.add(p);
   return [...params].sort().map((param) => {
     const last = `(?:^|&)${param}(?:=|(?=[&#]|$))(?<r>[^&#]*)(?:&(?!${param}(?:[=&#]|$))[^&#]*)*#`;
-    return `SetEnvIfExpr "%{QUERY_STRING} . '#' . tolower(%{QUERY_STRING}) =~ /${last}.*?=(?<lc>(?i:\\k<r>))(?:&|$)/" `
-      + `${envValue(param)}=$1 ${envLower(param)}=$2`;
+    return (
+      `SetEnvIfExpr "%{QUERY_STRING} . '#' . tolower(%{QUERY_STRING}) =~ /${last}.*?=(?<lc>(?i:\\k<r>))(?:&|$)/" ` +
+      `${envValue(param)}=$1 ${envLower(param)}=$2`
+    );
   });
 }
 

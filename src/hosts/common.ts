@@ -14,7 +14,8 @@ export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  * Sent with the site's HTML pages (the catalogue, src/catalogue) by every host config and both previews: scripts,
  * styles, images and data from the site itself only, nothing inline, no frames, no plugins.
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** The site paths of those pages (URL patterns of Netlify's and Cloudflare's `_headers`): the root and catalogue/. */
 export const PAGE_PATHS: readonly string[] = ["/", "/index.html", "/catalogue/*"];
 /** The folders whose files may be SVG (the content's published folders: src/content/read-content.ts PUBLISHED_DIRS). */
@@ -25,9 +26,11 @@ export const SVG_PATHS: readonly string[] = ["/icons/*", "/style/*", "/favicon/*
  * neither documents a pattern by file extension, and a CSP acts only where a file is opened as a document (an SVG).
  * Then the pages' policy on the pages (the rules match different paths: one policy per answer).
  */
-export const SVG_POLICY_HEADERS_BLOCK = `# Files opened from this origin (an SVG) run no script.\n${
-  SVG_PATHS.map((p) => `${p}\n  Content-Security-Policy: ${SVG_CSP}\n`).join("")}# The site's pages (the catalogue): scripts, styles and data from the site only.\n${
-  PAGE_PATHS.map((p) => `${p}\n  Content-Security-Policy: ${PAGE_CSP}\n`).join("")}`;
+export const SVG_POLICY_HEADERS_BLOCK = `# Files opened from this origin (an SVG) run no script.\n${SVG_PATHS.map(
+  (p) => `${p}\n  Content-Security-Policy: ${SVG_CSP}\n`,
+).join("")}# The site's pages (the catalogue): scripts, styles and data from the site only.\n${PAGE_PATHS.map(
+  (p) => `${p}\n  Content-Security-Policy: ${PAGE_CSP}\n`,
+).join("")}`;
 
 /** Parameter names every host syntax accepts unquoted; the table's names come from code, never from content. */
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -38,18 +41,22 @@ const HEADER_NAME = /^[A-Za-z0-9-]+$/;
 const HEADER_VALUE = /^[A-Za-z0-9 ,=*\/._;-]*$/;
 
 export function checkParam(name: string): string {
-  if (!PARAM_NAME.test(name)) throw new Error(`Internal: parameter name ${JSON.stringify(name)} is not printable in host configs.`);
+  if (!PARAM_NAME.test(name))
+    throw new Error(`Internal: parameter name ${JSON.stringify(name)} is not printable in host configs.`);
   return name;
 }
 
 export function checkTarget(target: string): string {
-  if (!TARGET.test(target) || target.includes("..")) throw new Error(`Internal: target ${JSON.stringify(target)} is not a safe site path.`);
+  if (!TARGET.test(target) || target.includes(".."))
+    throw new Error(`Internal: target ${JSON.stringify(target)} is not a safe site path.`);
   return target;
 }
 
 export function checkHeader(name: string, value: string): [string, string] {
   if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value)) {
-    throw new Error(`Internal: header ${JSON.stringify(name)}: ${JSON.stringify(value)} is not printable in host configs.`);
+    throw new Error(
+      `Internal: header ${JSON.stringify(name)}: ${JSON.stringify(value)} is not printable in host configs.`,
+    );
   }
   return [name, value];
 }

@@ -8,20 +8,38 @@ import { netlify } from "./netlify-edge.js";
 import { nginx } from "./nginx.js";
 import { fileHash } from "./record.js";
 import {
-  DEFAULT_HOSTS, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
+  DEFAULT_HOSTS,
+  HOST_NAMES,
+  type BesideFolder,
+  type HostAdapter,
+  type HostFile,
+  type HostInput,
+  type HostName,
   type HostOutput,
 } from "./types.js";
 import { vercelStatic } from "./vercel.js";
 import { vercel } from "./vercel-edge.js";
 
 export {
-  DEFAULT_HOSTS, HOST_NAMES, type BesideFolder, type HostAdapter, type HostFile, type HostInput, type HostName,
+  DEFAULT_HOSTS,
+  HOST_NAMES,
+  type BesideFolder,
+  type HostAdapter,
+  type HostFile,
+  type HostInput,
+  type HostName,
   type HostOutput,
 } from "./types.js";
 export { parseHosts } from "./names.js";
 
 export const HOSTS = {
-  netlify, "netlify-static": netlifyStatic, apache, nginx, vercel, "vercel-static": vercelStatic, cloudflare,
+  netlify,
+  "netlify-static": netlifyStatic,
+  apache,
+  nginx,
+  vercel,
+  "vercel-static": vercelStatic,
+  cloudflare,
 } as const satisfies Record<HostName, HostAdapter>;
 
 /** One host's own folder in the build's records (`hosts/<name>/`). */
@@ -42,17 +60,29 @@ export interface RenderedHosts {
 
 /** Every chosen host's files, in registry order. Two hosts never write the same folder beside --out. */
 export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAULT_HOSTS): RenderedHosts {
-  return assembleHosts(HOST_NAMES.filter((n) => hosts.includes(n)).map((name) => ({ name, output: HOSTS[name].render(input) })));
+  return assembleHosts(
+    HOST_NAMES.filter((n) => hosts.includes(n)).map((name) => ({ name, output: HOSTS[name].render(input) })),
+  );
 }
 
 /** The same hosts, each file with its sha1 (the hosts' record lists it, and the writers use it): hashed once. */
 export function withFileHashes(rendered: RenderedHosts): RenderedHosts {
   const hashed = (files: readonly HostFile[]): HostFile[] =>
-    files.map((f) => (f.sha1 === undefined ? { ...f, sha1: fileHash(f.data), bytes: Buffer.byteLength(f.data, "utf8") } : f));
-  return assembleHosts(rendered.outputs.map(({ name, output }) => ({
-    name,
-    output: { ...output, files: hashed(output.files), ...(output.beside === undefined ? {} : { beside: output.beside.map((b) => ({ ...b, files: hashed(b.files) })) }) },
-  })));
+    files.map((f) =>
+      f.sha1 === undefined ? { ...f, sha1: fileHash(f.data), bytes: Buffer.byteLength(f.data, "utf8") } : f,
+    );
+  return assembleHosts(
+    rendered.outputs.map(({ name, output }) => ({
+      name,
+      output: {
+        ...output,
+        files: hashed(output.files),
+        ...(output.beside === undefined
+          ? {}
+          : { beside: output.beside.map((b) => ({ ...b, files: hashed(b.files) })) }),
+      },
+    })),
+  );
 }
 
 /** The hosts' folders, from each host's output (rendered now, or as the last build wrote them: src/hosts/record.ts). */
@@ -62,7 +92,12 @@ export function assembleHosts(outputs: ReadonlyArray<{ name: HostName; output: H
     out.outputs.push({ name, output });
     const { files, docroot, docrootDir, beside = [] } = output;
     if (files.length > 0 || docroot !== undefined) {
-      out.folders.push({ name, files, ...(docroot === undefined ? {} : { docroot }), ...(docrootDir === undefined ? {} : { docrootDir }) });
+      out.folders.push({
+        name,
+        files,
+        ...(docroot === undefined ? {} : { docroot }),
+        ...(docrootDir === undefined ? {} : { docrootDir }),
+      });
     }
     for (const folder of beside) {
       if (out.beside.some((f) => f.dir === folder.dir)) throw new Error(`Internal: two hosts write ${folder.dir}.`);

@@ -29,18 +29,60 @@ const MiB = 2 ** 20;
 const MB = 1000 * 1000;
 
 export const PLAN_LIMITS: readonly PlanLimit[] = [
-  { host: "cloudflare", measure: "files", free: 20_000, paid: 100_000, what: "static asset files per Worker version",
-    source: "https://developers.cloudflare.com/workers/static-assets/#limits", read: "2026-11-25" },
-  { host: "cloudflare", measure: "file bytes", free: 25 * MiB, paid: 25 * MiB, what: "size of one static asset file",
-    source: "https://developers.cloudflare.com/workers/static-assets/#limits", read: "2026-11-25" },
-  { host: "cloudflare", measure: "handler gzip bytes", free: 3 * MB, paid: 10 * MB, what: "Worker size after compression",
-    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size", read: "2026-11-25" },
-  { host: "cloudflare", measure: "handler bytes", free: 64 * MB, paid: 64 * MB, what: "Worker size before compression",
-    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size", read: "2026-11-25" },
-  { host: "vercel", measure: "handler gzip bytes", free: 1 * MB, paid: 2 * MB, what: "Edge Function size after gzip (Hobby, Pro)",
-    source: "https://vercel.com/docs/functions/limitations", read: "2026-11-25" },
-  { host: "netlify", measure: "handler gzip bytes", free: 20 * MB, paid: 20 * MB, what: "Edge Function code size after compression",
-    source: "https://docs.netlify.com/build/edge-functions/limits/", read: "2026-11-25" },
+  {
+    host: "cloudflare",
+    measure: "files",
+    free: 20_000,
+    paid: 100_000,
+    what: "static asset files per Worker version",
+    source: "https://developers.cloudflare.com/workers/static-assets/#limits",
+    read: "2026-11-25",
+  },
+  {
+    host: "cloudflare",
+    measure: "file bytes",
+    free: 25 * MiB,
+    paid: 25 * MiB,
+    what: "size of one static asset file",
+    source: "https://developers.cloudflare.com/workers/static-assets/#limits",
+    read: "2026-11-25",
+  },
+  {
+    host: "cloudflare",
+    measure: "handler gzip bytes",
+    free: 3 * MB,
+    paid: 10 * MB,
+    what: "Worker size after compression",
+    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
+    read: "2026-11-25",
+  },
+  {
+    host: "cloudflare",
+    measure: "handler bytes",
+    free: 64 * MB,
+    paid: 64 * MB,
+    what: "Worker size before compression",
+    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
+    read: "2026-11-25",
+  },
+  {
+    host: "vercel",
+    measure: "handler gzip bytes",
+    free: 1 * MB,
+    paid: 2 * MB,
+    what: "Edge Function size after gzip (Hobby, Pro)",
+    source: "https://vercel.com/docs/functions/limitations",
+    read: "2026-11-25",
+  },
+  {
+    host: "netlify",
+    measure: "handler gzip bytes",
+    free: 20 * MB,
+    paid: 20 * MB,
+    what: "Edge Function code size after compression",
+    source: "https://docs.netlify.com/build/edge-functions/limits/",
+    read: "2026-11-25",
+  },
 ];
 
 /** What the build measured of one host's upload. */
@@ -58,7 +100,8 @@ const size = (n: number): string => (n >= MB ? `${(n / MB).toFixed(2)} MB` : `${
 const HINTS: Record<Measure, string> = {
   files: "Deploy with fewer files (icons), pick --plan paid if your account has it, or leave the host out of --hosts.",
   "file bytes": "Make the file smaller, or leave the host out of --hosts.",
-  "handler gzip bytes": "Use fewer icons, extensions or versions, pick --plan paid if your account has it, or leave the host out of --hosts.",
+  "handler gzip bytes":
+    "Use fewer icons, extensions or versions, pick --plan paid if your account has it, or leave the host out of --hosts.",
   "handler bytes": "Use fewer icons, extensions or versions, or leave the host out of --hosts.",
 };
 
@@ -68,15 +111,22 @@ export function planLimitDiagnostics(measures: readonly HostMeasures[], plan: Pl
   for (const m of measures) {
     for (const limit of PLAN_LIMITS.filter((l) => l.host === m.host)) {
       const max = limit[plan];
-      const value = limit.measure === "files" ? m.files
-        : limit.measure === "file bytes" ? m.largestFile?.bytes
-          : limit.measure === "handler bytes" ? m.handlerBytes : m.handlerGzipBytes;
+      const value =
+        limit.measure === "files"
+          ? m.files
+          : limit.measure === "file bytes"
+            ? m.largestFile?.bytes
+            : limit.measure === "handler bytes"
+              ? m.handlerBytes
+              : m.handlerGzipBytes;
       if (value === undefined || value <= max) continue;
       const shown = limit.measure === "files" ? `${count(value)} files` : size(value);
       const allowed = limit.measure === "files" ? count(max) : size(max);
       const of = limit.measure === "file bytes" && m.largestFile ? ` (${m.largestFile.path})` : "";
       out.push({
-        severity: "warning", code: "HOST_PLAN_LIMIT", file: `--hosts ${m.host}`,
+        severity: "warning",
+        code: "HOST_PLAN_LIMIT",
+        file: `--hosts ${m.host}`,
         message: `${m.host}: ${limit.what} is ${allowed} on the ${plan} plan; this build gives ${shown}${of}.`,
         hint: `${HINTS[limit.measure]} Source: ${limit.source} (read ${limit.read}).`,
       });

@@ -8,7 +8,15 @@ import { UsageError } from "../errors.js";
  * Every host, in registry order. `netlify` and `vercel` are the edge outputs (the request-time handler as an edge
  * function); `netlify-static` and `vercel-static` are their fallbacks for sites without functions (rewrite configs).
  */
-export const HOST_NAMES = ["netlify", "netlify-static", "apache", "nginx", "vercel", "vercel-static", "cloudflare"] as const;
+export const HOST_NAMES = [
+  "netlify",
+  "netlify-static",
+  "apache",
+  "nginx",
+  "vercel",
+  "vercel-static",
+  "cloudflare",
+] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 /** What `--hosts` writes when it is not given: every host except the fallbacks (they are redundant beside their edge
@@ -22,17 +30,21 @@ const isHostName = (name: string): name is HostName => (HOST_NAMES as readonly s
  * (every host but the fallbacks); "all" → every host.
  */
 export function parseHosts(list: string): HostName[] {
-  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   if (names.length === 0 || (names.length === 1 && names[0] === "default")) return [...DEFAULT_HOSTS];
   if (names.length === 1 && names[0] === "all") return [...HOST_NAMES];
   const unknown = names.filter((n) => !isHostName(n));
   if (unknown.length > 0) {
-    throw new UsageError(`Unknown host ${unknown.map((n) => JSON.stringify(n)).join(", ")} in --hosts.`,
-      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default (${DEFAULT_HOSTS.join(",")}) or all.`);
+    throw new UsageError(
+      `Unknown host ${unknown.map((n) => JSON.stringify(n)).join(", ")} in --hosts.`,
+      `Choose from ${HOST_NAMES.join(", ")} (comma-separated), default (${DEFAULT_HOSTS.join(",")}) or all.`,
+    );
   }
   return HOST_NAMES.filter((n) => names.includes(n));
 }
-
 
 /** The hosts whose /api.php is the request-time handler (they read the data files, not the answer files). */
 export const EDGE_HOST_NAMES: readonly HostName[] = ["netlify", "vercel", "cloudflare"];

@@ -8,7 +8,14 @@
 
 import { HEADER_GROUPS } from "../api/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import { checkHeader, checkTarget, commonCaseVariants, fillTarget, predicates, SVG_POLICY_HEADERS_BLOCK } from "./common.js";
+import {
+  checkHeader,
+  checkTarget,
+  commonCaseVariants,
+  fillTarget,
+  predicates,
+  SVG_POLICY_HEADERS_BLOCK,
+} from "./common.js";
 import type { HostAdapter } from "./types.js";
 import { HostLimitError } from "../errors.js";
 
@@ -74,9 +81,16 @@ export function printRedirects(table: RouteTable): NetlifyRedirects {
     preds.forEach(([param], i) => {
       combos = combos.flatMap((c) => options[i]!.map((choice) => [...c, [param, choice] as [string, Choice]]));
     });
-    if (combos.length > MAX_LINES_PER_RULE) throw new HostLimitError("netlify-static", `${rule.id} needs ${combos.length.toLocaleString("en-US")} _redirects lines; Netlify's static output is limited to ${MAX_LINES_PER_RULE.toLocaleString("en-US")} per rule.`);
+    if (combos.length > MAX_LINES_PER_RULE)
+      throw new HostLimitError(
+        "netlify-static",
+        `${rule.id} needs ${combos.length.toLocaleString("en-US")} _redirects lines; Netlify's static output is limited to ${MAX_LINES_PER_RULE.toLocaleString("en-US")} per rule.`,
+      );
     for (const combo of combos) {
-      const key = combo.map(([param, c]) => `${param}=${c.token.startsWith(":") ? ":" : c.token}`).sort().join("&");
+      const key = combo
+        .map(([param, c]) => `${param}=${c.token.startsWith(":") ? ":" : c.token}`)
+        .sort()
+        .join("&");
       if (seen.has(key)) continue; // an earlier line already answers exactly these requests
       seen.add(key);
       const values: Record<string, string> = {};

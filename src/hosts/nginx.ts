@@ -7,7 +7,14 @@
 import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
 import { compileTable, matchRoute, type Predicate, type RouteTable, type Rule } from "../routes/route-table.js";
 import {
-  checkHeader, checkTarget, chunkMembers, lastParamPattern, placeholders, predicates, rawLiteralPattern, rawSetPattern,
+  checkHeader,
+  checkTarget,
+  chunkMembers,
+  lastParamPattern,
+  placeholders,
+  predicates,
+  rawLiteralPattern,
+  rawSetPattern,
   PAGE_CSP,
   SVG_CSP,
 } from "./common.js";
@@ -32,7 +39,8 @@ const lowerName = (param: string): string => `bis_lc_${param}`;
  * (no quote, whitespace, `;`, `{`, `}`, `$` except the final anchor, or backslash pair nginx would unescape).
  */
 function quotedRegex(pattern: string): string {
-  if (/["\s;{}]|\\\\|\\["'nrt]|\$(?![)|]|$)/.test(pattern)) throw new Error(`Internal: unsafe nginx pattern ${JSON.stringify(pattern)}.`);
+  if (/["\s;{}]|\\\\|\\["'nrt]|\$(?![)|]|$)/.test(pattern))
+    throw new Error(`Internal: unsafe nginx pattern ${JSON.stringify(pattern)}.`);
   return `"~${pattern}"`;
 }
 
@@ -68,12 +76,22 @@ function routeMap(table: RouteTable): string[] {
     const sets = preds.filter(([, p]) => "in" in p);
     if (sets.length > 1) throw new Error(`Internal: rule ${rule.id} has more than one set; nginx rules take one.`);
     // One entry per chunk of the set's members (or one entry): only the set's lookahead differs between them.
-    const lookahead = ([param, p]: [string, Predicate], members?: readonly string[]): string => predicatePattern(param, p, used.has(param), members);
+    const lookahead = ([param, p]: [string, Predicate], members?: readonly string[]): string =>
+      predicatePattern(param, p, used.has(param), members);
     const set = sets[0];
     const setAt = set === undefined ? preds.length : preds.indexOf(set);
-    const before = preds.slice(0, setAt).map((pred) => lookahead(pred)).join("");
-    const after = preds.slice(setAt + 1).map((pred) => lookahead(pred)).join("");
-    const chunks = set !== undefined && "in" in set[1] ? chunkMembers(set[1].in, MAX_SET_CHARS).map((chunk) => lookahead(set, chunk)) : [""];
+    const before = preds
+      .slice(0, setAt)
+      .map((pred) => lookahead(pred))
+      .join("");
+    const after = preds
+      .slice(setAt + 1)
+      .map((pred) => lookahead(pred))
+      .join("");
+    const chunks =
+      set !== undefined && "in" in set[1]
+        ? chunkMembers(set[1].in, MAX_SET_CHARS).map((chunk) => lookahead(set, chunk))
+        : [""];
     const target = targetValue(rule);
     out.push(`    # ${rule.id}`);
     for (const chunk of chunks) out.push(`    ${quotedRegex(`^${before}${chunk}${after}`)} ${target};`);
@@ -81,7 +99,10 @@ function routeMap(table: RouteTable): string[] {
   // nginx never tries regexes on an empty string: an empty query gets the default, the rule the table picks for it.
   // An `in` set never holds for an absent parameter, so the rules with one are left out of the table compiled for it
   // (compiling them builds a set of every member: a quarter of a second at ×100).
-  const withoutSets = { ...table, rules: table.rules.filter((rule) => !Object.values(rule.match).some((p) => "in" in p)) };
+  const withoutSets = {
+    ...table,
+    rules: table.rules.filter((rule) => !Object.values(rule.match).some((p) => "in" in p)),
+  };
   const empty = matchRoute(compileTable(withoutSets), new Map()).rule;
   out.push(`    # ${empty.id} (empty query)`, `    default ${targetValue(empty)};`, "}");
   return out;
@@ -261,9 +282,10 @@ function fastClasses(param: string, preds: readonly Predicate[], keys: Predicate
     groups.set(g, { other, exact });
   }
   const listed = [...groups.values()].flatMap((g) => g.exact.map(([spelling]) => spelling));
-  const guarded = [...groups.values()].every((g) => g.exact.length <= 1) && listed.join("|").length <= MAX_GUARDED_CHARS
-    ? listed
-    : null;
+  const guarded =
+    [...groups.values()].every((g) => g.exact.length <= 1) && listed.join("|").length <= MAX_GUARDED_CHARS
+      ? listed
+      : null;
   return { param, accepts, absent, unknown, groups, guarded };
 }
 
@@ -305,7 +327,9 @@ function classMaps(c: ParamClasses): string[] {
   const out = [`map =$arg_${c.param} $${hashVar} {`, `    default ${c.unknown};`, `    = ${c.absent};`];
   for (const [g, { other, exact }] of c.groups) {
     // Guarded: the value is the listed spelling (or the group lists none), so the group's one class is exact.
-    const value = verify ? [other, ...exact.map(([sp, id]) => `${fastLiteral(sp)}:${id}`)].join("/") : exact[0]?.[1] ?? other;
+    const value = verify
+      ? [other, ...exact.map(([sp, id]) => `${fastLiteral(sp)}:${id}`)].join("/")
+      : (exact[0]?.[1] ?? other);
     out.push(`    =${fastLiteral(g)} ${value};`);
   }
   out.push("}");
@@ -332,7 +356,11 @@ interface PendingRule {
  * branches all give the same value is left out. `leaf` prints a rule's value; `prefix` names the tree's maps.
  */
 function decisionTree(
-  table: RouteTable, classes: Map<string, ParamClasses>, keys: PredicateKeys, prefix: string, leaf: (rule: Rule) => string,
+  table: RouteTable,
+  classes: Map<string, ParamClasses>,
+  keys: PredicateKeys,
+  prefix: string,
+  leaf: (rule: Rule) => string,
 ): { root: string; maps: string[] } {
   const maps: string[] = [];
   const memo = new Map<string, string>();
@@ -363,7 +391,12 @@ function decisionTree(
       if (name === undefined) {
         name = `${prefix}${bodies.size}`;
         bodies.set(same, name);
-        maps.push(`# ${rules.slice(0, 3).map((r) => r.rule.id).join(", ")}${rules.length > 3 ? ", …" : ""}: by ${param}`);
+        maps.push(
+          `# ${rules
+            .slice(0, 3)
+            .map((r) => r.rule.id)
+            .join(", ")}${rules.length > 3 ? ", …" : ""}: by ${param}`,
+        );
         maps.push(`map $${classVar(param)} $${name} {`, ...body, "}");
       }
       value = `$${name}`;
@@ -372,7 +405,8 @@ function decisionTree(
     return value;
   };
   const pending = table.rules.map((rule) => ({
-    rule, open: predicates(rule).map(([param, p]) => [param, keys.get(p)!] as [string, string]),
+    rule,
+    open: predicates(rule).map(([param, p]) => [param, keys.get(p)!] as [string, string]),
   }));
   return { root: node(pending), maps };
 }
@@ -404,7 +438,8 @@ function fastTarget(rule: Rule): string {
 
 function fastPath(table: RouteTable, keys: PredicateKeys, ignoreCase: IgnoreCaseMembers): string[] {
   const byParam = new Map<string, Predicate[]>();
-  for (const rule of table.rules) for (const [param, p] of predicates(rule)) byParam.set(param, [...(byParam.get(param) ?? []), p]);
+  for (const rule of table.rules)
+    for (const [param, p] of predicates(rule)) byParam.set(param, [...(byParam.get(param) ?? []), p]);
   const params = [...byParam.keys()].sort();
   const classes = new Map(params.map((param) => [param, fastClasses(param, byParam.get(param)!, keys)]));
   // Two trees over the same (cached) classes: the target and the status. The status tree is small (most branches
@@ -425,9 +460,10 @@ function fastPath(table: RouteTable, keys: PredicateKeys, ignoreCase: IgnoreCase
     return `${c.param}=(?:(?=(?:${listed})(?:&|$))|(?!(?i:${listed})(?:&|$)))${value}++${later}`;
   };
   const names = params.join("|");
-  const simple = params.length === 0
-    ? `^[=&${FAST_CHARS}]*$`
-    : `^(?:&(?:${[...classes.values()].map(tableParam).join("|")}|(?!(?i:${names})(?:[=&]|$))${value}*+))*+$`;
+  const simple =
+    params.length === 0
+      ? `^[=&${FAST_CHARS}]*$`
+      : `^(?:&(?:${[...classes.values()].map(tableParam).join("|")}|(?!(?i:${names})(?:[=&]|$))${value}*+))*+$`;
   return [
     "# Fast path for simple queries (the comments in src/hosts/nginx.ts say why it is exact): 1 = simple.",
     `map "&$args" $bis_simple { ${quotedRegex(simple)} 1; default 0; }`,
@@ -469,7 +505,8 @@ export function mapHashSizing(mapLines: readonly string[]): string[] {
     }
     // A hash key: any entry but comments, regexes (quoted "~…" or ~…) and the default.
     const key = /^\s+(\S*?)\s/.exec(line)?.[1];
-    if (key === undefined || key.startsWith("#") || key.startsWith("~") || key.startsWith('"~') || key === "default") continue;
+    if (key === undefined || key.startsWith("#") || key.startsWith("~") || key.startsWith('"~') || key === "default")
+      continue;
     longest = Math.max(longest, Buffer.byteLength(key));
     count += 1;
   }

@@ -42,7 +42,8 @@ const FORMAT = 1;
  */
 export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostName[], tool: string): string {
   const text = JSON.stringify([FORMAT, tool, input.service, input.out, hosts, input.table], (key, value: unknown) =>
-    (key === "in" && Array.isArray(value) ? { sha1: membersDigest(value as string[]) } : value));
+    key === "in" && Array.isArray(value) ? { sha1: membersDigest(value as string[]) } : value,
+  );
   return createHash("sha1").update(text).digest("base64url");
 }
 
@@ -53,7 +54,8 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
  */
 function membersDigest(members: readonly string[]): string {
   let digest = membersDigests.get(members);
-  if (digest === undefined) membersDigests.set(members, (digest = createHash("sha1").update(JSON.stringify(members)).digest("base64url")));
+  if (digest === undefined)
+    membersDigests.set(members, (digest = createHash("sha1").update(JSON.stringify(members)).digest("base64url")));
   return digest;
 }
 const membersDigests = new WeakMap<readonly string[], string>();
@@ -61,16 +63,24 @@ const membersDigests = new WeakMap<readonly string[], string>();
 /** The sha1 of a host file's bytes (its text as UTF-8, or the bytes read back), as the record lists it. */
 export const fileHash = (data: string | Uint8Array): string => createHash("sha1").update(data).digest("base64url");
 
-const recorded = (files: readonly HostFile[]): RecordedFile[] => files.map((f) => ({ path: f.path, sha1: f.sha1 ?? fileHash(f.data) }));
+const recorded = (files: readonly HostFile[]): RecordedFile[] =>
+  files.map((f) => ({ path: f.path, sha1: f.sha1 ?? fileHash(f.data) }));
 
 /** The record's text: JSON, a host per line. */
-export function printHostsRecord(key: string, outputs: ReadonlyArray<{ name: HostName; output: HostOutput; handlerBytes?: number; handlerGzipBytes?: number }>): string {
+export function printHostsRecord(
+  key: string,
+  outputs: ReadonlyArray<{ name: HostName; output: HostOutput; handlerBytes?: number; handlerGzipBytes?: number }>,
+): string {
   const hosts = outputs.map(({ name, output, handlerBytes, handlerGzipBytes }): RecordedHost => ({
     name,
     files: recorded(output.files),
     ...(output.docroot === undefined ? {} : { docroot: output.docroot }),
     ...(output.docrootDir === undefined ? {} : { docrootDir: output.docrootDir }),
-    beside: (output.beside ?? []).map((b) => ({ dir: b.dir, files: recorded(b.files), ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }) })),
+    beside: (output.beside ?? []).map((b) => ({
+      dir: b.dir,
+      files: recorded(b.files),
+      ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }),
+    })),
     ...(handlerBytes === undefined ? {} : { handlerBytes }),
     ...(handlerGzipBytes === undefined ? {} : { handlerGzipBytes }),
   }));
@@ -86,26 +96,46 @@ export function parseHostsRecord(text: string): HostsRecord | null {
     return null;
   }
   const v = value as { format?: unknown; key?: unknown; hosts?: unknown };
-  if (typeof v !== "object" || v === null || v.format !== FORMAT || typeof v.key !== "string" || !Array.isArray(v.hosts)) return null;
+  if (
+    typeof v !== "object" ||
+    v === null ||
+    v.format !== FORMAT ||
+    typeof v.key !== "string" ||
+    !Array.isArray(v.hosts)
+  )
+    return null;
   return v.hosts.every(recordedHost) ? { key: v.key, hosts: v.hosts } : null;
 }
 
 /** A path inside its folder (insideFolder), without a backslash. The record says where files are read back from and
  * written to: one that names anything else is not this tool's. */
 const inside = (p: unknown): boolean => typeof p === "string" && insideFolder(p) && !p.includes("\\");
-const files = (a: unknown): a is RecordedFile[] => Array.isArray(a) && a.every((f: unknown) =>
-  typeof f === "object" && f !== null && inside((f as RecordedFile).path) && typeof (f as RecordedFile).sha1 === "string");
+const files = (a: unknown): a is RecordedFile[] =>
+  Array.isArray(a) &&
+  a.every(
+    (f: unknown) =>
+      typeof f === "object" &&
+      f !== null &&
+      inside((f as RecordedFile).path) &&
+      typeof (f as RecordedFile).sha1 === "string",
+  );
 const optional = (x: unknown, test: (x: unknown) => boolean): boolean => x === undefined || test(x);
 const count = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0;
 
 function recordedHost(h: unknown): h is RecordedHost {
   if (typeof h !== "object" || h === null) return false;
   const r = h as Partial<Record<keyof RecordedHost, unknown>>;
-  return HOST_NAMES.includes(r.name as HostName) && files(r.files)
-    && optional(r.docroot, (d) => d === "site" || d === "plain") && optional(r.docrootDir, inside)
-    && optional(r.handlerBytes, count) && optional(r.handlerGzipBytes, count)
-    && Array.isArray(r.beside) && r.beside.every((b: unknown) => {
+  return (
+    HOST_NAMES.includes(r.name as HostName) &&
+    files(r.files) &&
+    optional(r.docroot, (d) => d === "site" || d === "plain") &&
+    optional(r.docrootDir, inside) &&
+    optional(r.handlerBytes, count) &&
+    optional(r.handlerGzipBytes, count) &&
+    Array.isArray(r.beside) &&
+    r.beside.every((b: unknown) => {
       const f = b as { dir?: unknown; files?: unknown; plainFiles?: unknown } | null;
       return typeof f === "object" && f !== null && inside(f.dir) && files(f.files) && optional(f.plainFiles, inside);
-    });
+    })
+  );
 }

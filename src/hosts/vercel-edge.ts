@@ -48,7 +48,10 @@ export function printVercelFunction(input: HostInput): string {
 export function vercelEdgeFiles(input: HostInput): HostFile[] {
   return [
     { path: "config.json", data: `${JSON.stringify(vercelConfig(), null, 2)}\n` },
-    { path: `${VERCEL_FUNCTION_DIR}/.vc-config.json`, data: `${JSON.stringify({ runtime: "edge", entrypoint: "index.js" }, null, 2)}\n` },
+    {
+      path: `${VERCEL_FUNCTION_DIR}/.vc-config.json`,
+      data: `${JSON.stringify({ runtime: "edge", entrypoint: "index.js" }, null, 2)}\n`,
+    },
     { path: `${VERCEL_FUNCTION_DIR}/index.js`, data: printVercelFunction(input) },
   ];
 }

@@ -43,11 +43,13 @@ export interface VercelJson {
  * change the pattern or the JSON. ignoreCase letters become [Aa].
  */
 export function regexLiteral(value: string, ignoreCase = false): string {
-  return [...value].map((ch) => {
-    if (/^[A-Za-z]$/.test(ch) && ignoreCase) return `[${ch.toUpperCase()}${ch.toLowerCase()}]`;
-    if (/^[!-\/:-@[-`{-~]$/.test(ch)) return `\\${ch}`;
-    return ch;
-  }).join("");
+  return [...value]
+    .map((ch) => {
+      if (/^[A-Za-z]$/.test(ch) && ignoreCase) return `[${ch.toUpperCase()}${ch.toLowerCase()}]`;
+      if (/^[!-\/:-@[-`{-~]$/.test(ch)) return `\\${ch}`;
+      return ch;
+    })
+    .join("");
 }
 
 const setAlternation = (members: readonly string[]): string => members.map((m) => m.replace(/\./g, "\\.")).join("|");
@@ -63,13 +65,19 @@ function hasItem(param: string, p: Predicate, capture: boolean, members?: readon
 function rewritesFor(table: RouteTable, rule: Rule): VercelRewrite[] {
   const target = checkTarget(rule.target);
   const preds = predicates(rule);
-  if (preds.length > VERCEL_LIMITS.has) throw new HostLimitError("vercel-static", `${rule.id} needs ${preds.length} conditions; a Vercel rewrite takes at most ${VERCEL_LIMITS.has}.`);
+  if (preds.length > VERCEL_LIMITS.has)
+    throw new HostLimitError(
+      "vercel-static",
+      `${rule.id} needs ${preds.length} conditions; a Vercel rewrite takes at most ${VERCEL_LIMITS.has}.`,
+    );
   const sets = preds.filter(([, p]) => "in" in p);
   if (sets.length > 1) throw new Error(`Internal: rule ${rule.id} has more than one set; Vercel rewrites take one.`);
   const [setParam, setPred] = sets[0] ?? [];
   const chunks = setPred !== undefined && "in" in setPred ? chunkMembers(setPred.in, MAX_SET_CHARS) : [undefined];
   return chunks.map((chunk) => {
-    const has = preds.map(([param, p]) => hasItem(param, p, target.includes(`{${param}}`), param === setParam ? chunk : undefined));
+    const has = preds.map(([param, p]) =>
+      hasItem(param, p, target.includes(`{${param}}`), param === setParam ? chunk : undefined),
+    );
     return {
       source: table.entry,
       destination: target.replace(/\{([^}]+)\}/g, ":$1"),
@@ -79,7 +87,8 @@ function rewritesFor(table: RouteTable, rule: Rule): VercelRewrite[] {
   });
 }
 
-const samePredicate = (a: Predicate | undefined, b: Predicate | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+const samePredicate = (a: Predicate | undefined, b: Predicate | undefined): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Cache-Control for `/api.php`: one header rule per rule that sends it, later rules first so that an earlier rule's
@@ -107,7 +116,11 @@ function apiCacheHeaders(table: RouteTable): VercelHeaderRule[] {
     const base = predicates(rule).map(([param, p]) => hasItem(param, p, false));
     const variants: Array<{ has: VercelHas[]; missing: VercelHas[] }> = [{ has: base, missing: [] }];
     for (const [param, values] of excluded) {
-      const not: VercelHas = { type: "query", key: param, value: `^(?!(?:${values.map((v) => regexLiteral(v)).join("|")})$)` };
+      const not: VercelHas = {
+        type: "query",
+        key: param,
+        value: `^(?!(?:${values.map((v) => regexLiteral(v)).join("|")})$)`,
+      };
       for (const v of variants.splice(0)) {
         const named = v.has.some((h) => h.key === param);
         variants.push({ has: [...v.has.filter((h) => h.key !== param), not], missing: v.missing });
@@ -142,9 +155,13 @@ export function toVercelJson(table: RouteTable): VercelJson {
   // SVG files run no script from this origin.
   headers.push({ source: "/(.*)\\.svg", headers: [{ key: "Content-Security-Policy", value: SVG_CSP }] });
   // The site's pages (the catalogue): scripts, styles and data from the site only.
-  for (const source of ["/", "/index.html", "/catalogue/(.*)"]) headers.push({ source, headers: [{ key: "Content-Security-Policy", value: PAGE_CSP }] });
+  for (const source of ["/", "/index.html", "/catalogue/(.*)"])
+    headers.push({ source, headers: [{ key: "Content-Security-Policy", value: PAGE_CSP }] });
   if (rewrites.length > VERCEL_LIMITS.rewrites || headers.length > VERCEL_LIMITS.headers) {
-    throw new HostLimitError("vercel-static", `vercel.json would need ${rewrites.length.toLocaleString("en-US")} rewrites and ${headers.length.toLocaleString("en-US")} header rules; Vercel allows ${VERCEL_LIMITS.rewrites.toLocaleString("en-US")} of each.`);
+    throw new HostLimitError(
+      "vercel-static",
+      `vercel.json would need ${rewrites.length.toLocaleString("en-US")} rewrites and ${headers.length.toLocaleString("en-US")} header rules; Vercel allows ${VERCEL_LIMITS.rewrites.toLocaleString("en-US")} of each.`,
+    );
   }
   return { rewrites, headers };
 }
@@ -153,6 +170,9 @@ export function toVercelJson(table: RouteTable): VercelJson {
 export const vercelStatic: HostAdapter = {
   name: "vercel-static",
   render({ table }) {
-    return { files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }], docroot: "site" };
+    return {
+      files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }],
+      docroot: "site",
+    };
   },
 };

@@ -32,7 +32,11 @@ type Pkg = Record<string, unknown>;
 
 /** A name npm accepts, from the folder's name. */
 export function packageName(folder: string): string {
-  const name = path.basename(folder).toLowerCase().replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+|-+$/g, "");
+  const name = path
+    .basename(folder)
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, "-")
+    .replace(/^[._-]+|-+$/g, "");
   return name === "" ? "site" : name.slice(0, 214);
 }
 
@@ -65,8 +69,10 @@ export function mergePackageJson(text: string | null, cwd: string): PackageMerge
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
       pkg = parsed as Pkg;
     } catch (error) {
-      throw new UsageError(`package.json is not a JSON object (${(error as Error).message}): init adds to it, so nothing was changed.`,
-        "Fix package.json, then run init again.");
+      throw new UsageError(
+        `package.json is not a JSON object (${(error as Error).message}): init adds to it, so nothing was changed.`,
+        "Fix package.json, then run init again.",
+      );
     }
   }
   const added: string[] = [];
@@ -93,8 +99,10 @@ export function mergePackageJson(text: string | null, cwd: string): PackageMerge
     dependency = { spec, kept: true, field: listed };
     kept.push(`package.json ${listed}.${PACKAGE} ("${spec}")`);
     if (unreachablePath(spec, cwd)) {
-      warnings.push(`package.json's spec of ${PACKAGE}, "${spec}", is a path outside this folder: Netlify's build clones only the repository and cannot install it. `
-        + `Put the tarball inside the repository (e.g. "file:vendor/${PACKAGE}-<version>.tgz") or use "${INSTALL_SPEC}".`);
+      warnings.push(
+        `package.json's spec of ${PACKAGE}, "${spec}", is a path outside this folder: Netlify's build clones only the repository and cannot install it. ` +
+          `Put the tarball inside the repository (e.g. "file:vendor/${PACKAGE}-<version>.tgz") or use "${INSTALL_SPEC}".`,
+      );
     }
   } else {
     objectField(pkg, "devDependencies")[PACKAGE] = INSTALL_SPEC;
@@ -108,7 +116,10 @@ export function mergePackageJson(text: string | null, cwd: string): PackageMerge
 function objectField(pkg: Pkg, key: string): Pkg {
   const value = pkg[key];
   if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
-    throw new UsageError(`package.json's "${key}" is not an object: init adds to it, so nothing was changed.`, `Make "${key}" an object, then run init again.`);
+    throw new UsageError(
+      `package.json's "${key}" is not an object: init adds to it, so nothing was changed.`,
+      `Make "${key}" an object, then run init again.`,
+    );
   }
   return (pkg[key] ??= {}) as Pkg;
 }

@@ -42,7 +42,10 @@ function emptyOrMissing(dir: string, shown: string): boolean {
   const stats = lstatSync(dir, { throwIfNoEntry: false });
   if (stats === undefined) return true;
   if (!stats.isDirectory()) {
-    throw new UsageError(`${shown} exists and is not a folder: init writes the content folder there.`, "Name another folder: build-index-site init <dir>.");
+    throw new UsageError(
+      `${shown} exists and is not a folder: init writes the content folder there.`,
+      "Name another folder: build-index-site init <dir>.",
+    );
   }
   return readdirSync(dir).length === 0;
 }
@@ -51,7 +54,9 @@ function emptyOrMissing(dir: string, shown: string): boolean {
 function hasConfig(cwd: string, pkgText: string | null): string | null {
   if (existsSync(path.join(cwd, CONFIG_FILE))) return CONFIG_FILE;
   try {
-    return pkgText !== null && (JSON.parse(pkgText) as Record<string, unknown>)[CONFIG_NAME] !== undefined ? `package.json "${CONFIG_NAME}"` : null;
+    return pkgText !== null && (JSON.parse(pkgText) as Record<string, unknown>)[CONFIG_NAME] !== undefined
+      ? `package.json "${CONFIG_NAME}"`
+      : null;
   } catch {
     return null; // mergePackageJson reports it
   }
@@ -70,7 +75,10 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   const shownDir = dir.replace(/[\\/]+$/, "") || dir;
   const files: string[] = [];
   if (emptyOrMissing(target, shownDir)) {
-    const schemas = path.relative(target, path.join(root, "node_modules/build-index-site/schemas")).split(path.sep).join("/");
+    const schemas = path
+      .relative(target, path.join(root, "node_modules/build-index-site/schemas"))
+      .split(path.sep)
+      .join("/");
     for (const [rel, data] of starterContent(schemas)) {
       writes.push({ file: path.join(target, rel), data, flag: "wx" });
       files.push(rel);
@@ -90,7 +98,9 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   const merge = mergePackageJson(pkgText, root);
   if (merge.text !== null) {
     writes.push({ file: pkgFile, data: merge.text, flag: pkgText === null ? "wx" : "w" });
-    added.push(pkgText === null ? `package.json (${merge.added.join("; ")})` : `package.json: ${merge.added.join("; ")}`);
+    added.push(
+      pkgText === null ? `package.json (${merge.added.join("; ")})` : `package.json: ${merge.added.join("; ")}`,
+    );
   }
   kept.push(...merge.kept);
 
@@ -98,7 +108,11 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   const ignoreText = readText(ignoreFile, root);
   const missing = missingLines(ignoreText ?? "", GITIGNORE_LINES);
   if (missing.length > 0) {
-    writes.push({ file: ignoreFile, data: appendLines(ignoreText ?? "", missing), flag: ignoreText === null ? "wx" : "w" });
+    writes.push({
+      file: ignoreFile,
+      data: appendLines(ignoreText ?? "", missing),
+      flag: ignoreText === null ? "wx" : "w",
+    });
     added.push(`.gitignore${ignoreText === null ? "" : ":"} ${missing.join(" ")}`);
   } else kept.push(".gitignore (ignores the outputs already)");
 
@@ -106,7 +120,10 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   if (existsSync(netlifyFile)) kept.push("netlify.toml");
   else {
     // With the config file of another project setup, the content folder is named on the command line.
-    const command = existingConfig === null || dir === "content" ? NETLIFY_COMMAND : `${NETLIFY_COMMAND} --content ${shellWord(contentInConfig)}`;
+    const command =
+      existingConfig === null || dir === "content"
+        ? NETLIFY_COMMAND
+        : `${NETLIFY_COMMAND} --content ${shellWord(contentInConfig)}`;
     writes.push({ file: netlifyFile, data: netlifyToml(command), flag: "wx" });
     added.push(`netlify.toml (Netlify runs \`${command}\` and publishes dist/)`);
   }
@@ -119,7 +136,14 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
       throw osError(error, w.file, root);
     }
   }
-  return { dir, files, added, kept, warnings: merge.warnings, dependency: { spec: merge.dependency.spec, kept: merge.dependency.kept } };
+  return {
+    dir,
+    files,
+    added,
+    kept,
+    warnings: merge.warnings,
+    dependency: { spec: merge.dependency.spec, kept: merge.dependency.kept },
+  };
 }
 
 const shellWord = (word: string): string => (/^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
@@ -129,9 +153,14 @@ function osError(error: unknown, file: string, root: string, verb = "write"): un
   const e = error as NodeJS.ErrnoException;
   if (typeof e.code !== "string") return error;
   const shown = path.relative(process.cwd(), file) || file;
-  const hint = e.code === "EEXIST"
-    ? "Another program created it while init ran: run init again (it leaves existing files alone)."
-    : e.code === "EISDIR" ? `${shown} is a folder: move it away, or run init in another folder (--cwd <dir>).`
-      : `Make ${path.relative(process.cwd(), root) || "."} writable for this user, or run init in another folder (--cwd <dir>).`;
-  return new BuildError(e.code, `Cannot ${verb} ${shown}: ${e.message.replace(/^[A-Z]+: /, "").replace(/,.*$/, "")}.`, { hint, cause: error });
+  const hint =
+    e.code === "EEXIST"
+      ? "Another program created it while init ran: run init again (it leaves existing files alone)."
+      : e.code === "EISDIR"
+        ? `${shown} is a folder: move it away, or run init in another folder (--cwd <dir>).`
+        : `Make ${path.relative(process.cwd(), root) || "."} writable for this user, or run init in another folder (--cwd <dir>).`;
+  return new BuildError(e.code, `Cannot ${verb} ${shown}: ${e.message.replace(/^[A-Z]+: /, "").replace(/,.*$/, "")}.`, {
+    hint,
+    cause: error,
+  });
 }

@@ -7,12 +7,13 @@ import { squarePng } from "./png.js";
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-const svg = (color: string): string => [
-  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">',
-  `  <rect x="0.5" y="0.5" width="15" height="15" fill="${color}" stroke="#000"/>`,
-  "</svg>",
-  "",
-].join("\n");
+const svg = (color: string): string =>
+  [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">',
+    `  <rect x="0.5" y="0.5" width="15" height="15" fill="${color}" stroke="#000"/>`,
+    "</svg>",
+    "",
+  ].join("\n");
 
 /**
  * Path inside the content folder → bytes. `schemas` is the path from the content folder to the package's schemas/
@@ -20,24 +21,33 @@ const svg = (color: string): string => [
  */
 export function starterContent(schemas = "../node_modules/build-index-site/schemas"): Map<string, string | Buffer> {
   return new Map<string, string | Buffer>([
-    ["manifest.json", json({
-      $schema: `${schemas}/manifest.schema.json`,
-      base_url: "https://icons.example.org",
-      service: "Indexer API",
-      service_version: "1.0.0",
-      description: "Configuration and icon service built by build-index-site",
-      versions: ["1.0.0"],
-    })],
-    ["config.json", json({
-      version: "1.0.0",
-      main: { cache_type: "sqlite", icon_type: "default", index_hidden: false },
-      exclusions: { "index_folders": true, index_txt: true, index_json: true, index_html: true },
-      viewable_files: { view_txt: true, view_json: true, view_html: true },
-    })],
-    ["extensionMap.json", json({
-      indexing: { txt: "index_txt", json: "index_json", html: "index_html" },
-      viewing: { txt: "view_txt", json: "view_json", html: "view_html" },
-    })],
+    [
+      "manifest.json",
+      json({
+        $schema: `${schemas}/manifest.schema.json`,
+        base_url: "https://icons.example.org",
+        service: "Indexer API",
+        service_version: "1.0.0",
+        description: "Configuration and icon service built by build-index-site",
+        versions: ["1.0.0"],
+      }),
+    ],
+    [
+      "config.json",
+      json({
+        version: "1.0.0",
+        main: { cache_type: "sqlite", icon_type: "default", index_hidden: false },
+        exclusions: { index_folders: true, index_txt: true, index_json: true, index_html: true },
+        viewable_files: { view_txt: true, view_json: true, view_html: true },
+      }),
+    ],
+    [
+      "extensionMap.json",
+      json({
+        indexing: { txt: "index_txt", json: "index_json", html: "index_html" },
+        viewing: { txt: "view_txt", json: "view_json", html: "view_html" },
+      }),
+    ],
     ["icons.json", json({ folder: "folder.png", txt: "text.png", json: "json.png", html: "html.svg" })],
     ["icons/text.png", squarePng(16, [230, 230, 230, 255])],
     ["icons/folder.png", squarePng(16, [240, 200, 80, 255])],
@@ -70,12 +80,23 @@ export function netlifyToml(command: string = NETLIFY_COMMAND): string {
 
 /** The config file `init` writes: where the content is and where the site goes (`$schema` gives editor completion). */
 export function configFile(content: string): string {
-  return `${JSON.stringify({
-    $schema: "./node_modules/build-index-site/schemas/build-index-site.config.schema.json",
-    content,
-    out: "dist",
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      $schema: "./node_modules/build-index-site/schemas/build-index-site.config.schema.json",
+      content,
+      out: "dist",
+    },
+    null,
+    2,
+  )}\n`;
 }
 
 /** The build's outputs, which .gitignore gets (besides node_modules/). */
-export const GITIGNORE_LINES = ["node_modules/", "dist/", ".netlify/", ".vercel/", ".build-index-site/", ".wrangler/"] as const;
+export const GITIGNORE_LINES = [
+  "node_modules/",
+  "dist/",
+  ".netlify/",
+  ".vercel/",
+  ".build-index-site/",
+  ".wrangler/",
+] as const;

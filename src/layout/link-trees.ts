@@ -38,7 +38,11 @@ export function linkTrees(hosts: readonly TreeHost[]): LinkTree[] {
     const own = new Set<string>();
     for (const f of host.files) if (f.path.startsWith(docroot)) own.add(f.path.slice(docroot.length));
     trees.push({
-      host: host.name, prefix: `${HOSTS_DIR}/${host.name}/${docroot}`, docroot: host.docroot, own, ownAmongAnswers: [...own].some(isAnswerPath),
+      host: host.name,
+      prefix: `${HOSTS_DIR}/${host.name}/${docroot}`,
+      docroot: host.docroot,
+      own,
+      ownAmongAnswers: [...own].some(isAnswerPath),
     });
   }
   return trees;
@@ -50,7 +54,8 @@ export function printTrees(trees: readonly LinkTree[]): string {
 }
 
 /** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan.ts). */
-export const isAnswerPath = (sitePath: string): boolean => sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
+export const isAnswerPath = (sitePath: string): boolean =>
+  sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
 
 /**
  * Whether the tree links a file of --out (its path, or the file: a ×100 site's 590,000 answers make their paths only

@@ -2,7 +2,16 @@
 // EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
 // it where things are and what the build recorded; none of them parses the output folders on its own.
 
-import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -13,7 +22,17 @@ import { isEdgeHost, needsAnswers, type HostName } from "../hosts/names.js";
 import { fileHash, parseHostsRecord, type HostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
 import { linkTrees, type LinkTree } from "./link-trees.js";
-import { ANSWER_INPUTS_FILE, BESIDE_STAMP_FILE, CATALOGUE_PRINTS_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, layoutOf, MANIFEST_FILE, MANIFEST_HEADER, type Layout } from "./paths.js";
+import {
+  ANSWER_INPUTS_FILE,
+  BESIDE_STAMP_FILE,
+  CATALOGUE_PRINTS_FILE,
+  HOSTS_DIR,
+  HOSTS_RECORD_FILE,
+  layoutOf,
+  MANIFEST_FILE,
+  MANIFEST_HEADER,
+  type Layout,
+} from "./paths.js";
 import { LAYOUT_FORMAT, parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /** A file of --out as the build recorded it: its sha1 (base64url) and size. */
@@ -110,7 +129,9 @@ async function evaluateHandler(text: string, unique: string): Promise<Required<E
   if (tail !== null && !/^\s*(import|export)\b|\bimport\s*[.(]/m.test(body)) {
     return (new Function(`"use strict";\n${body}\nreturn ${tail[1]!};`) as () => Required<EdgeHandler> | undefined)();
   }
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as { default?: Required<EdgeHandler> };
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(text + unique).toString("base64")}`)) as {
+    default?: Required<EdgeHandler>;
+  };
   return mod.default;
 }
 
@@ -134,22 +155,31 @@ export async function readBuild(outDir: string): Promise<Build> {
   const real = await realpath(outDir).catch(() => null);
   const shown = outDir.replace(/[\\/]+$/, "") || outDir;
   if (real === null || !statSync(real).isDirectory()) {
-    throw new NotABuildError(`${shown} does not exist: there is no build to read.`, "Run `build-index-site build` first, or name the output folder with --dir.");
+    throw new NotABuildError(
+      `${shown} does not exist: there is no build to read.`,
+      "Run `build-index-site build` first, or name the output folder with --dir.",
+    );
   }
   const layout = layoutOf(real);
   const stampText = await readFile(layout.stamp, "utf8").catch(() => null);
   const stamp = parseStamp(stampText ?? "");
   const otherFormat = stampText === null ? undefined : formatOf(stampText);
   if (stamp === null && otherFormat !== undefined) {
-    throw new NotABuildError(`${shown} was built by another version of build-index-site (layout format ${otherFormat}; this one reads ${LAYOUT_FORMAT}).`,
-      "Build it again with this version.");
+    throw new NotABuildError(
+      `${shown} was built by another version of build-index-site (layout format ${otherFormat}; this one reads ${LAYOUT_FORMAT}).`,
+      "Build it again with this version.",
+    );
   }
   if (stamp === null) {
     const older = statSync(path.join(real, "routes.json"), { throwIfNoEntry: false }) !== undefined;
-    throw new NotABuildError(older
-      ? `${shown} was built by an older version of build-index-site (its records are inside it).`
-      : `${shown} is not a build of build-index-site: ${path.relative(process.cwd(), layout.stamp) || layout.stamp} is missing.`,
-    older ? "Build again: the records now live beside it, in .build-index-site/." : "Run `build-index-site build` first, or name the output folder with --dir.");
+    throw new NotABuildError(
+      older
+        ? `${shown} was built by an older version of build-index-site (its records are inside it).`
+        : `${shown} is not a build of build-index-site: ${path.relative(process.cwd(), layout.stamp) || layout.stamp} is missing.`,
+      older
+        ? "Build again: the records now live beside it, in .build-index-site/."
+        : "Run `build-index-site build` first, or name the output folder with --dir.",
+    );
   }
   let compiled: Promise<CompiledTable> | undefined;
   // Read once per reader: answer() compiles the same table (a ×100 site's is about 50 MB in memory).
@@ -158,12 +188,13 @@ export async function readBuild(outDir: string): Promise<Build> {
   const edge = stamp.hosts.some(isEdgeHost);
   const answers = needsAnswers(stamp.hosts);
   const handlerFile = (): string | null =>
-    (edge && statSync(layout.handler, { throwIfNoEntry: false })?.isFile() ? layout.handler : null);
+    edge && statSync(layout.handler, { throwIfNoEntry: false })?.isFile() ? layout.handler : null;
   /** The data files from --out, as a host's static serving would give them (verify's exact answers). */
   const ownAssets: Assets = {
     async fetch(request) {
       const sitePath = decodeURIComponent(new URL(request.url).pathname);
-      if (!sitePath.startsWith(`${DATA_DIR}/`) || sitePath.split("/").includes("..")) return new Response("Not Found", { status: 404 });
+      if (!sitePath.startsWith(`${DATA_DIR}/`) || sitePath.split("/").includes(".."))
+        return new Response("Not Found", { status: 404 });
       const data = await readFile(path.join(layout.out, ...sitePath.split("/"))).catch(() => null);
       return data === null ? new Response("Not Found", { status: 404 }) : new Response(data);
     },
@@ -171,7 +202,13 @@ export async function readBuild(outDir: string): Promise<Build> {
   const answer = async (query: string): Promise<BuildAnswer> => {
     compiled ??= table().then(compileTable);
     const { rule, target } = matchRoute(await compiled, parseQuery(query));
-    return { rule: rule.id, status: rule.status, headers: rule.headers, target, file: path.join(layout.out, ...target.split("/")) };
+    return {
+      rule: rule.id,
+      status: rule.status,
+      headers: rule.headers,
+      target,
+      file: path.join(layout.out, ...target.split("/")),
+    };
   };
   return {
     layout,
@@ -182,9 +219,10 @@ export async function readBuild(outDir: string): Promise<Build> {
     answers,
     table,
     serveConfig: async () => (await readJson(layout.serve)) as Record<string, unknown>,
-    siteFiles: async (keep) => (keep === undefined
-      ? parseSiteManifest(await readFile(layout.siteManifest, "utf8"))
-      : keptSiteFiles(layout.siteManifest, keep)),
+    siteFiles: async (keep) =>
+      keep === undefined
+        ? parseSiteManifest(await readFile(layout.siteManifest, "utf8"))
+        : keptSiteFiles(layout.siteManifest, keep),
     handlerFile,
     answer,
     handler: async () => {
@@ -199,7 +237,9 @@ export async function readBuild(outDir: string): Promise<Build> {
     },
     baseUrl: async () => {
       if (!answers) {
-        const core = JSON.parse(await readFile(path.join(layout.out, ...corePath().split("/")), "utf8")) as { baseUrl?: unknown };
+        const core = JSON.parse(await readFile(path.join(layout.out, ...corePath().split("/")), "utf8")) as {
+          baseUrl?: unknown;
+        };
         return typeof core.baseUrl === "string" ? core.baseUrl : "";
       }
       const info = JSON.parse(await readFile((await answer("")).file, "utf8")) as { icon_base_url?: unknown };
@@ -244,7 +284,10 @@ function formatOf(text: string): number | undefined {
 /** The manifest's records that `keep` accepts, read line by line (the whole text of a ×100 site's is 46 MB). */
 async function keptSiteFiles(file: string, keep: (sitePath: string) => boolean): Promise<Map<string, SiteFileRecord>> {
   const files = new Map<string, SiteFileRecord>();
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 }), crlfDelay: Infinity });
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 }),
+    crlfDelay: Infinity,
+  });
   let header = true;
   for await (const line of lines) {
     if (header) {
@@ -255,7 +298,8 @@ async function keptSiteFiles(file: string, keep: (sitePath: string) => boolean):
     const second = line.indexOf(" ", first + 1);
     if (first <= 0 || second <= first || line.startsWith("mtimes ")) continue;
     const sitePath = line.slice(second + 1);
-    if (keep(sitePath)) files.set(sitePath, { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
+    if (keep(sitePath))
+      files.set(sitePath, { sha1: line.slice(0, first), size: Number(line.slice(first + 1, second)) });
   }
   return files;
 }
@@ -270,7 +314,10 @@ function parseSiteManifest(text: string): Map<string, SiteFileRecord> {
     const first = text.indexOf(" ", start);
     const second = first === -1 || first >= stop ? -1 : text.indexOf(" ", first + 1);
     if (first > start && second > first && second < stop && !text.startsWith("mtimes ", start)) {
-      files.set(text.slice(second + 1, stop), { sha1: text.slice(start, first), size: Number(text.slice(first + 1, second)) });
+      files.set(text.slice(second + 1, stop), {
+        sha1: text.slice(start, first),
+        size: Number(text.slice(first + 1, second)),
+      });
     }
     start = stop + 1;
   }
@@ -372,7 +419,9 @@ export function lastBuild(layout: Layout): LastBuild {
   let site: string | undefined;
   let hostsRecord: HostsRecord | null | undefined;
   const recordOfHosts = (): HostsRecord | null =>
-    (hostsRecord === undefined ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? "")) : hostsRecord);
+    hostsRecord === undefined
+      ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? ""))
+      : hostsRecord;
   return {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
@@ -415,14 +464,22 @@ function keptHosts(layout: Layout, record: HostsRecord | null, key: string): Kep
     for (const b of host.beside) {
       const besideFiles = read(layout.beside(b.dir), b.files);
       if (besideFiles === null) return null;
-      beside.push({ dir: b.dir, files: besideFiles, ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }) });
+      beside.push({
+        dir: b.dir,
+        files: besideFiles,
+        ...(b.plainFiles === undefined ? {} : { plainFiles: b.plainFiles }),
+      });
     }
     const output: HostOutput = {
-      files, ...(host.docroot === undefined ? {} : { docroot: host.docroot }),
-      ...(host.docrootDir === undefined ? {} : { docrootDir: host.docrootDir }), ...(beside.length === 0 ? {} : { beside }),
+      files,
+      ...(host.docroot === undefined ? {} : { docroot: host.docroot }),
+      ...(host.docrootDir === undefined ? {} : { docrootDir: host.docrootDir }),
+      ...(beside.length === 0 ? {} : { beside }),
     };
     kept.push({
-      name: host.name, output, ...(host.handlerBytes === undefined ? {} : { handlerBytes: host.handlerBytes }),
+      name: host.name,
+      output,
+      ...(host.handlerBytes === undefined ? {} : { handlerBytes: host.handlerBytes }),
       ...(host.handlerGzipBytes === undefined ? {} : { handlerGzipBytes: host.handlerGzipBytes }),
     });
   }

@@ -51,8 +51,18 @@ export function parseStamp(text: string): BuildStamp | null {
   const s = value as Partial<BuildStamp>;
   const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
   const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
-  if (s.format !== LAYOUT_FORMAT || typeof s.out !== "string" || typeof s.key !== "string" || !strings(s.hosts)
-    || !strings(s.beside) || !count(s.warnings) || !count(s.answers) || !count(s.rules) || !(s.time === undefined || Number.isInteger(s.time))
-    || !(s.tool === undefined || typeof s.tool === "string")) return null;
+  if (
+    s.format !== LAYOUT_FORMAT ||
+    typeof s.out !== "string" ||
+    typeof s.key !== "string" ||
+    !strings(s.hosts) ||
+    !strings(s.beside) ||
+    !count(s.warnings) ||
+    !count(s.answers) ||
+    !count(s.rules) ||
+    !(s.time === undefined || Number.isInteger(s.time)) ||
+    !(s.tool === undefined || typeof s.tool === "string")
+  )
+    return null;
   return s as BuildStamp;
 }

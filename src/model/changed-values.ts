@@ -16,7 +16,9 @@ export interface ChangedEntries {
  * is kept: the answers' prints, the catalogue and the handler's data ask the same of the same two parts.
  */
 export function changedEntries<V>(
-  was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, same?: (a: V, b: V) => boolean,
+  was: ReadonlyMap<string, V>,
+  now: ReadonlyMap<string, V>,
+  same?: (a: V, b: V) => boolean,
 ): ChangedEntries | null {
   const kept = found.get(now);
   if (kept !== undefined && kept.was.deref() === was && kept.same === same) return kept.changed;
@@ -25,9 +27,16 @@ export function changedEntries<V>(
   return changed;
 }
 // `was` held weakly: each map would keep the one before it, and that one its own, for as long as `dev` runs.
-const found = new WeakMap<ReadonlyMap<string, unknown>, { was: WeakRef<ReadonlyMap<string, unknown>>; same: unknown; changed: ChangedEntries | null }>();
+const found = new WeakMap<
+  ReadonlyMap<string, unknown>,
+  { was: WeakRef<ReadonlyMap<string, unknown>>; same: unknown; changed: ChangedEntries | null }
+>();
 
-function compare<V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, same?: (a: V, b: V) => boolean): ChangedEntries | null {
+function compare<V>(
+  was: ReadonlyMap<string, V>,
+  now: ReadonlyMap<string, V>,
+  same?: (a: V, b: V) => boolean,
+): ChangedEntries | null {
   const changed = { keys: [] as string[], at: [] as number[] };
   if (was === now) return changed;
   if (was.size !== now.size) return null;
@@ -46,6 +55,10 @@ function compare<V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, sa
 }
 
 /** The keys of changedEntries. */
-export function changedValues<V>(was: ReadonlyMap<string, V>, now: ReadonlyMap<string, V>, same?: (a: V, b: V) => boolean): readonly string[] | null {
+export function changedValues<V>(
+  was: ReadonlyMap<string, V>,
+  now: ReadonlyMap<string, V>,
+  same?: (a: V, b: V) => boolean,
+): readonly string[] | null {
   return changedEntries(was, now, same)?.keys ?? null;
 }

@@ -9,7 +9,8 @@ export type JsonObject = Map<string, Json>;
 export const stringMap = (o: JsonObject): Map<string, string> => new Map(o) as Map<string, string>;
 
 /** A response body: plain objects for the fields we write, Maps for content copied through. */
-export type Body = null | boolean | number | string | readonly Body[] | JsonObject | { readonly [key: string]: Body | undefined };
+export type Body =
+  null | boolean | number | string | readonly Body[] | JsonObject | { readonly [key: string]: Body | undefined };
 
 /**
  * Serialize like `JSON.stringify(value, null, 2) + "\n"`, except that Maps are objects in insertion order.
@@ -32,7 +33,11 @@ function native(value: Body | undefined): boolean {
     return true;
   }
   for (const key in value) {
-    if (Object.prototype.hasOwnProperty.call(value, key) && !native((value as { readonly [key: string]: Body | undefined })[key])) return false;
+    if (
+      Object.prototype.hasOwnProperty.call(value, key) &&
+      !native((value as { readonly [key: string]: Body | undefined })[key])
+    )
+      return false;
   }
   return true;
 }
@@ -40,7 +45,10 @@ function native(value: Body | undefined): boolean {
 function write(value: Body, indent: string): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
   // A subtree without Maps: JSON.stringify prints it; its lines get this level's indent (strings hold no raw newline).
-  if (native(value)) return indent === "" ? JSON.stringify(value, null, 2) : JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
+  if (native(value))
+    return indent === ""
+      ? JSON.stringify(value, null, 2)
+      : JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
   const inner = indent + "  ";
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
@@ -61,7 +69,8 @@ function write(value: Body, indent: string): string {
 /** Whether `stringify(a) === stringify(b)`, without printing either (Maps and plain objects with the same entries are equal). */
 export function sameText(a: Body, b: Body): boolean {
   if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return JSON.stringify(a) === JSON.stringify(b);
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object")
+    return JSON.stringify(a) === JSON.stringify(b);
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameText(a[i] as Body, b[i] as Body)) return false;
@@ -89,7 +98,8 @@ export function toPlain(value: Json): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value) {
       // "__proto__" is a key like any other in JSON: defined, not assigned (which would set the prototype).
-      if (k === "__proto__") Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      if (k === "__proto__")
+        Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
       else out[k] = toPlain(v);
     }
     return out;

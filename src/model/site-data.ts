@@ -11,8 +11,10 @@ import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "./type
 export type EncodedJson = null | boolean | number | string | EncodedJson[] | { o: Array<[string, EncodedJson]> };
 
 /** The model's plain fields as they are; its JSON objects encoded; its lookup maps left out (they are derived). */
-export interface SiteData
-  extends Pick<SiteModel, "baseUrl" | "service" | "serviceVersion" | "description" | "versions" | "buildTime" | "configReference"> {
+export interface SiteData extends Pick<
+  SiteModel,
+  "baseUrl" | "service" | "serviceVersion" | "description" | "versions" | "buildTime" | "configReference"
+> {
   format: 1;
   config: { json: EncodedJson; version: string; lastModified: number };
   /** extensionMap.json's two objects (the lookup maps are derived from them). */
@@ -52,12 +54,22 @@ const asObject = (value: EncodedJson): JsonObject => {
 
 /** The site data's fields made of one part of the model alone (the part of the same name), which can be large. */
 const PARTS = {
-  config: ({ config }: SiteModel): SiteData["config"] => ({ json: encodeJson(config.json), version: config.version, lastModified: config.lastModified }),
-  extensionMap: ({ extensionMap: e }: SiteModel): SiteData["extensionMap"] => ({
-    indexing: encodeJson(e.indexingJson), viewing: encodeJson(e.viewingJson), lastModified: e.lastModified,
+  config: ({ config }: SiteModel): SiteData["config"] => ({
+    json: encodeJson(config.json),
+    version: config.version,
+    lastModified: config.lastModified,
   }),
-  iconMap: ({ iconMap }: SiteModel): SiteData["iconMap"] => ({ json: encodeJson(iconMap.json), lastModified: iconMap.lastModified }),
-  iconDirFiles: ({ iconDirFiles }: SiteModel): SiteData["iconDirFiles"] => [...iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
+  extensionMap: ({ extensionMap: e }: SiteModel): SiteData["extensionMap"] => ({
+    indexing: encodeJson(e.indexingJson),
+    viewing: encodeJson(e.viewingJson),
+    lastModified: e.lastModified,
+  }),
+  iconMap: ({ iconMap }: SiteModel): SiteData["iconMap"] => ({
+    json: encodeJson(iconMap.json),
+    lastModified: iconMap.lastModified,
+  }),
+  iconDirFiles: ({ iconDirFiles }: SiteModel): SiteData["iconDirFiles"] =>
+    [...iconDirFiles].map(([name, f]) => [name, f.size, f.lastModified]),
 };
 export type SiteDataPart = keyof typeof PARTS;
 
@@ -91,7 +103,9 @@ export function toSiteData(model: SiteModel): SiteData {
 export function siteDataText(model: SiteModel, text: (name: SiteDataPart, print: () => string) => string): string {
   const printed = fields(model, (name) => new PartText(text(name, () => JSON.stringify(PARTS[name](model)))));
   // An object's JSON is its fields' in order, "key":value joined by commas (none of these is undefined).
-  return `{${Object.entries(printed).map(([key, value]) => `${JSON.stringify(key)}:${value instanceof PartText ? value.text : JSON.stringify(value)}`).join(",")}}`;
+  return `{${Object.entries(printed)
+    .map(([key, value]) => `${JSON.stringify(key)}:${value instanceof PartText ? value.text : JSON.stringify(value)}`)
+    .join(",")}}`;
 }
 
 class PartText {
@@ -108,9 +122,15 @@ export function fromSiteData(data: SiteData): SiteModel {
     versions: [...data.versions],
     buildTime: data.buildTime,
     config: { json: asObject(data.config.json), version: data.config.version, lastModified: data.config.lastModified },
-    extensionMap: extensionMapOf(asObject(data.extensionMap.indexing), asObject(data.extensionMap.viewing), data.extensionMap.lastModified),
+    extensionMap: extensionMapOf(
+      asObject(data.extensionMap.indexing),
+      asObject(data.extensionMap.viewing),
+      data.extensionMap.lastModified,
+    ),
     iconMap: iconMapOf(asObject(data.iconMap.json), data.iconMap.lastModified),
-    iconDirFiles: new Map(data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }])),
+    iconDirFiles: new Map(
+      data.iconDirFiles.map(([name, size, lastModified]): [string, FileInfo] => [name, { size, lastModified }]),
+    ),
     configReference: data.configReference === null ? null : { ...data.configReference },
   };
 }

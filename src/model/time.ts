@@ -23,13 +23,17 @@ export function buildClock(sourceDateEpoch: string | undefined, nowMs: number): 
     return { now: Math.floor(nowMs / 1000), mtime: (ms) => Math.floor(ms / 1000) };
   }
   if (!/^\d+$/.test(sourceDateEpoch)) {
-    throw new UsageError(`SOURCE_DATE_EPOCH must be a whole number of seconds, got "${sourceDateEpoch}".`,
-      "Set it to the time of the last commit (SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)), or unset it.");
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH must be a whole number of seconds, got "${sourceDateEpoch}".`,
+      "Set it to the time of the last commit (SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)), or unset it.",
+    );
   }
   const epoch = Number(sourceDateEpoch);
   if (epoch > MAX_EPOCH) {
-    throw new UsageError(`SOURCE_DATE_EPOCH=${sourceDateEpoch} is out of range: it must be at most ${MAX_EPOCH} (${formatTimestamp(MAX_EPOCH)} UTC).`,
-      "Set it to the time of the last commit (SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)), or unset it.");
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH=${sourceDateEpoch} is out of range: it must be at most ${MAX_EPOCH} (${formatTimestamp(MAX_EPOCH)} UTC).`,
+      "Set it to the time of the last commit (SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)), or unset it.",
+    );
   }
   return { now: epoch, mtime: (ms) => Math.min(Math.floor(ms / 1000), epoch) };
 }

@@ -41,8 +41,18 @@ export interface SiteModel {
 }
 
 /** extensionMap.json's two objects, with the lookup maps derived from them (every model builder makes it here). */
-export function extensionMapOf(indexingJson: JsonObject, viewingJson: JsonObject, lastModified: number): SiteModel["extensionMap"] {
-  return { indexingJson, viewingJson, indexing: stringMap(indexingJson), viewing: stringMap(viewingJson), lastModified };
+export function extensionMapOf(
+  indexingJson: JsonObject,
+  viewingJson: JsonObject,
+  lastModified: number,
+): SiteModel["extensionMap"] {
+  return {
+    indexingJson,
+    viewingJson,
+    indexing: stringMap(indexingJson),
+    viewing: stringMap(viewingJson),
+    lastModified,
+  };
 }
 
 /** icons.json, with the extension → icon lookup map derived from it. */
@@ -87,7 +97,8 @@ const HAS_UPPER = /[A-Z]/;
 const HAS_LOWER = /[a-z]/;
 
 /** PHP's empty() on a query value: absent, "" and "0" are empty. */
-export const isEmptyParam = (value: string | undefined): boolean => value === undefined || value === "" || value === "0";
+export const isEmptyParam = (value: string | undefined): boolean =>
+  value === undefined || value === "" || value === "0";
 
 /** Icon names of the site, sorted in byte order (UTF-8), as the icons action lists them. */
 export function sortedIconNames(site: SiteModel): string[] {

@@ -3,7 +3,16 @@
 
 /** Rank of a word part; `#` (the stand-in for "a number") sits between rc and pl. Matching is by prefix, as in PHP. */
 const SPECIAL_FORMS: ReadonlyArray<readonly [string, number]> = [
-  ["dev", 0], ["alpha", 1], ["a", 1], ["beta", 2], ["b", 2], ["RC", 3], ["rc", 3], ["#", 4], ["pl", 5], ["p", 5],
+  ["dev", 0],
+  ["alpha", 1],
+  ["a", 1],
+  ["beta", 2],
+  ["b", 2],
+  ["RC", 3],
+  ["rc", 3],
+  ["#", 4],
+  ["pl", 5],
+  ["p", 5],
 ];
 const NUMBER = "#N#";
 const LONG_MAX = 2n ** 63n - 1n;

@@ -77,7 +77,7 @@ export function forgetFolders(file: string): void {
  * when the record was made. Without a record, nothing is trusted.
  */
 export function trustedFolders(file: string): (dir: string) => (rel: string) => boolean {
-  const never = (): (rel: string) => boolean => () => false;
+  const never = (): ((rel: string) => boolean) => () => false;
   let text: string;
   let recordedAt: bigint;
   try {

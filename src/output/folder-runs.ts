@@ -10,7 +10,8 @@ export class FolderRuns {
   /** Moves to the folder of `p` ("a/b/c.json": "a/b"); true when it is not the last path's. */
   next(p: string): boolean {
     const slash = p.lastIndexOf("/");
-    if (this.known && (slash < 0 ? this.folder === "" : slash === this.folder.length && p.startsWith(this.folder))) return false;
+    if (this.known && (slash < 0 ? this.folder === "" : slash === this.folder.length && p.startsWith(this.folder)))
+      return false;
     this.known = true;
     this.folder = slash < 0 ? "" : p.slice(0, slash);
     return true;

@@ -59,7 +59,8 @@ interface Holder {
  * file system) the lock's time decides: a live build touches it every few seconds.
  */
 function holderGone(holder: Holder, lockMtimeMs: number): boolean {
-  if (holder.host !== os.hostname() || holder.pidns !== pidNamespace()) return Date.now() - lockMtimeMs > UNCHECKABLE_STALE_MS;
+  if (holder.host !== os.hostname() || holder.pidns !== pidNamespace())
+    return Date.now() - lockMtimeMs > UNCHECKABLE_STALE_MS;
   if (holder.pid === process.pid) return holder.start !== "-" && holder.start !== processStart(process.pid);
   try {
     process.kill(holder.pid, 0);
@@ -76,13 +77,22 @@ function parse(text: string): Holder | null {
   const field = (name: string): string => lines.find((l) => l.startsWith(`${name} `))?.slice(name.length + 1) ?? "";
   const pid = Number(field("pid"));
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  return { pid, host: field("host"), pidns: field("pidns") || "-", start: field("start") || "-", since: field("since") };
+  return {
+    pid,
+    host: field("host"),
+    pidns: field("pidns") || "-",
+    start: field("start") || "-",
+    since: field("since"),
+  };
 }
 
 /** Whether the lock file's holder is provably gone (then the lock may be taken over). */
 async function stale(file: string): Promise<{ stale: boolean; holder: Holder | null }> {
   const text = await readFile(file, "utf8").catch(() => null);
-  const mtimeMs = await stat(file).then((s) => s.mtimeMs, () => null);
+  const mtimeMs = await stat(file).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
   if (text === null || mtimeMs === null) return { stale: true, holder: null }; // removed meanwhile: try again
   const holder = parse(text);
   // Unparsable: being written right now, or left empty by a process killed between creating and writing it.
@@ -96,8 +106,9 @@ async function stale(file: string): Promise<{ stale: boolean; holder: Holder | n
  */
 export async function acquireLock(target: string, label: string): Promise<OutLock> {
   const file = lockFile(target);
-  const text = `${HEADER}\npid ${process.pid}\nhost ${os.hostname()}\npidns ${pidNamespace()}\n`
-    + `start ${processStart(process.pid)}\nsince ${new Date().toISOString()}\n`;
+  const text =
+    `${HEADER}\npid ${process.pid}\nhost ${os.hostname()}\npidns ${pidNamespace()}\n` +
+    `start ${processStart(process.pid)}\nsince ${new Date().toISOString()}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
     let handle;
     try {
@@ -106,9 +117,14 @@ export async function acquireLock(target: string, label: string): Promise<OutLoc
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const { stale: isStale, holder } = await stale(file);
       if (!isStale) {
-        const who = holder === null ? "another build" : `another build (pid ${holder.pid}${holder.host === os.hostname() ? "" : ` on ${holder.host}`}, since ${holder.since})`;
-        throw new UsageError(`--out ${label} is being written by ${who}: two builds into one folder would mix their files.`,
-          `Wait for that build to finish (or stop it) and run this one again. If no build is running, delete ${file}.`);
+        const who =
+          holder === null
+            ? "another build"
+            : `another build (pid ${holder.pid}${holder.host === os.hostname() ? "" : ` on ${holder.host}`}, since ${holder.since})`;
+        throw new UsageError(
+          `--out ${label} is being written by ${who}: two builds into one folder would mix their files.`,
+          `Wait for that build to finish (or stop it) and run this one again. If no build is running, delete ${file}.`,
+        );
       }
       await unlink(file).catch(() => {});
       continue;
@@ -126,16 +142,25 @@ export async function acquireLock(target: string, label: string): Promise<OutLoc
     }, HEARTBEAT_MS);
     heartbeat.unref();
     return {
-      target, file,
+      target,
+      file,
       release: async () => {
         if (released) return;
         released = true;
         clearInterval(heartbeat);
         // Only our own lock is removed (a lock file taken over meanwhile is left alone).
-        if (await readFile(file, "utf8").then((t) => t === text, () => false)) await unlink(file).catch(() => {});
+        if (
+          await readFile(file, "utf8").then(
+            (t) => t === text,
+            () => false,
+          )
+        )
+          await unlink(file).catch(() => {});
       },
     };
   }
-  throw new UsageError(`--out ${label}: could not take the lock ${file} (it keeps reappearing).`,
-    "Another build is starting at the same moment: run this one again when it has finished.");
+  throw new UsageError(
+    `--out ${label}: could not take the lock ${file} (it keeps reappearing).`,
+    "Another build is starting at the same moment: run this one again when it has finished.",
+  );
 }

@@ -90,8 +90,17 @@ export class ManifestEntries {
   /** Whether the entry at `index` is set and the same as another list's at `at`. */
   same(index: number, other: ManifestEntries, at: number): boolean {
     const size = this.sizes[index]!;
-    return size >= 0 && size === other.sizes[at]
-      && this.hashes.compare(other.hashes, at * HASH_BYTES, (at + 1) * HASH_BYTES, index * HASH_BYTES, (index + 1) * HASH_BYTES) === 0;
+    return (
+      size >= 0 &&
+      size === other.sizes[at] &&
+      this.hashes.compare(
+        other.hashes,
+        at * HASH_BYTES,
+        (at + 1) * HASH_BYTES,
+        index * HASH_BYTES,
+        (index + 1) * HASH_BYTES,
+      ) === 0
+    );
   }
 
   /** Whether the entry at `index` is `hash` and `size` (byte by byte: no Buffer view is made). */
@@ -196,7 +205,9 @@ export class TextDigests {
    * file (the answer file of a whole answer the handler's data holds too), it is not hashed.
    */
   entryOf(
-    data: string | Uint8Array, known: Buffer | undefined, size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength,
+    data: string | Uint8Array,
+    known: Buffer | undefined,
+    size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength,
   ): { hash: Buffer; size: number } {
     if (known === undefined) return { hash: this.of(data), size };
     if (typeof data === "string" && data.length >= LARGE_TEXT) this.large.set(data, known);

@@ -64,7 +64,12 @@ export function manifestLines(text: string, patchable: boolean): ManifestLines {
   } else {
     starts = null;
   }
-  return { paths, entries, mtimes, printed: (starts === null || mtimes === null ? null : manifestOf(text, starts)) ?? undefined };
+  return {
+    paths,
+    entries,
+    mtimes,
+    printed: (starts === null || mtimes === null ? null : manifestOf(text, starts)) ?? undefined,
+  };
 }
 
 /**

@@ -42,7 +42,8 @@ export async function isMountPoint(dir: string): Promise<boolean> {
     return false;
   }
   const real = await realpath(dir).catch(() => dir);
-  const unescape = (s: string): string => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+  const unescape = (s: string): string =>
+    s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
   return info.split("\n").some((line) => {
     const mountPoint = line.split(" ")[4];
     return mountPoint !== undefined && unescape(mountPoint) === real;
@@ -75,20 +76,26 @@ export async function checkTarget(target: string, label: string, replaceOut: boo
   });
   if (st === null) return;
   if (await isMountPoint(target)) {
-    throw new UsageError(`--out ${label} is a mount point (a Docker volume or another file system): the build replaces --out by renaming a folder beside it, which a mount point does not allow.`,
-      `Point --out at a new folder inside it (e.g. --out ${path.join(label, "site")}), or mount the volume one level up.`);
+    throw new UsageError(
+      `--out ${label} is a mount point (a Docker volume or another file system): the build replaces --out by renaming a folder beside it, which a mount point does not allow.`,
+      `Point --out at a new folder inside it (e.g. --out ${path.join(label, "site")}), or mount the volume one level up.`,
+    );
   }
   if (replaceOut) return;
   if (st.isDirectory()) {
     // --out is ours when its records are (src/layout: they hold its manifest); a folder this tool writes whole (the
     // records, a folder beside --out) has its marker inside.
     const records = layoutOf(target).records;
-    if (await hasMarker(records) || await hasMarker(target)) return;
+    if ((await hasMarker(records)) || (await hasMarker(target))) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;
-    throw new UsageError(`--out ${label} is a folder that build-index-site did not write (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, and no records of it in ${path.relative(path.dirname(target), records)}/): refusing to replace it.`,
-      `Choose a new or empty folder, or pass ${REPLACE_FLAG} to delete everything in it and write the site there.`);
+    throw new UsageError(
+      `--out ${label} is a folder that build-index-site did not write (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, and no records of it in ${path.relative(path.dirname(target), records)}/): refusing to replace it.`,
+      `Choose a new or empty folder, or pass ${REPLACE_FLAG} to delete everything in it and write the site there.`,
+    );
   }
-  throw new UsageError(`--out ${label} is ${st.isFile() ? "a file" : "not a folder"}, not a folder that build-index-site wrote: refusing to replace it.`,
-    `Choose a new or empty folder, or pass ${REPLACE_FLAG} to delete it and write the site there.`);
+  throw new UsageError(
+    `--out ${label} is ${st.isFile() ? "a file" : "not a folder"}, not a folder that build-index-site wrote: refusing to replace it.`,
+    `Choose a new or empty folder, or pass ${REPLACE_FLAG} to delete it and write the site there.`,
+  );
 }

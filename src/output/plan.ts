@@ -5,7 +5,18 @@ import type { RawFile } from "../content/read-content.js";
 import type { HostFolder } from "../hosts/index.js";
 import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { ANSWER_INPUTS_FILE, CATALOGUE_PRINTS_FILE, HANDLER_FILE, HOSTS_DIR, HOSTS_RECORD_FILE, ROUTES_FILE, SERVE_FILE, SITE_ID_FILE, SITE_MANIFEST_FILE, STAMP_FILE } from "../layout/paths.js";
+import {
+  ANSWER_INPUTS_FILE,
+  CATALOGUE_PRINTS_FILE,
+  HANDLER_FILE,
+  HOSTS_DIR,
+  HOSTS_RECORD_FILE,
+  ROUTES_FILE,
+  SERVE_FILE,
+  SITE_ID_FILE,
+  SITE_MANIFEST_FILE,
+  STAMP_FILE,
+} from "../layout/paths.js";
 import { stringify, type Body } from "../model/json.js";
 import { caseShape } from "../model/types.js";
 import { AnswerOutput } from "../routes/answer-files.js";
@@ -37,14 +48,15 @@ export type OutputFile =
    */
   | { path: string; linkTo: string; entry: string; readonly implied?: boolean };
 
-
 /**
  * Every file of --out, the public site: the plain files sorted by path (the content's, and the pages the build makes:
  * the catalogue, src/catalogue), then the answer files (all under api/) in the order the route table made them.
  * Answers are not sorted: their paths are made only when the writer asks.
  */
 export function planSite(
-  routes: BuiltRoutes, published: readonly RawFile[], parts: {
+  routes: BuiltRoutes,
+  published: readonly RawFile[],
+  parts: {
     answers: boolean;
     data: ReadonlyArray<{ path: string; data: string; hash?: Buffer }>;
     /** The site's own pages (the catalogue): plain files of the site that the build makes. */
@@ -52,7 +64,11 @@ export function planSite(
   } = { answers: true, data: [] },
 ): OutputFile[] {
   const files: OutputFile[] = published.map((f) => ({
-    path: f.path, source: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.data === undefined ? {} : { bytes: f.data }),
+    path: f.path,
+    source: f.absPath,
+    size: f.size,
+    mtimeMs: f.mtimeMs,
+    ...(f.data === undefined ? {} : { bytes: f.data }),
     ...(f.facts === undefined ? {} : { hash: f.facts.hash }),
   }));
   for (const f of parts.data) {
@@ -62,7 +78,8 @@ export function planSite(
   files.push(...(parts.pages ?? []));
   files.sort(byPath);
   for (let i = 0; i < files.length; i++) {
-    if (i > 0 && files[i]!.path === files[i - 1]!.path) throw new Error(`Internal: ${files[i]!.path} is written twice.`);
+    if (i > 0 && files[i]!.path === files[i - 1]!.path)
+      throw new Error(`Internal: ${files[i]!.path} is written twice.`);
     if (isAnswerPath(files[i]!.path)) throw new Error(`Internal: ${files[i]!.path} is not an answer but lies in api/.`);
   }
   // The answer files only when a static host routes /api.php to them: an edge host's handler never reads them.
@@ -92,7 +109,6 @@ export function foldersIn(files: readonly OutputFile[]): string[] {
   }
   return folders;
 }
-
 
 /**
  * Whether an edge host serves this file of --out as a file (its upload links it): a plain file of the content, a
@@ -144,7 +160,11 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     { path: SITE_ID_FILE, data: input.siteId },
     // Both printed when they are written, and dropped then: 46 and 18 MB at ×100.
     { path: SITE_MANIFEST_FILE, produce: () => manifest.bytes() },
-    { path: ROUTES_FILE, produce: () => stringify(input.routes.table as unknown as Body), unchanged: input.tableUnchanged },
+    {
+      path: ROUTES_FILE,
+      produce: () => stringify(input.routes.table as unknown as Body),
+      unchanged: input.tableUnchanged,
+    },
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
   ];
   if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
@@ -155,17 +175,26 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     const dir = `${HOSTS_DIR}/${host.name}`;
     for (const f of host.files) {
       files.push({
-        path: `${dir}/${f.path}`, data: f.data, ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
+        path: `${dir}/${f.path}`,
+        data: f.data,
+        ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
         ...(f.bytes === undefined ? {} : { size: f.bytes }),
       });
     }
     const tree = input.trees.find((t) => t.host === host.name);
     if (tree === undefined || input.links === false) continue;
-    const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
+    const group: LinkGroup = {
+      prefix: tree.prefix,
+      files: site.files,
+      dir: site.dir,
+      entries: site.entries,
+      implied: true,
+    };
     // Links are concatenated one by one, never spread into arguments (a ×100 site has 640,000 files).
     for (let i = 0; i < site.files.length; i++) {
       const f = site.files[i]!;
-      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, f)) files.push(new SiteLink(group, i));
+      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, f))
+        files.push(new SiteLink(group, i));
     }
   }
   return files;
@@ -191,7 +220,10 @@ export interface LinkGroup {
  * strings apiece cost hundreds of megabytes (five fields apiece, 21 MB more than two).
  */
 export class SiteLink {
-  constructor(private readonly group: LinkGroup, private readonly index: number) {}
+  constructor(
+    private readonly group: LinkGroup,
+    private readonly index: number,
+  ) {}
 
   get path(): string {
     return this.group.prefix + this.group.files[this.index]!.path;
@@ -318,7 +350,9 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
     if (member !== null) bits |= SHAPE[caseShape(member)];
     else {
       const p = f.path;
-      bits |= Shape.Other | (/[A-Z\u0080-\uffff]/.test(d.length === 0 ? p : p.slice(d.length + 1)) ? Shape.OtherMayChange : 0);
+      bits |=
+        Shape.Other |
+        (/[A-Z\u0080-\uffff]/.test(d.length === 0 ? p : p.slice(d.length + 1)) ? Shape.OtherMayChange : 0);
     }
   }
   endRun();
@@ -348,7 +382,14 @@ export function caseCollisions(files: readonly OutputFile[]): string[][] {
  * two members lower case makes alike are of one shape only if it is mixed, since lower case maps the members of one
  * other shape one to one (caseShape). Any other file's name counts by whether lower case may change it, as it is.
  */
-const enum Shape { Lower = 1, Upper = 2, Capitalized = 4, Mixed = 8, Other = 16, OtherMayChange = 32 }
+const enum Shape {
+  Lower = 1,
+  Upper = 2,
+  Capitalized = 4,
+  Mixed = 8,
+  Other = 16,
+  OtherMayChange = 32,
+}
 const SHAPE = { lower: Shape.Lower, upper: Shape.Upper, capitalized: Shape.Capitalized, mixed: Shape.Mixed } as const;
 
 /** The shapes of a set's members (bits), kept by the list: `dev`'s route table keeps its lists while the model's

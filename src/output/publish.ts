@@ -20,7 +20,13 @@ import { treeLinks } from "./tree-links.js";
 import type { ManifestLines } from "./manifest-lines.js";
 import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
 import {
-  MANIFEST_FILE, mtimesLine, writeOutput, type ManifestEntries, type ManifestText, type OutputClaim, type WriteOptions,
+  MANIFEST_FILE,
+  mtimesLine,
+  writeOutput,
+  type ManifestEntries,
+  type ManifestText,
+  type OutputClaim,
+  type WriteOptions,
 } from "./write-output.js";
 
 const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
@@ -110,11 +116,19 @@ const IN_PLACE_SHARE = 0.6;
  * Whether the earlier build can be updated in place: its records describe this --out whole, with the same folders
  * and the same hosts' copies of the site (the links they hold are known from --out's manifest alone).
  */
-function canUpdate(layout: Layout, last: LastBuild, plan: PublishPlan, epoch: number | undefined, kept: ManifestLines | null): boolean {
+function canUpdate(
+  layout: Layout,
+  last: LastBuild,
+  plan: PublishPlan,
+  epoch: number | undefined,
+  kept: ManifestLines | null,
+): boolean {
   const { stamp } = last;
-  if (stamp === null || !last.recordsAreOurs() || stamp.out !== path.basename(layout.out) || !last.describesSite) return false;
+  if (stamp === null || !last.recordsAreOurs() || stamp.out !== path.basename(layout.out) || !last.describesSite)
+    return false;
   const beside = plan.beside.map((b) => b.dir);
-  if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir)))) return false;
+  if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir))))
+    return false;
   const trees = last.linkTrees();
   if (trees === null || printTrees(trees) !== printTrees(plan.trees)) return false;
   // The manifest's second line.
@@ -122,14 +136,24 @@ function canUpdate(layout: Layout, last: LastBuild, plan: PublishPlan, epoch: nu
 }
 
 /** Publishes `plan` over `last`, the build the records describe now (read-build.ts: `lastBuild(layout)`). */
-export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan, options: PublishOptions): Promise<Published> {
+export async function publish(
+  layout: Layout,
+  last: LastBuild,
+  plan: PublishPlan,
+  options: PublishOptions,
+): Promise<Published> {
   const epoch = options.sourceDateEpoch;
   const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const dirty = readJournal(layout.journal);
   const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer
-  const kept = dirty.size === 0 ? options.memo?.siteLines(layout.siteManifest) ?? null : null;
+  const kept = dirty.size === 0 ? (options.memo?.siteLines(layout.siteManifest) ?? null) : null;
   options.memo?.forget();
-  if (options.force !== true && !injected && options.write.reuse !== false && canUpdate(layout, last, plan, epoch, kept)) {
+  if (
+    options.force !== true &&
+    !injected &&
+    options.write.reuse !== false &&
+    canUpdate(layout, last, plan, epoch, kept)
+  ) {
     options.onMode?.("in place");
     const done = inPlace(layout, last, plan, dirty, options, epoch, kept);
     if (done !== null) return done;
@@ -142,10 +166,22 @@ export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan
   const { signal: _signal, claim: _claim, ...write } = options.write;
   // The last manifest, held only while --out is written (the records print the new one beside its 46 MB at ×100): read
   // in the call, so that no variable here holds it afterwards.
-  const previous = (): string | null => (dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null);
+  const previous = (): string | null =>
+    dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null;
   forgetFolders(layout.folders);
-  const site = await writeOutput(layout.out, plan.site, { ...options.write, ...reuse, claim: options.claim, ...dated, manifest: { previous: previous() } });
-  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
+  const site = await writeOutput(layout.out, plan.site, {
+    ...options.write,
+    ...reuse,
+    claim: options.claim,
+    ...dated,
+    manifest: { previous: previous() },
+  });
+  const written: SiteWritten = {
+    dir: layout.out,
+    ino: site.ino,
+    entries: site.entries,
+    manifest: site.manifest ?? noManifest,
+  };
   const folders = [{ dir: layout.out, folders: withParents(foldersIn(plan.site)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
@@ -160,12 +196,22 @@ export async function publish(layout: Layout, last: LastBuild, plan: PublishPlan
   removeJournal(layout.journal);
   recordFolders(layout.folders, folders);
   return {
-    mode: "full", files: site.files, bytes: site.bytes + records.bytes, written: site.files, removed: 0, sitePaths: [],
+    mode: "full",
+    files: site.files,
+    bytes: site.bytes + records.bytes,
+    written: site.files,
+    removed: 0,
+    sitePaths: [],
   };
 }
 
 function inPlace(
-  layout: Layout, last: LastBuild, plan: PublishPlan, dirty: Map<string, Set<string>>, options: PublishOptions, epoch: number | undefined,
+  layout: Layout,
+  last: LastBuild,
+  plan: PublishPlan,
+  dirty: Map<string, Set<string>>,
+  options: PublishOptions,
+  epoch: number | undefined,
   kept: ManifestLines | null,
 ): Published | null {
   const none = new Set<string>();
@@ -176,7 +222,11 @@ function inPlace(
   forgetFolders(layout.folders); // before any change: an update stopped midway leaves nothing trusted
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
-    ...common, previous, trusted: trusted(layout.out), dirty: dirty.get(layout.out) ?? none, manifestInside: false,
+    ...common,
+    previous,
+    trusted: trusted(layout.out),
+    dirty: dirty.get(layout.out) ?? none,
+    manifestInside: false,
     ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputsText(), plan.answerInputs, epoch)),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
@@ -186,8 +236,18 @@ function inPlace(
     if (dirty.size === 0) removeJournal(layout.journal);
     return null; // most of the site changes: written in full
   }
-  const rewritten = { dir: layout.out, paths: new Set(site.written), files: plan.site, indexes: new Set(site.writtenIndexes) };
-  const written: SiteWritten = { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
+  const rewritten = {
+    dir: layout.out,
+    paths: new Set(site.written),
+    files: plan.site,
+    indexes: new Set(site.writtenIndexes),
+  };
+  const written: SiteWritten = {
+    dir: layout.out,
+    ino: site.ino,
+    entries: site.entries,
+    manifest: site.manifest ?? noManifest,
+  };
   let { bytes } = site;
   let changed = site.written.length;
   let removed = site.removed.length;
@@ -195,21 +255,41 @@ function inPlace(
   // interrupted update.
   const records = (): { files: OutputFile[]; implied: UpdateOptions["implied"] } => {
     const files = plan.records(written, false);
-    const links = treeLinks(plan.trees, { files: plan.site, entries: site.entries, dir: layout.out }, {
-      trusted: trusted(layout.records), rewritten: rewritten.indexes, all: (dirty.get(layout.records) ?? none).size > 0,
-    });
+    const links = treeLinks(
+      plan.trees,
+      { files: plan.site, entries: site.entries, dir: layout.out },
+      {
+        trusted: trusted(layout.records),
+        rewritten: rewritten.indexes,
+        all: (dirty.get(layout.records) ?? none).size > 0,
+      },
+    );
     for (const link of links.links) files.push(link); // one by one: 690,000 after an interrupted update at ×100
-    return { files, implied: { trees: plan.trees, removedSitePaths: site.removed, folders: links.folders, otherBytes: links.otherBytes } };
+    return {
+      files,
+      implied: {
+        trees: plan.trees,
+        removedSitePaths: site.removed,
+        folders: links.folders,
+        otherBytes: links.otherBytes,
+      },
+    };
   };
   const folders = [
-    ...plan.beside.map((b) => ({ dir: b.dir, files: () => ({ files: b.files(written), implied: undefined }) })), { dir: layout.records, files: records },
+    ...plan.beside.map((b) => ({ dir: b.dir, files: () => ({ files: b.files(written), implied: undefined }) })),
+    { dir: layout.records, files: records },
   ];
   const updated = [{ dir: layout.out, folders: site.folders }];
   for (const folder of folders) {
     const { files, implied } = folder.files();
     const stats = updateInPlace(folder.dir, files, {
-      ...common, previous: last.folderManifest(folder.dir), trusted: trusted(folder.dir), dirty: dirty.get(folder.dir) ?? none,
-      manifestInside: true, rewritten, ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
+      ...common,
+      previous: last.folderManifest(folder.dir),
+      trusted: trusted(folder.dir),
+      dirty: dirty.get(folder.dir) ?? none,
+      manifestInside: true,
+      rewritten,
+      ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
       ...(implied === undefined ? {} : { implied }),
     })!;
     if (folder.dir === layout.records) bytes += stats.bytes;
@@ -222,18 +302,31 @@ function inPlace(
   // With the manifest's bytes as the records wrote them: a value, not the update's closure (which holds the plan's
   // 640,000 files at ×100 until the next update).
   options.memo?.keep(layout.siteManifest, site.lines && { ...site.lines, printed: site.madeManifest?.() });
-  return { mode: "in place", files: site.files, bytes, written: changed, removed, sitePaths: [...site.written, ...site.removed] };
+  return {
+    mode: "in place",
+    files: site.files,
+    bytes,
+    written: changed,
+    removed,
+    sitePaths: [...site.written, ...site.removed],
+  };
 }
 
 /** What the prints of the last build's inputs vouch for: answer files kept whole, and copies' times. */
 function lastInputs(
-  lastText: string | null, now: { inputs: AnswerInputs; text: string }, epoch: number | undefined,
+  lastText: string | null,
+  now: { inputs: AnswerInputs; text: string },
+  epoch: number | undefined,
 ): Pick<UpdateOptions, "keep" | "changedMembers" | "sameTime"> {
   const changed = changedPrints(lastText, now.text, now.inputs);
   if (changed === null) return {}; // nothing can be kept: no answer is asked, every copy's time is read
   const keep = keptAnswers(changed);
   const sameTime = keptIconTimes(changed, epoch);
-  return { keep, changedMembers: (set) => changedMembers(set.inputs, changed), ...(sameTime === undefined ? {} : { sameTime }) };
+  return {
+    keep,
+    changedMembers: (set) => changedMembers(set.inputs, changed),
+    ...(sameTime === undefined ? {} : { sameTime }),
+  };
 }
 
 /** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
@@ -250,7 +343,10 @@ function keptAnswers(changed: ReadonlySet<string>): (f: OutputFile) => boolean {
  * ×100 site has 49,000 icons: their times, read one by one, took half a second of a one-mapping rebuild, and their
  * keys, made one by one to be looked up, 45 ms.
  */
-function keptIconTimes(changed: ReadonlySet<string>, epoch: number | undefined): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
+function keptIconTimes(
+  changed: ReadonlySet<string>,
+  epoch: number | undefined,
+): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
   if (epoch === undefined) return undefined;
   const limit = epoch * 1000;
   const prefix = iconKey("");

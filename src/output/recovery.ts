@@ -16,7 +16,8 @@ import { removeTree } from "./remove-tree.js";
 
 const HEADER = "build-index-site swap 1";
 
-export const journalFile = (target: string): string => path.join(path.dirname(target), `.${path.basename(target)}.swap`);
+export const journalFile = (target: string): string =>
+  path.join(path.dirname(target), `.${path.basename(target)}.swap`);
 export const tmpPrefix = (target: string): string => `.${path.basename(target)}.tmp-${process.pid}-`;
 export const oldPrefix = (target: string): string => `.${path.basename(target)}.old-${process.pid}-`;
 
@@ -46,13 +47,20 @@ function parseJournal(text: string, target: string): { newDir: string; oldDir: s
   return newDir === null || oldDir === null ? null : { newDir, oldDir };
 }
 
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Puts the output folder right after a killed build, before anything else is done to it. Call only while holding
  * its lock. Returns what it did, for messages and tests.
  */
-export async function recover(target: string, fs: SwapMethods = { writeFile, rename, rm: removeTree, unlink }): Promise<string[]> {
+export async function recover(
+  target: string,
+  fs: SwapMethods = { writeFile, rename, rm: removeTree, unlink },
+): Promise<string[]> {
   const done: string[] = [];
   const journal = journalFile(target);
   const text = await readFile(journal, "utf8").catch(() => null);
@@ -60,7 +68,7 @@ export async function recover(target: string, fs: SwapMethods = { writeFile, ren
     const swap = parseJournal(text, target);
     // An unreadable journal was being written when the build stopped: no rename had happened yet.
     if (swap !== null) {
-      if (!await exists(target)) {
+      if (!(await exists(target))) {
         if (await exists(swap.newDir)) {
           await fs.rename(swap.newDir, target);
           done.push("finished an interrupted swap");
@@ -74,7 +82,7 @@ export async function recover(target: string, fs: SwapMethods = { writeFile, ren
     }
     await fs.unlink(journal).catch(() => {});
   }
-  done.push(...await removeLeftovers(target, fs));
+  done.push(...(await removeLeftovers(target, fs)));
   return done;
 }
 

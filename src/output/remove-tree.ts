@@ -37,7 +37,8 @@ async function removeFolder(dir: string): Promise<void> {
     while (next < files.length) await unlink(path.join(dir, files[next++]!.name)).catch(ignoreGone);
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
-  for (const entry of entries) if (entry.isDirectory()) await removeFolder(path.join(dir, entry.name)).catch(ignoreGone);
+  for (const entry of entries)
+    if (entry.isDirectory()) await removeFolder(path.join(dir, entry.name)).catch(ignoreGone);
   await rmdir(dir);
 }
 

@@ -28,7 +28,9 @@ function contentTypeTable(): ContentTypes {
   if (contentTypes !== undefined) return contentTypes;
   try {
     // From lib/output/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
-    contentTypes = JSON.parse(readFileSync(new URL("../output/content-types.generated.json", import.meta.url), "utf8")) as ContentTypes;
+    contentTypes = JSON.parse(
+      readFileSync(new URL("../output/content-types.generated.json", import.meta.url), "utf8"),
+    ) as ContentTypes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     contentTypes = mimeTypesTable();
@@ -66,17 +68,21 @@ export function serveConfig(published: readonly string[]): ServeConfig {
     const type = table[key]!;
     byType.set(type, (byType.get(type) ?? new Set()).add(ext));
   }
-  const typeRules: HeaderRule[] = [...byType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, exts]) => {
-    const list = [...exts].sort();
-    return {
-      source: list.length === 1 ? `**/*.${list[0]}` : `**/*.{${list.join(",")}}`,
-      headers: [{ key: "Content-Type", value: type }],
-    };
-  });
+  const typeRules: HeaderRule[] = [...byType]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([type, exts]) => {
+      const list = [...exts].sort();
+      return {
+        source: list.length === 1 ? `**/*.${list[0]}` : `**/*.{${list.join(",")}}`,
+        headers: [{ key: "Content-Type", value: type }],
+      };
+    });
   // The API groups come last: serve-handler applies every matching rule in order, later ones win.
-  const apiRules: HeaderRule[] = HEADER_GROUPS.flatMap((g) => g.paths.map((p) => ({
-    source: p.endsWith("/") ? `${p}**` : p,
-    headers: Object.entries(g.headers).map(([key, value]) => ({ key, value })),
-  })));
+  const apiRules: HeaderRule[] = HEADER_GROUPS.flatMap((g) =>
+    g.paths.map((p) => ({
+      source: p.endsWith("/") ? `${p}**` : p,
+      headers: Object.entries(g.headers).map(([key, value]) => ({ key, value })),
+    })),
+  );
   return { cleanUrls: false, directoryListing: false, headers: [...typeRules, ...apiRules] };
 }

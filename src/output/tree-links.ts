@@ -28,7 +28,8 @@ export interface TreeLinks {
 }
 
 export function treeLinks(
-  trees: readonly LinkTree[], site: SiteFiles,
+  trees: readonly LinkTree[],
+  site: SiteFiles,
   options: { trusted: (rel: string) => boolean; rewritten: ReadonlySet<number>; all: boolean },
 ): TreeLinks {
   const links: SiteLink[] = [];
@@ -36,7 +37,13 @@ export function treeLinks(
   let otherBytes = 0;
   const rewritten = [...options.rewritten].sort((a, b) => a - b);
   for (const tree of trees) {
-    const group: LinkGroup = { prefix: tree.prefix, files: site.files, dir: site.dir, entries: site.entries, implied: true };
+    const group: LinkGroup = {
+      prefix: tree.prefix,
+      files: site.files,
+      dir: site.dir,
+      entries: site.entries,
+      implied: true,
+    };
     let target: string | undefined;
     let trusted = false;
     /** Whether the links into `folder` are looked at, each (the folder is made and asked once per run of files in it). */

@@ -84,7 +84,9 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
   const files = raw.published;
   for (let start = 0; start < files.length;) {
     let end = start;
-    while (end < files.length && !endsRun(files[end++]!)) { /* to the run's last file */ }
+    while (end < files.length && !endsRun(files[end++]!)) {
+      /* to the run's last file */
+    }
     hash.update(runDigest(files, start, end, limit));
     start = end;
   }
@@ -93,13 +95,21 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
 
 /** Whether a file ends its run in inputsKey: a property of its bytes, so that an edit moves no other run's ends. */
 function endsRun(f: RawFile): boolean {
-  if (f.facts === undefined) throw new Error(`Internal: ${f.path} was not read (readContent gives every published file its facts).`);
+  if (f.facts === undefined)
+    throw new Error(`Internal: ${f.path} was not read (readContent gives every published file its facts).`);
   return f.facts.hash[19]! % 64 === 0;
 }
 
 /** A run's sha1, kept by its first file's facts (the content cache keeps a file's facts while it is unchanged) for
  * as long as they live: the same again while the run holds the same files with the same facts, sizes and times. */
-interface KeptRun { facts: FileFacts[]; paths: string[]; sizes: number[]; mtimes: number[]; limit: number; digest: Buffer }
+interface KeptRun {
+  facts: FileFacts[];
+  paths: string[];
+  sizes: number[];
+  mtimes: number[];
+  limit: number;
+  digest: Buffer;
+}
 const runs = new WeakMap<FileFacts, KeptRun>();
 function runDigest(files: readonly RawFile[], start: number, end: number, limit: number): Buffer {
   const kept = runs.get(files[start]!.facts!);
@@ -107,19 +117,31 @@ function runDigest(files: readonly RawFile[], start: number, end: number, limit:
     let same = true;
     for (let i = start, k = 0; i < end && same; i++, k++) {
       const f = files[i]!;
-      same = kept.facts[k] === f.facts && kept.paths[k] === f.path && kept.sizes[k] === f.size && kept.mtimes[k] === f.mtimeMs;
+      same =
+        kept.facts[k] === f.facts &&
+        kept.paths[k] === f.path &&
+        kept.sizes[k] === f.size &&
+        kept.mtimes[k] === f.mtimeMs;
     }
     if (same) return kept.digest;
   }
   const hash = createHash("sha1");
   for (let i = start; i < end; i++) {
     const f = files[i]!;
-    hash.update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`).update(f.facts!.hash).update("\n");
+    hash
+      .update(`${f.path}\0${f.size}\0${Math.min(f.mtimeMs, limit)}\0`)
+      .update(f.facts!.hash)
+      .update("\n");
   }
   const digest = hash.digest();
   const run = files.slice(start, end);
   runs.set(files[start]!.facts!, {
-    facts: run.map((f) => f.facts!), paths: run.map((f) => f.path), sizes: run.map((f) => f.size), mtimes: run.map((f) => f.mtimeMs), limit, digest,
+    facts: run.map((f) => f.facts!),
+    paths: run.map((f) => f.path),
+    sizes: run.map((f) => f.size),
+    mtimes: run.map((f) => f.mtimeMs),
+    limit,
+    digest,
   });
   return digest;
 }
@@ -130,7 +152,11 @@ function runDigest(files: readonly RawFile[], start: number, end: number, limit:
  * listed too, in the same pass (the hosts' links to it).
  */
 export function intact(
-  dir: string, manifest: string, raw: RawContent | null, sourceDateEpoch?: number, also?: (file: string, size: number) => boolean,
+  dir: string,
+  manifest: string,
+  raw: RawContent | null,
+  sourceDateEpoch?: number,
+  also?: (file: string, size: number) => boolean,
 ): boolean {
   if (!manifest.startsWith(`${MARKER_HEADER}\n`)) return false;
   // The writer gives copies their source's modification time in whole milliseconds, clamped to SOURCE_DATE_EPOCH.
@@ -144,7 +170,8 @@ export function intact(
     copies.delete(file);
     return s.size === copy.size && Math.round(s.mtimeMs) === Math.min(Math.floor(copy.mtimeMs), limit);
   };
-  const check = also === undefined ? same : (file: string, size: number): boolean => same(file, size) && also(file, size);
+  const check =
+    also === undefined ? same : (file: string, size: number): boolean => same(file, size) && also(file, size);
   // Line by line, one synchronous stat each: a ×100 site has 640,000 lines, and a Map of them or a promise per stat
   // cost more than the stats.
   let lines = 0;

@@ -6,7 +6,23 @@
 // whole files, old and new, and a journal that marks the output incomplete. The next build treats every journaled
 // path as changed (rewriting or removing it), then deletes the journal: it finishes the update.
 
-import { appendFileSync, closeSync, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  futimesSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
@@ -14,7 +30,14 @@ import { insideFolder } from "../model/relative-path.js";
 import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
 import { folderOf, foldersIn, linkSize, setLinkEntry, SiteLink, type OutputFile } from "./plan.js";
 import {
-  clampedTime, digest, ManifestEntries, MANIFEST_FILE, mtimesLine, printedManifest, sameChunks, type WriteStats,
+  clampedTime,
+  digest,
+  ManifestEntries,
+  MANIFEST_FILE,
+  mtimesLine,
+  printedManifest,
+  sameChunks,
+  type WriteStats,
 } from "./write-output.js";
 import { foldersOf, withParents } from "./dir-stamps.js";
 import { TextDigests, type ManifestText } from "./manifest-entries.js";
@@ -100,7 +123,12 @@ export interface UpdateOptions {
    * links out. They must be those of the last build (publish.ts checks): the links to --out's files it removed are
    * removed. Only the links the update must look at are among the files (src/output/tree-links.ts): `folders` are
    * those of every link, and `otherBytes` the bytes of the others. */
-  implied?: { trees: readonly LinkTree[]; removedSitePaths: readonly string[]; folders: ReadonlySet<string>; otherBytes: number };
+  implied?: {
+    trees: readonly LinkTree[];
+    removedSitePaths: readonly string[];
+    folders: ReadonlySet<string>;
+    otherBytes: number;
+  };
   /** The files of --out (`dir`) this build has rewritten (relative paths, and their indexes in `files`, --out's file
    * list): a link to one of them is made again, whatever its entry. */
   rewritten?: { dir: string; paths: ReadonlySet<string>; files: readonly OutputFile[]; indexes: ReadonlySet<number> };
@@ -140,7 +168,8 @@ interface Prepared {
  */
 export function updateInPlace(dir: string, files: readonly OutputFile[], options: UpdateOptions): UpdateStats | null {
   const limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
-  const previous = typeof options.previous === "string" ? manifestLines(options.previous, !options.manifestInside) : options.previous;
+  const previous =
+    typeof options.previous === "string" ? manifestLines(options.previous, !options.manifestInside) : options.previous;
   const find = finder(previous.paths);
   const sameMtimes = previous.mtimes === mtimesLine(options.sourceDateEpoch);
   const entries = new ManifestEntries(files.length);
@@ -157,7 +186,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const paths = new Array<string>(files.length);
   // Whether the files are the manifest's paths, in its order: then its text is patched (src/output/manifest-patch.ts),
   // where only the changed files' lines differ.
-  let inOrder = !options.manifestInside && previous.printed !== undefined && sameMtimes && files.length === previous.paths.length;
+  let inOrder =
+    !options.manifestInside && previous.printed !== undefined && sameMtimes && files.length === previous.paths.length;
   const plannedDirty = new Set<string>();
   const held = new Map<number, string | Uint8Array>();
   const digests = new TextDigests();
@@ -166,14 +196,26 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   // Where each set's answers lie in --out's file list (ManifestLines.runs), for the next update; and whether this one
   // can use the last one's: nothing is dirty, the times are the same, and the answers' inputs are known.
   const runs = options.manifestInside ? null : new Map<readonly string[], Run>();
-  const lastRuns = options.dirty.size === 0 && sameMtimes && options.changedMembers !== undefined ? previous.runs : undefined;
+  const lastRuns =
+    options.dirty.size === 0 && sameMtimes && options.changedMembers !== undefined ? previous.runs : undefined;
   /** A file is produced and hashed, and compared with the manifest's entry `k` (none: -1) for path `rel`. */
-  const compare = (i: number, f: Exclude<OutputFile, { linkTo: string }>, k: number, rel: string, there: boolean): void => {
+  const compare = (
+    i: number,
+    f: Exclude<OutputFile, { linkTo: string }>,
+    k: number,
+    rel: string,
+    there: boolean,
+  ): void => {
     const p = prepare(f, limit, digests);
     entries.set(i, p.hash, p.size);
     bytes += p.size;
     let same = there && k >= 0 && entries.same(i, previous.entries, k);
-    if (same && (p.copy || !sameMtimes) && p.mtimeMs !== undefined && !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)) {
+    if (
+      same &&
+      (p.copy || !sameMtimes) &&
+      p.mtimeMs !== undefined &&
+      !(sameMtimes && p.copy && options.sameTime?.(f, p.mtimeMs) === true)
+    ) {
       const st = statSync(path.join(dir, rel), { throwIfNoEntry: false });
       same = st !== undefined && Math.round(st.mtimeMs) === p.mtimeMs;
     }
@@ -190,8 +232,11 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (i % 4096 === 4095) options.signal?.throwIfAborted();
     const f = files[i]!;
     const set = runs !== null && f instanceof AnswerOutput ? f.startsSet() : null;
-    if (set !== null && files[i + set.members.length - 1] instanceof AnswerOutput
-      && (files[i + set.members.length - 1] as AnswerOutput).isMember(set, set.members.length - 1)) {
+    if (
+      set !== null &&
+      files[i + set.members.length - 1] instanceof AnswerOutput &&
+      (files[i + set.members.length - 1] as AnswerOutput).isMember(set, set.members.length - 1)
+    ) {
       runs!.set(set.members, { prefix: set.prefix, start: i });
       const run = lastRuns?.get(set.members);
       if (run !== undefined && run.prefix === set.prefix && inTrusted(set.folder)) {
@@ -234,9 +279,9 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
       bytes += linkSize(f);
       inOrder = false;
       let rel: string | undefined;
-      const dirty = options.dirty.size > 0 && options.dirty.has(rel ??= f.path);
+      const dirty = options.dirty.size > 0 && options.dirty.has((rel ??= f.path));
       if (dirty) plannedDirty.add(rel!);
-      const there = (inTrusted(folderOf(f)) || onDisk.delete(rel ??= f.path)) && !dirty;
+      const there = (inTrusted(folderOf(f)) || onDisk.delete((rel ??= f.path))) && !dirty;
       if (!there || linksRewritten(f, options.rewritten)) {
         paths[i] = rel ?? f.path;
         changed.push(i);
@@ -258,7 +303,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const there = listed && !dirty;
     if ("linkTo" in f) {
       // A link to a file of this build: the same when its entry is, and its target was not written again.
-      if (!there || !(k >= 0 && entries.same(i, previous.entries, k)) || linksRewritten(f, options.rewritten)) changed.push(i);
+      if (!there || !(k >= 0 && entries.same(i, previous.entries, k)) || linksRewritten(f, options.rewritten))
+        changed.push(i);
       continue;
     }
     if (there && k >= 0 && sameMtimes && (options.keep?.(f) === true || ("produce" in f && f.unchanged === true))) {
@@ -287,7 +333,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     const answer = isAnswerPath(p);
     for (const tree of options.implied!.trees) {
       const rel = tree.prefix + p;
-      if (!treeHolds(tree, answer, p) || lstatSync(path.join(dir, rel), { throwIfNoEntry: false }) === undefined) continue;
+      if (!treeHolds(tree, answer, p) || lstatSync(path.join(dir, rel), { throwIfNoEntry: false }) === undefined)
+        continue;
       removed.push(rel);
       removedLinks.add(rel);
       onDisk.delete(rel);
@@ -300,7 +347,8 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     if (folders.has(rel) || trusted(rel)) continue;
     if (statSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true) strayDirs.push(rel);
   }
-  for (const rel of options.dirty) if (!plannedDirty.has(rel) && find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
+  for (const rel of options.dirty)
+    if (!plannedDirty.has(rel) && find(rel) < 0 && !removedLinks.has(rel)) removed.push(rel);
   // What is left of the folders read is what no planned file is.
   for (const rel of onDisk) if (rel !== MANIFEST_FILE && find(rel) < 0 && !options.dirty.has(rel)) removed.push(rel);
 
@@ -311,13 +359,23 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   if (!options.manifestInside) {
     let lines: number | null = files.length;
     for (let i = 0; i < files.length && lines !== null; i++) if (entries.size(i) < 0) lines = null;
-    const updated = updatedManifest(printed, lines, inOrder ? { from: previous.printed!, changed, line: (k) => `${entries.get(k)!} ${paths[k]!}\n` } : undefined);
+    const updated = updatedManifest(
+      printed,
+      lines,
+      inOrder ? { from: previous.printed!, changed, line: (k) => `${entries.get(k)!} ${paths[k]!}\n` } : undefined,
+    );
     manifestText = updated;
     madeManifest = updated.made;
   }
-  const manifestChanged = options.manifestInside
-    && (typeof options.previous !== "string" || !sameChunks(options.previous, manifestText.chunks()));
-  const touched = [...changed.map((i) => paths[i]!), ...removed, ...strayDirs, ...(manifestChanged ? [MANIFEST_FILE] : [])];
+  const manifestChanged =
+    options.manifestInside &&
+    (typeof options.previous !== "string" || !sameChunks(options.previous, manifestText.chunks()));
+  const touched = [
+    ...changed.map((i) => paths[i]!),
+    ...removed,
+    ...strayDirs,
+    ...(manifestChanged ? [MANIFEST_FILE] : []),
+  ];
   options.signal?.throwIfAborted(); // the last moment to stop with nothing changed
   if (touched.length > 0) appendFileSync(options.journal, touched.map((rel) => `${dir}\t${rel}\n`).join(""));
 
@@ -345,19 +403,33 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
     // Printed chunk by chunk into its file, not sized first into one buffer.
     if (manifestChanged) {
       const epoch = options.sourceDateEpoch;
-      replaceWhole(path.join(dir, MANIFEST_FILE), (fd) => {
-        for (const chunk of manifestText.chunks()) writeFileSync(fd, chunk);
-      }, epoch === undefined ? undefined : epoch * 1000);
+      replaceWhole(
+        path.join(dir, MANIFEST_FILE),
+        (fd) => {
+          for (const chunk of manifestText.chunks()) writeFileSync(fd, chunk);
+        },
+        epoch === undefined ? undefined : epoch * 1000,
+      );
     }
   } catch (error) {
     throw fromOsError(error, shown);
   }
   return {
-    ino: statSync(dir).ino, manifest: options.manifestInside ? null : manifestText, files: files.length, bytes,
-    reused: files.length - changed.length, entries, written: changed.map((i) => paths[i]!), writtenIndexes: changed, removed,
-    folders, ...(options.implied === undefined ? {
-      lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch), ...(runs === null ? {} : { runs }) },
-    } : {}),
+    ino: statSync(dir).ino,
+    manifest: options.manifestInside ? null : manifestText,
+    files: files.length,
+    bytes,
+    reused: files.length - changed.length,
+    entries,
+    written: changed.map((i) => paths[i]!),
+    writtenIndexes: changed,
+    removed,
+    folders,
+    ...(options.implied === undefined
+      ? {
+          lines: { paths, entries, mtimes: mtimesLine(options.sourceDateEpoch), ...(runs === null ? {} : { runs }) },
+        }
+      : {}),
     ...(madeManifest === undefined ? {} : { madeManifest }),
   };
 }
@@ -366,13 +438,18 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
 function linksRewritten(f: Extract<OutputFile, { linkTo: string }>, rewritten: UpdateOptions["rewritten"]): boolean {
   if (rewritten === undefined || rewritten.paths.size === 0) return false;
   // A link of --out's own file list is looked up by its index: no path is made (690,000 links at ×100).
-  if (f instanceof SiteLink) return f.linksInto(rewritten.dir) && f.targetAmong(rewritten.files, rewritten.indexes, rewritten.paths);
+  if (f instanceof SiteLink)
+    return f.linksInto(rewritten.dir) && f.targetAmong(rewritten.files, rewritten.indexes, rewritten.paths);
   const rel = path.relative(rewritten.dir, f.linkTo);
   return !rel.startsWith("..") && rewritten.paths.has(rel.split(path.sep).join("/"));
 }
 
 /** The file's manifest entry ("<sha1> <size>") and the modification time the writer gives it. */
-function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | undefined, digests: TextDigests): Prepared {
+function prepare(
+  f: Exclude<OutputFile, { linkTo: string }>,
+  limit: number | undefined,
+  digests: TextDigests,
+): Prepared {
   if ("source" in f) {
     const own = f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs);
     if (f.hash !== undefined) return { hash: f.hash, size: f.size, mtimeMs: clampedTime(own, limit), copy: true };
@@ -380,7 +457,12 @@ function prepare(f: Exclude<OutputFile, { linkTo: string }>, limit: number | und
     return { data, hash: digest(data), size: data.byteLength, mtimeMs: clampedTime(own, limit), copy: true };
   }
   const data = "data" in f ? f.data : f.produce();
-  return { data, ...digests.entryOf(data, "hash" in f ? f.hash : undefined, "data" in f ? f.size : undefined), mtimeMs: limit, copy: false };
+  return {
+    data,
+    ...digests.entryOf(data, "hash" in f ? f.hash : undefined, "data" in f ? f.size : undefined),
+    mtimeMs: limit,
+    copy: false,
+  };
 }
 
 function read(source: string): Uint8Array {
@@ -409,10 +491,11 @@ function writeWhole(dest: string, f: OutputFile, limit: number | undefined, prod
   if ("linkTo" in f || "source" in f) {
     const source = "linkTo" in f ? f.linkTo : f.source;
     data = ("bytes" in f ? f.bytes : undefined) ?? read(source);
-    const own = "source" in f ? (f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs)) : Math.floor(statSync(source).mtimeMs);
+    const own =
+      "source" in f ? (f.mtimeMs === undefined ? limit : Math.floor(f.mtimeMs)) : Math.floor(statSync(source).mtimeMs);
     mtimeMs = clampedTime(own, limit);
   } else {
-    data = "data" in f ? f.data : produced ?? f.produce();
+    data = "data" in f ? f.data : (produced ?? f.produce());
     mtimeMs = limit;
   }
   replaceWhole(dest, (fd) => writeFileSync(fd, data), mtimeMs);
@@ -450,7 +533,11 @@ function besideFresh<T>(tmp: string, create: () => T): T {
  * folders that no planned file needs (removed whole). A trusted folder is not read: its files are the manifest's,
  * and its folders are planned or the manifest's (removed with their last file).
  */
-function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string) => boolean): { onDisk: Set<string>; strayDirs: string[] } {
+function survey(
+  dir: string,
+  planned: ReadonlySet<string>,
+  trusted: (rel: string) => boolean,
+): { onDisk: Set<string>; strayDirs: string[] } {
   const onDisk = new Set<string>();
   const strayDirs: string[] = [];
   for (const rel of planned) {
@@ -474,7 +561,7 @@ function survey(dir: string, planned: ReadonlySet<string>, trusted: (rel: string
 function folderTest(trusted: (rel: string) => boolean): (folder: string) => boolean {
   let last: string | undefined;
   let answer = false;
-  return (folder) => (folder === last ? answer : (last = folder, answer = trusted(folder)));
+  return (folder) => (folder === last ? answer : ((last = folder), (answer = trusted(folder))));
 }
 
 /** Removes the folders a removed file leaves empty, up to (not including) `dir`: a full build has no empty folder. */
@@ -499,4 +586,3 @@ export function openJournal(journal: string): void {
   mkdirSync(path.dirname(journal), { recursive: true });
   writeFileSync(journal, `${JOURNAL_HEADER}\n`);
 }
-

@@ -4,7 +4,17 @@
 // Rebuilds reuse the previous site's files whose bytes do not change: they are hard-linked into the fresh folder
 // (never written into), so a no-op rebuild rewrites nothing and the swap stays atomic.
 
-import { closeSync, futimesSync, linkSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  futimesSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fromOsError } from "../errors.js";
@@ -100,14 +110,26 @@ export interface WriteOptions {
   manifest?: { previous: string | null };
 }
 
-const FS: WriteMethods = { mkdir, mkdtemp, writeFile, rename, rm: removeTree, unlink, stat, link, utimes, readFile, chmod };
-
+const FS: WriteMethods = {
+  mkdir,
+  mkdtemp,
+  writeFile,
+  rename,
+  rm: removeTree,
+  unlink,
+  stat,
+  link,
+  utimes,
+  readFile,
+  chmod,
+};
 
 /** The name of a path for messages: inside the temporary folder or the target, relative to --out as given. */
 function shownPath(claim: { target: string; label: string }, tmp: string | null): (p: string) => string {
   return (p) => {
     for (const root of [tmp, claim.target]) {
-      if (root !== null && (p === root || p.startsWith(root + path.sep))) return path.join(claim.label, path.relative(root, p));
+      if (root !== null && (p === root || p.startsWith(root + path.sep)))
+        return path.join(claim.label, path.relative(root, p));
     }
     return p;
   };
@@ -119,7 +141,10 @@ function shownPath(claim: { target: string; label: string }, tmp: string | null)
  * lock beside it (a second build exits 2), and recovers from a killed build (finishes an interrupted swap, removes
  * the temporary folders of dead builds). Throws a UsageError (exit 2) or a BuildError naming an OS error.
  */
-export async function claimOutput(outDir: string, options: Pick<WriteOptions, "replaceOut" | "label" | "methods"> = {}): Promise<OutputClaim> {
+export async function claimOutput(
+  outDir: string,
+  options: Pick<WriteOptions, "replaceOut" | "label" | "methods"> = {},
+): Promise<OutputClaim> {
   const fs: WriteMethods = { ...FS, ...options.methods };
   const label = options.label ?? outDir;
   const shown = (p: string): string => p;
@@ -143,7 +168,7 @@ export async function claimOutput(outDir: string, options: Pick<WriteOptions, "r
 
 /** A copy's modification time: its source's (whole milliseconds), clamped to SOURCE_DATE_EPOCH when that is set. */
 export const clampedTime = (own: number | undefined, limit: number | undefined): number | undefined =>
-  (own === undefined || limit === undefined ? own : Math.min(own, limit));
+  own === undefined || limit === undefined ? own : Math.min(own, limit);
 
 /** The manifest's line for the modification-time policy: files whose times the writer sets are clamped to this. */
 export const mtimesLine = (epoch: number | undefined): string => `mtimes ${epoch ?? "-"}`;
@@ -176,31 +201,36 @@ interface FileOps {
 
 function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean } {
   const ops: FileOps = {
-    mkdir: methods.mkdir ? (d) => methods.mkdir!(d, { recursive: true }) : (d) => void mkdirSync(d, { recursive: true }),
-    write: methods.writeFile || methods.utimes
-      ? async (d, data, mtimeMs) => {
-        await (methods.writeFile ?? writeFile)(d, data);
-        if (mtimeMs !== undefined) await (methods.utimes ?? utimes)(d, mtimeMs / 1000, mtimeMs / 1000);
-      }
-      : (d, data, mtimeMs) => {
-        if (mtimeMs === undefined) return writeFileSync(d, data);
-        const fd = openSync(d, "w");
-        try {
-          writeFileSync(fd, data);
-          futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
-        } finally {
-          closeSync(fd);
-        }
-      },
+    mkdir: methods.mkdir
+      ? (d) => methods.mkdir!(d, { recursive: true })
+      : (d) => void mkdirSync(d, { recursive: true }),
+    write:
+      methods.writeFile || methods.utimes
+        ? async (d, data, mtimeMs) => {
+            await (methods.writeFile ?? writeFile)(d, data);
+            if (mtimeMs !== undefined) await (methods.utimes ?? utimes)(d, mtimeMs / 1000, mtimeMs / 1000);
+          }
+        : (d, data, mtimeMs) => {
+            if (mtimeMs === undefined) return writeFileSync(d, data);
+            const fd = openSync(d, "w");
+            try {
+              writeFileSync(fd, data);
+              futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
+            } finally {
+              closeSync(fd);
+            }
+          },
     read: methods.readFile ? (s) => methods.readFile!(s) : (s) => readFileSync(s),
     link: methods.link ? (e, d) => methods.link!(e, d) : (e, d) => linkSync(e, d),
-    stat: methods.stat ? (p) => methods.stat!(p).catch(() => null) : (p) => {
-      try {
-        return statSync(p);
-      } catch {
-        return null;
-      }
-    },
+    stat: methods.stat
+      ? (p) => methods.stat!(p).catch(() => null)
+      : (p) => {
+          try {
+            return statSync(p);
+          } catch {
+            return null;
+          }
+        },
   };
   const perFile = ["mkdir", "writeFile", "utimes", "readFile", "link", "stat"] as const;
   return { ops, sync: perFile.every((name) => methods[name] === undefined) };
@@ -211,7 +241,11 @@ const YIELD_EVERY = 256;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function writeAll(
-  root: string, files: readonly OutputFile[], methods: Partial<WriteMethods>, options: WriteOptions, previous: Previous | null,
+  root: string,
+  files: readonly OutputFile[],
+  methods: Partial<WriteMethods>,
+  options: WriteOptions,
+  previous: Previous | null,
 ): Promise<{ bytes: number; reused: number; manifest: ManifestEntries }> {
   const { ops, sync } = fileOps(methods);
   const dirs = new Set(foldersIn(files));
@@ -233,7 +267,13 @@ async function writeAll(
    * Links the previous output's file into the new folder when its bytes hash the same (and, when the file must have
    * a given modification time, it has it); false otherwise or when linking fails (then the file is written).
    */
-  const reuse = async (rel: string, index: number, at: number, mtimeMs: number | undefined, checkTime: boolean): Promise<boolean> => {
+  const reuse = async (
+    rel: string,
+    index: number,
+    at: number,
+    mtimeMs: number | undefined,
+    checkTime: boolean,
+  ): Promise<boolean> => {
     if (previous === null || at < 0 || !manifest.same(index, previous.lines.entries, at)) return false;
     const existing = filePath(previous.root, rel);
     if (checkTime && mtimeMs !== undefined) {
@@ -296,7 +336,14 @@ async function writeAll(
         const sourceTime = "source" in f ? f.mtimeMs : (await ops.stat(source))?.mtimeMs;
         const own = sourceTime === undefined ? limit : Math.floor(sourceTime);
         mtimeMs = clampedTime(own, limit);
-        if ("source" in f && f.hash !== undefined && f.bytes === undefined && listed && options.reuse !== false && previous !== null) {
+        if (
+          "source" in f &&
+          f.hash !== undefined &&
+          f.bytes === undefined &&
+          listed &&
+          options.reuse !== false &&
+          previous !== null
+        ) {
           manifest.set(index, f.hash, f.size);
           tried = { hash: f.hash, size: f.size };
           if (await reuse(f.path, index, previousIndex(), mtimeMs, true)) {
@@ -306,7 +353,7 @@ async function writeAll(
           }
         }
         try {
-          data = ("bytes" in f ? f.bytes : undefined) ?? await ops.read(source);
+          data = ("bytes" in f ? f.bytes : undefined) ?? (await ops.read(source));
         } catch (error) {
           throw fromOsError(error, undefined, "read");
         }
@@ -320,8 +367,12 @@ async function writeAll(
       // The path is added when the manifest is printed: no string per file.
       if (listed) manifest.set(index, hash, size);
       const rel = f.path;
-      const reusable = listed && options.reuse !== false && previous !== null && (tried === undefined || !manifest.holds(index, tried.hash, tried.size));
-      if (!(reusable && await reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes))) {
+      const reusable =
+        listed &&
+        options.reuse !== false &&
+        previous !== null &&
+        (tried === undefined || !manifest.holds(index, tried.hash, tried.size));
+      if (!(reusable && (await reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes)))) {
         await ops.write(filePath(root, rel), data, mtimeMs);
       }
       bytes += size;
@@ -330,11 +381,14 @@ async function writeAll(
   };
   // Every worker stops at the first failure and all have stopped before the caller removes the folder.
   // Synchronous calls leave nothing to overlap: one worker.
-  const results = await Promise.allSettled(Array.from({ length: Math.min(sync ? 1 : CONCURRENCY, files.length) }, () =>
-    worker().catch((error: unknown) => {
-      failed = true;
-      throw error;
-    })));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(sync ? 1 : CONCURRENCY, files.length) }, () =>
+      worker().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
   const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure !== undefined) throw failure.reason;
   return { bytes, reused, manifest };
@@ -346,7 +400,10 @@ async function writeAll(
  * no manifest is held whole longer than it takes to write it.
  */
 export function* manifestChunks(
-  files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
+  files: readonly OutputFile[],
+  entries: ManifestEntries,
+  epoch: number | undefined,
+  paths?: readonly string[],
 ): Generator<string> {
   let chunk = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   let lines = 0;
@@ -367,7 +424,10 @@ export function* manifestChunks(
  * caller holds them (an update has each file's path), saves making each file's path again.
  */
 export function printedManifest(
-  files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[],
+  files: readonly OutputFile[],
+  entries: ManifestEntries,
+  epoch: number | undefined,
+  paths?: readonly string[],
 ): ManifestText {
   return {
     chunks: () => manifestChunks(files, entries, epoch, paths),
@@ -380,12 +440,18 @@ export function printedManifest(
  * ASCII (as a site's are, but for names the content chose), grown and then cut to size when one is not. The chunks
  * and a buffer joined from them would hold the text three times, and a string per entry cost twice the time.
  */
-function manifestBytes(files: readonly OutputFile[], entries: ManifestEntries, epoch: number | undefined, paths?: readonly string[]): Buffer {
+function manifestBytes(
+  files: readonly OutputFile[],
+  entries: ManifestEntries,
+  epoch: number | undefined,
+  paths?: readonly string[],
+): Buffer {
   const head = `${MANIFEST_HEADER}\n${mtimesLine(epoch)}\n`;
   const pathOf = (i: number): string => paths?.[i] ?? files[i]!.path;
   let size = Buffer.byteLength(head);
   // "<sha1 base64url> <size> <path>\n"
-  for (let i = 0; i < files.length; i++) if (entries.size(i) >= 0) size += entries.printedLength(i) + 1 + pathOf(i).length + 1;
+  for (let i = 0; i < files.length; i++)
+    if (entries.size(i) >= 0) size += entries.printedLength(i) + 1 + pathOf(i).length + 1;
   let out = Buffer.allocUnsafe(size);
   let at = out.write(head, 0, "utf8");
   for (let i = 0; i < files.length; i++) {
@@ -442,26 +508,42 @@ async function writeChunks(fs: WriteMethods, injected: boolean, file: string, ch
  * the journal that makes a killed swap finish on the next run). The folder is claimed first (claimOutput) unless
  * `options.claim` already holds it. Temporary folders are `.<out>.tmp-<pid>-*` and `.<out>.old-<pid>-*` beside it.
  */
-export async function writeOutput(outDir: string, files: readonly OutputFile[], options: WriteOptions = {}): Promise<WriteStats> {
+export async function writeOutput(
+  outDir: string,
+  files: readonly OutputFile[],
+  options: WriteOptions = {},
+): Promise<WriteStats> {
   const fs: WriteMethods = { ...FS, ...options.methods };
-  const exists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
+  const exists = (p: string): Promise<boolean> =>
+    fs.stat(p).then(
+      () => true,
+      () => false,
+    );
   options.signal?.throwIfAborted();
   const given = options.claim;
-  const claim = given !== undefined && given.target === await resolveTarget(outDir)
-    ? given
-    : await claimOutput(outDir, { ...options, label: options.label ?? given?.label ?? outDir });
+  const claim =
+    given !== undefined && given.target === (await resolveTarget(outDir))
+      ? given
+      : await claimOutput(outDir, { ...options, label: options.label ?? given?.label ?? outDir });
   const { target } = claim;
   const parent = path.dirname(target);
   const base = path.basename(target);
   let tmp: string | null = null;
   try {
     let previous: Previous | null = null;
-    if (options.reuse !== false && await exists(target)) {
-      const text = options.manifest === undefined
-        ? await fs.readFile(path.join(target, MANIFEST_FILE), "utf8").catch(() => "")
-        : options.manifest.previous ?? "";
+    if (options.reuse !== false && (await exists(target))) {
+      const text =
+        options.manifest === undefined
+          ? await fs.readFile(path.join(target, MANIFEST_FILE), "utf8").catch(() => "")
+          : (options.manifest.previous ?? "");
       const lines = manifestLines(text, false);
-      previous = { root: target, lines, find: finder(lines.paths), manifestText: text, sameMtimes: lines.mtimes === mtimesLine(options.sourceDateEpoch) };
+      previous = {
+        root: target,
+        lines,
+        find: finder(lines.paths),
+        manifestText: text,
+        sameMtimes: lines.mtimes === mtimesLine(options.sourceDateEpoch),
+      };
     }
     tmp = await fs.mkdtemp(path.join(parent, tmpPrefix(target)));
     // mkdtemp makes the folder 0700: the swapped-in site must be readable like any folder (a web server's user).
@@ -471,8 +553,15 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
     const manifestPath = path.join(tmp, MANIFEST_FILE);
     if (options.manifest !== undefined) {
       // Kept by the caller.
-    } else if (!(previous !== null && previous.sameMtimes && sameChunks(previous.manifestText, manifestText.chunks())
-      && await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(() => true, () => false))) {
+    } else if (!(
+      previous !== null &&
+      previous.sameMtimes &&
+      sameChunks(previous.manifestText, manifestText.chunks()) &&
+      (await fs.link(path.join(target, MANIFEST_FILE), manifestPath).then(
+        () => true,
+        () => false,
+      ))
+    )) {
       await writeChunks(fs, options.methods?.writeFile !== undefined, manifestPath, manifestText.chunks());
       const limit = options.sourceDateEpoch;
       if (limit !== undefined) await fs.utimes(manifestPath, limit, limit);
@@ -506,7 +595,14 @@ export async function writeOutput(outDir: string, files: readonly OutputFile[], 
       await fs.rename(tmp, target);
       tmp = null;
     }
-    return { ino, manifest: options.manifest === undefined ? null : manifestText, files: files.length, bytes, reused, entries: manifest };
+    return {
+      ino,
+      manifest: options.manifest === undefined ? null : manifestText,
+      files: files.length,
+      bytes,
+      reused,
+      entries: manifest,
+    };
   } catch (error) {
     if (tmp !== null) await fs.rm(tmp, { recursive: true, force: true });
     throw fromOsError(error, shownPath(claim, tmp));

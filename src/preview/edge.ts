@@ -15,8 +15,10 @@ async function loadHandler(dir: string): Promise<EdgeHandler> {
   const build = await readBuild(dir);
   const handler = await build.handler();
   if (handler === null) {
-    throw new UsageError(`${dir} was built without an edge host: there is no request-time handler to preview.`,
-      "Build with netlify, vercel or cloudflare in --hosts (they are in the default), or preview with --static.");
+    throw new UsageError(
+      `${dir} was built without an edge host: there is no request-time handler to preview.`,
+      "Build with netlify, vercel or cloudflare in --hosts (they are in the default), or preview with --static.",
+    );
   }
   return handler;
 }
@@ -39,7 +41,11 @@ const versionOf = (dir: string): string => {
  * A listener that answers /api.php with the emitted handler and hands every other request to `fallback`. `self()`
  * is the preview's own URL once it listens: the handler's data reads go there, as a host's go to its static files.
  */
-export async function createEdgeListener(dir: string, fallback: http.RequestListener, self: () => string): Promise<http.RequestListener> {
+export async function createEdgeListener(
+  dir: string,
+  fallback: http.RequestListener,
+  self: () => string,
+): Promise<http.RequestListener> {
   let version = versionOf(dir);
   let handler = await loadHandler(dir);
   let reloading: Promise<void> | null = null;
@@ -47,7 +53,17 @@ export async function createEdgeListener(dir: string, fallback: http.RequestList
     const now = versionOf(dir);
     if (now !== version && now !== "") {
       // A failed load (mid-swap, a build without a handler) keeps the handler loaded; the next request tries again.
-      reloading ??= loadHandler(dir).then((h) => { handler = h; version = now; }, () => undefined).finally(() => { reloading = null; });
+      reloading ??= loadHandler(dir)
+        .then(
+          (h) => {
+            handler = h;
+            version = now;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          reloading = null;
+        });
       await reloading;
     }
     return handler;
@@ -75,14 +91,22 @@ export async function createEdgeListener(dir: string, fallback: http.RequestList
     } catch {
       request = new Request(target, { headers: validators(req) }); // methods fetch refuses (TRACE, CONNECT): like GET
     }
-    current().then((h) => h.fetch(request, { ASSETS: assets })).then(async (response) => {
-      // Whole, with its length (as a host sends a function's answer): an empty body is no chunked "0".
-      const body = Buffer.from(await response.arrayBuffer());
-      res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": String(body.length) });
-      res.end(req.method === "HEAD" ? undefined : body);
-    }, (error: unknown) => {
-      res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end(`Internal error in the edge handler: ${String(error)}\n`);
-    });
+    current()
+      .then((h) => h.fetch(request, { ASSETS: assets }))
+      .then(
+        async (response) => {
+          // Whole, with its length (as a host sends a function's answer): an empty body is no chunked "0".
+          const body = Buffer.from(await response.arrayBuffer());
+          res.writeHead(response.status, {
+            ...Object.fromEntries(response.headers),
+            "content-length": String(body.length),
+          });
+          res.end(req.method === "HEAD" ? undefined : body);
+        },
+        (error: unknown) => {
+          res.writeHead(500, { "Content-Type": "text/plain" });
+          res.end(`Internal error in the edge handler: ${String(error)}\n`);
+        },
+      );
   };
 }

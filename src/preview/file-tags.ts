@@ -20,7 +20,8 @@ export class FileTags {
   of(file: string, stats: Stats): Promise<string> {
     const key = `${stats.dev} ${stats.ino} ${stats.size} ${stats.mtimeMs} ${stats.ctimeMs} ${file}`;
     let tag = this.kept.get(key);
-    if (tag !== undefined) this.kept.delete(key); // set again below, at the end: the least recently served go first
+    if (tag !== undefined)
+      this.kept.delete(key); // set again below, at the end: the least recently served go first
     else {
       tag = hashRegularFile(file, stats.size).then(etagOf);
       tag.catch(() => this.kept.delete(key));

@@ -112,7 +112,8 @@ export async function hashRegularFile(file: string, size: number): Promise<Buffe
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) throw notFound();
-      if (stats.size <= READ_WHOLE_MAX) { // else it grew since: read in a slot below
+      if (stats.size <= READ_WHOLE_MAX) {
+        // else it grew since: read in a slot below
         const buffer = Buffer.allocUnsafe(stats.size);
         let done = 0;
         while (done < buffer.length) {

@@ -31,7 +31,11 @@ const header = (req: http.IncomingMessage, name: string): string | undefined => 
 const httpDate = (value: string | undefined): number => (value === undefined ? NaN : Date.parse(value));
 
 /** Entity tags of a list header (`"a", W/"b"`), or "*". */
-const tags = (value: string): string[] => value.split(",").map((t) => t.trim()).filter(Boolean);
+const tags = (value: string): string[] =>
+  value
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 /** RFC 9110 §13.1.1 and §13.1.4: If-Match (strong comparison), else If-Unmodified-Since. */
 function preconditionFails(req: http.IncomingMessage, etag: string | undefined, mtime: number): boolean {
@@ -97,18 +101,30 @@ async function answerWith(req: http.IncomingMessage, res: http.ServerResponse, a
   const size = stats.size;
   const mtime = Math.floor(stats.mtimeMs / 1000) * 1000;
   const lastModified = new Date(mtime).toUTCString();
-  const headers: Headers = { ...answer.headers, "Last-Modified": lastModified, ...(etag === undefined ? {} : { ETag: etag }) };
+  const headers: Headers = {
+    ...answer.headers,
+    "Last-Modified": lastModified,
+    ...(etag === undefined ? {} : { ETag: etag }),
+  };
   if (status === 200) {
     headers["Accept-Ranges"] = "bytes";
-    if (preconditionFails(req, etag, mtime)) return end(res, 412, { "Content-Type": "text/plain; charset=utf-8" }, Buffer.from("Precondition Failed\n"));
+    if (preconditionFails(req, etag, mtime))
+      return end(res, 412, { "Content-Type": "text/plain; charset=utf-8" }, Buffer.from("Precondition Failed\n"));
     // Only the two validators: a request's Cache-Control is a cache's business, not an origin's (nginx ignores it).
-    const conditional = { "if-none-match": header(req, "if-none-match"), "if-modified-since": header(req, "if-modified-since") };
+    const conditional = {
+      "if-none-match": header(req, "if-none-match"),
+      "if-modified-since": header(req, "if-modified-since"),
+    };
     if (fresh(conditional, { etag, "last-modified": lastModified })) {
       const { "Content-Type": _type, ...kept } = headers;
       return end(res, 304, kept);
     }
     const rangeHeader = header(req, "range");
-    if (rangeHeader !== undefined && (req.method === "GET" || req.method === "HEAD") && ifRangeHolds(req, etag, lastModified)) {
+    if (
+      rangeHeader !== undefined &&
+      (req.method === "GET" || req.method === "HEAD") &&
+      ifRangeHolds(req, etag, lastModified)
+    ) {
       const ranges = parseRange(size, wholeSuffixes(rangeHeader, size), { combine: true });
       if (ranges === -1) return end(res, 416, { "Content-Range": `bytes */${size}`, "Content-Length": "0" });
       if (ranges !== -2 && ranges.type.toLowerCase() === "bytes") {
@@ -127,7 +143,12 @@ async function answerWith(req: http.IncomingMessage, res: http.ServerResponse, a
 }
 
 /** Several ranges: one multipart/byteranges body (RFC 9110 §14.6), each part with its Content-Type and Content-Range. */
-async function multipart(res: http.ServerResponse, answer: FileAnswer, headers: Headers, ranges: parseRange.Ranges): Promise<void> {
+async function multipart(
+  res: http.ServerResponse,
+  answer: FileAnswer,
+  headers: Headers,
+  ranges: parseRange.Ranges,
+): Promise<void> {
   const boundary = randomBytes(12).toString("hex");
   const type = headers["Content-Type"];
   const parts: Buffer[] = [];
@@ -140,5 +161,10 @@ async function multipart(res: http.ServerResponse, answer: FileAnswer, headers: 
   parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
   const body = Buffer.concat(parts);
   const { "Content-Type": _type, ...rest } = headers;
-  end(res, 206, { ...rest, "Content-Type": `multipart/byteranges; boundary=${boundary}`, "Content-Length": String(body.length) }, body);
+  end(
+    res,
+    206,
+    { ...rest, "Content-Type": `multipart/byteranges; boundary=${boundary}`, "Content-Length": String(body.length) },
+    body,
+  );
 }

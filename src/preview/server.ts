@@ -41,9 +41,10 @@ export interface PreviewOptions {
 export type Semantics = "edge" | "static";
 
 /** What the start-up line says a preview serves. */
-export const semanticsLine = (semantics: Semantics): string => (semantics === "edge"
-  ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
-  : "static semantics: /api.php answered by the route table and the answer files, as on apache, nginx and the static fallbacks");
+export const semanticsLine = (semantics: Semantics): string =>
+  semantics === "edge"
+    ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
+    : "static semantics: /api.php answered by the route table and the answer files, as on apache, nginx and the static fallbacks";
 
 export interface Preview {
   url: string;
@@ -93,7 +94,7 @@ interface SiteState {
 /** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
 async function loadSite(root: string): Promise<SiteState> {
   const build = await readBuild(root);
-  const serve = await build.serveConfig() as ServeConfig;
+  const serve = (await build.serveConfig()) as ServeConfig;
   return {
     key: build.version(),
     build,
@@ -115,12 +116,19 @@ function fileHeaders(site: SiteState, sitePath: string): Record<string, string> 
 
 /** The SVG policy on SVG files, the pages' policy on HTML pages (the catalogue), as every host config sends them. */
 const withSvgPolicy = (headers: Record<string, string>): Record<string, string> =>
-  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": SVG_CSP }
-    : /^text\/html\b/i.test(headers["Content-Type"] ?? "") ? { ...headers, "Content-Security-Policy": PAGE_CSP } : headers;
+  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "")
+    ? { ...headers, "Content-Security-Policy": SVG_CSP }
+    : /^text\/html\b/i.test(headers["Content-Type"] ?? "")
+      ? { ...headers, "Content-Security-Policy": PAGE_CSP }
+      : headers;
 
 function plain(res: http.ServerResponse, status: number, extra: Record<string, string> = {}): void {
   const body = `${http.STATUS_CODES[status] ?? "Error"}\n`;
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(body)), ...extra });
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    ...extra,
+  });
   res.end(res.req.method === "HEAD" ? undefined : body);
 }
 
@@ -128,7 +136,11 @@ function plain(res: http.ServerResponse, status: number, extra: Record<string, s
  * The regular file at `sitePath` inside the site, or null: a path through a symlink that leads outside the site (the
  * site folder itself may be a symlink repointed since: resolved again), a folder, a FIFO or a device, or any error.
  */
-async function siteFile(root: string, site: SiteState, sitePath: string): Promise<{ file: string; stats: Stats } | null> {
+async function siteFile(
+  root: string,
+  site: SiteState,
+  sitePath: string,
+): Promise<{ file: string; stats: Stats } | null> {
   const file = path.join(root, sitePath);
   const inside = (real: string, top: string): boolean => real === top || real.startsWith(top + path.sep);
   try {
@@ -155,7 +167,16 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   const current = async (): Promise<SiteState> => {
     const key = recordsVersion(root);
     if (key !== site.key && key !== "") {
-      reloading ??= loadSite(root).then((s) => { site = s; }, () => undefined).finally(() => { reloading = null; });
+      reloading ??= loadSite(root)
+        .then(
+          (s) => {
+            site = s;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          reloading = null;
+        });
       await reloading;
     }
     return site;
@@ -216,8 +237,10 @@ async function semanticsOf(options: Pick<PreviewOptions, "dir" | "edge" | "seman
   const build = await readBuild(options.dir);
   const asked = options.semantics ?? (options.edge === true ? "edge" : undefined);
   if (asked === "static" && !build.answers) {
-    throw new UsageError(`${options.dir} was built for edge hosts only (${build.stamp.hosts.join(", ")}): it holds no answer files for the static rules.`,
-      "Preview without --static (the handler answers, as on the deploy), or build with a static host in --hosts (apache, nginx, netlify-static, vercel-static).");
+    throw new UsageError(
+      `${options.dir} was built for edge hosts only (${build.stamp.hosts.join(", ")}): it holds no answer files for the static rules.`,
+      "Preview without --static (the handler answers, as on the deploy), or build with a static host in --hosts (apache, nginx, netlify-static, vercel-static).",
+    );
   }
   return asked ?? (build.edge ? "edge" : "static");
 }
@@ -226,8 +249,10 @@ async function semanticsOf(options: Pick<PreviewOptions, "dir" | "edge" | "seman
  * The listener that answers for the build in `options.dir`, and the semantics it serves. `self` is the preview's own
  * URL, through which the handler reads its data files (as a host's handler reads them from its static files).
  */
-export async function previewListener(options: Pick<PreviewOptions, "dir" | "edge" | "semantics" | "log">, self: () => string):
-Promise<{ listener: http.RequestListener; semantics: Semantics }> {
+export async function previewListener(
+  options: Pick<PreviewOptions, "dir" | "edge" | "semantics" | "log">,
+  self: () => string,
+): Promise<{ listener: http.RequestListener; semantics: Semantics }> {
   const semantics = await semanticsOf(options);
   const files = await createPreviewHandler(options.dir);
   const listener = semantics === "edge" ? await createEdgeListener(options.dir, files, self) : files;
@@ -240,7 +265,11 @@ function logged(listener: http.RequestListener, log: (line: string) => void): ht
     const started = process.hrtime.bigint();
     const url = req.url ?? "/";
     // "close" comes after every answer, also one the client did not wait for.
-    res.once("close", () => log(`${req.method ?? "GET"} ${url} ${res.statusCode} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`));
+    res.once("close", () =>
+      log(
+        `${req.method ?? "GET"} ${url} ${res.statusCode} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`,
+      ),
+    );
     listener(req, res);
   };
 }
@@ -257,7 +286,11 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
  * A server on `options.port` answering with `listener`, which `use` replaces (dev: the content-errors page, then the
  * site once the content is fixed).
  */
-export async function listen(options: Pick<PreviewOptions, "port" | "host">, listener: http.RequestListener, semantics?: Semantics): Promise<Preview> {
+export async function listen(
+  options: Pick<PreviewOptions, "port" | "host">,
+  listener: http.RequestListener,
+  semantics?: Semantics,
+): Promise<Preview> {
   let current = listener;
   const server = http.createServer((req, res) => current(req, res));
   await new Promise<void>((resolve, reject) => {
@@ -269,12 +302,16 @@ export async function listen(options: Pick<PreviewOptions, "port" | "host">, lis
   }).catch((error: NodeJS.ErrnoException) => {
     const where = `${options.host} port ${options.port}`;
     if (error.code === "EADDRINUSE") {
-      throw new BuildError("PREVIEW_PORT", `Port ${options.port} on ${options.host} is in use.`, { hint: "Pass --port 0 to take any free port." });
+      throw new BuildError("PREVIEW_PORT", `Port ${options.port} on ${options.host} is in use.`, {
+        hint: "Pass --port 0 to take any free port.",
+      });
     }
     if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
       // A bad --host is a usage error (exit 2), like any other bad flag.
-      throw new UsageError(`Cannot listen on ${where}: ${options.host} is not an address of this machine.`,
-        "Pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).");
+      throw new UsageError(
+        `Cannot listen on ${where}: ${options.host} is not an address of this machine.`,
+        "Pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).",
+      );
     }
     if (error.code === "EACCES") {
       throw new BuildError("PREVIEW_PORT", `Not allowed to listen on ${where}.`, {
@@ -294,10 +331,13 @@ export async function listen(options: Pick<PreviewOptions, "port" | "host">, lis
     self: `http://${loopback}:${address.port}/`,
     ...(semantics === undefined ? {} : { semantics }),
     server,
-    use: (next) => { current = next; },
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    use: (next) => {
+      current = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

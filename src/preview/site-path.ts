@@ -8,8 +8,7 @@ import { isInternalPath } from "../routes/internal-files.js";
 
 export type SitePath =
   /** `path`: "/icons/php.png" (decoded, normalised); `dir`: the target ended with "/" (a folder: never a file). */
-  | { kind: "path"; path: string; dir: boolean; internal: boolean }
-  | { kind: "bad" };
+  { kind: "path"; path: string; dir: boolean; internal: boolean } | { kind: "bad" };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -35,7 +34,10 @@ export function targetPath(target: string): { pathname: string; query: string } 
  */
 export function resolveSitePath(pathname: string): SitePath {
   if (!pathname.startsWith("/") || /%(?![0-9A-Fa-f]{2})/.test(pathname)) return { kind: "bad" };
-  const bytes = Buffer.from(pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
+  const bytes = Buffer.from(
+    pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    "latin1",
+  );
   if (bytes.includes(0)) return { kind: "bad" };
   let decoded: string;
   try {

@@ -32,7 +32,11 @@ export interface AnswerSet {
  * writer asks once). A set member holds two references and nothing else: a ×100 site has 590,000 of them.
  */
 export class AnswerOutput {
-  constructor(private readonly set: AnswerSet | null, private readonly value: string | Answer, private readonly single?: string) {}
+  constructor(
+    private readonly set: AnswerSet | null,
+    private readonly value: string | Answer,
+    private readonly single?: string,
+  ) {}
   /** Made each time it is asked for: a ×100 site's 590,000 paths are never held at once. */
   get path(): string {
     return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
@@ -47,7 +51,7 @@ export class AnswerOutput {
   }
   /** Its member, when it is one of a set (its file is `<member>.json` in its set's folder), else null. */
   get member(): string | null {
-    return this.set === null ? null : this.value as string;
+    return this.set === null ? null : (this.value as string);
   }
   /** The folder of its path ("api/findIcon/file"): a set member's is its set's, one string for all of them. */
   get folder(): string {
@@ -56,7 +60,7 @@ export class AnswerOutput {
     return slash < 0 ? "" : this.single!.slice(0, slash);
   }
   answer(): Answer {
-    return this.set === null ? this.value as Answer : checked(this.set, this.value as string);
+    return this.set === null ? (this.value as Answer) : checked(this.set, this.value as string);
   }
   produce(): string {
     return answerText(this.answer());
@@ -85,7 +89,9 @@ export class AnswerOutput {
 function checked(set: AnswerSet, member: string): Answer {
   const a = set.answerFor(member);
   if (a.kind !== set.kind || a.status !== set.status) {
-    throw new Error(`Internal: ${memberPath(set.dir, member)} is a ${a.kind} ${a.status} answer in a set of ${set.kind} ${set.status}.`);
+    throw new Error(
+      `Internal: ${memberPath(set.dir, member)} is a ${a.kind} ${a.status} answer in a set of ${set.kind} ${set.status}.`,
+    );
   }
   return a;
 }
@@ -147,7 +153,8 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     inApi(path);
     const existing = this.get(path);
     if (existing !== undefined) {
-      if (existing !== answer && !sameText(existing.body, answer.body)) throw new Error(`Internal: two different answers for ${path}.`);
+      if (existing !== answer && !sameText(existing.body, answer.body))
+        throw new Error(`Internal: two different answers for ${path}.`);
       return;
     }
     this.singles.set(path, answer);
@@ -160,7 +167,11 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
    * `sample` is one member's answer, for the set's kind and status. Returns the set, or null when nothing was new.
    */
   addSet(
-    dir: string, members: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
+    dir: string,
+    members: readonly string[],
+    answerFor: (member: string) => Answer,
+    sample: Answer,
+    inputs?: (member: string) => string,
   ): AnswerSet | null {
     return this.addNew(dir, this.newMembers(dir, members), answerFor, sample, inputs);
   }
@@ -183,7 +194,8 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     let fresh: string[] | null = null;
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
-      if (i > 0 && compareBytes(members[i - 1]!, m) >= 0) throw new Error(`Internal: the members of ${dir} are not sorted.`);
+      if (i > 0 && compareBytes(members[i - 1]!, m) >= 0)
+        throw new Error(`Internal: the members of ${dir} are not sorted.`);
       if ((singles.size > 0 && singles.has(m)) || inSets(earlier, m)) fresh ??= members.slice(0, i);
       else fresh?.push(m);
     }
@@ -192,13 +204,23 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
 
   /** addSet of members that newMembers gave for `dir` (in a build of the same keys). */
   addNew(
-    dir: string, kept: readonly string[], answerFor: (member: string) => Answer, sample: Answer, inputs?: (member: string) => string,
+    dir: string,
+    kept: readonly string[],
+    answerFor: (member: string) => Answer,
+    sample: Answer,
+    inputs?: (member: string) => string,
   ): AnswerSet | null {
     if (this.sealed) throw new Error("Internal: answers added after seal().");
     inApi(`${dir}/`);
     if (kept.length === 0) return null;
     const set: AnswerSet = {
-      dir, prefix: `${dir.slice(1)}/`, folder: dir.slice(1), members: kept, kind: sample.kind, status: sample.status, answerFor,
+      dir,
+      prefix: `${dir.slice(1)}/`,
+      folder: dir.slice(1),
+      members: kept,
+      kind: sample.kind,
+      status: sample.status,
+      answerFor,
       ...(inputs === undefined ? {} : { inputs }),
     };
     this.sets.push(set);
@@ -263,6 +285,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
   /** Kind and status by path without computing set members: each single, and each set as one of its member paths. */
   *shapes(): Generator<{ path: string; dir?: string; kind: AnswerKind; status: Status }> {
     for (const [path, a] of this.singles) yield { path, kind: a.kind, status: a.status };
-    for (const set of this.sets) yield { path: memberPath(set.dir, set.members[0]!), dir: set.dir, kind: set.kind, status: set.status };
+    for (const set of this.sets)
+      yield { path: memberPath(set.dir, set.members[0]!), dir: set.dir, kind: set.kind, status: set.status };
   }
 }

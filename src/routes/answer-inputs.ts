@@ -88,13 +88,20 @@ export class AnswerInputsMemo {
   make(site: SiteModel, tool: string): { inputs: AnswerInputs; text: string } {
     const folder = site.iconMap.entries.get("folder") ?? "folder.png";
     const global = JSON.stringify([
-      tool, site.baseUrl, folder, filePrint(fileInfo(site, folder)), filePrint(fileInfo(site, "text.png")),
+      tool,
+      site.baseUrl,
+      folder,
+      filePrint(fileInfo(site, folder)),
+      filePrint(fileInfo(site, "text.png")),
     ]);
     const versionPrint = JSON.stringify([site.buildTime, site.config.version]);
     const made = (this.last === null ? null : patched(this.last, site)) ?? fresh(site);
     this.last = made;
     made.keys.set(VERSION_KEY, versionPrint); // the first key: set again, it keeps its place
-    const blocks = [`{"format":${FORMAT},"global":${JSON.stringify(global)},"keys":{`, `${JSON.stringify(VERSION_KEY)}:${versionPrint}`];
+    const blocks = [
+      `{"format":${FORMAT},"global":${JSON.stringify(global)},"keys":{`,
+      `${JSON.stringify(VERSION_KEY)}:${versionPrint}`,
+    ];
     for (const b of [made.extensions, made.iconFiles]) if (b.lines.length > 0) blocks.push(blockText(b));
     blocks.push("}}\n");
     return { inputs: { global, keys: made.keys }, text: blocks.join("\n") };
@@ -105,8 +112,10 @@ export class AnswerInputsMemo {
 function extensionPrint(site: SiteModel, e: string): string {
   const icon = site.iconMap.entries.get(e);
   return JSON.stringify([
-    site.extensionMap.indexing.get(e) ?? null, site.extensionMap.viewing.get(e) ?? null,
-    icon ?? null, icon === undefined ? "" : filePrint(fileInfo(site, icon)),
+    site.extensionMap.indexing.get(e) ?? null,
+    site.extensionMap.viewing.get(e) ?? null,
+    icon ?? null,
+    icon === undefined ? "" : filePrint(fileInfo(site, icon)),
   ]);
 }
 
@@ -134,8 +143,13 @@ function fresh(site: SiteModel): Made {
     iconLines.push(keyLine(key, print));
   }
   return {
-    indexing: site.extensionMap.indexing, viewing: site.extensionMap.viewing, icons: site.iconMap.entries, files: site.iconDirFiles,
-    keys, extensions: block([...extensions], lines), iconFiles: block([...site.iconDirFiles.keys()], iconLines),
+    indexing: site.extensionMap.indexing,
+    viewing: site.extensionMap.viewing,
+    icons: site.iconMap.entries,
+    files: site.iconDirFiles,
+    keys,
+    extensions: block([...extensions], lines),
+    iconFiles: block([...site.iconDirFiles.keys()], iconLines),
   };
 }
 
@@ -145,7 +159,8 @@ const sameFilePrint = (a: FileInfo, b: FileInfo): boolean => filePrint(a) === fi
 function patched(last: Made, site: SiteModel): Made | null {
   const files = changedValues(last.files, site.iconDirFiles, sameFilePrint);
   const changed = [
-    changedValues(last.indexing, site.extensionMap.indexing), changedValues(last.viewing, site.extensionMap.viewing),
+    changedValues(last.indexing, site.extensionMap.indexing),
+    changedValues(last.viewing, site.extensionMap.viewing),
     changedValues(last.icons, site.iconMap.entries),
   ];
   if (files === null || changed.some((keys) => keys === null)) return null;
@@ -169,7 +184,13 @@ function patched(last: Made, site: SiteModel): Made | null {
     last.keys.set(key, print);
     setLine(last.iconFiles, name, keyLine(key, print));
   }
-  return { ...last, indexing: site.extensionMap.indexing, viewing: site.extensionMap.viewing, icons: site.iconMap.entries, files: site.iconDirFiles };
+  return {
+    ...last,
+    indexing: site.extensionMap.indexing,
+    viewing: site.extensionMap.viewing,
+    icons: site.iconMap.entries,
+    files: site.iconDirFiles,
+  };
 }
 
 /** The records' text of the prints (src/layout/paths.ts: ANSWER_INPUTS_FILE): JSON, one key per line, each print as
@@ -192,11 +213,18 @@ const FORMAT = 2;
 export function parseAnswerInputs(text: string): AnswerInputs | null {
   try {
     const parsed = JSON.parse(text) as { format?: unknown; global?: unknown; keys?: unknown };
-    if (parsed.format !== FORMAT || typeof parsed.global !== "string" || typeof parsed.keys !== "object" || parsed.keys === null) return null;
+    if (
+      parsed.format !== FORMAT ||
+      typeof parsed.global !== "string" ||
+      typeof parsed.keys !== "object" ||
+      parsed.keys === null
+    )
+      return null;
     const keys = new Map<string, string>();
     // Each print is JSON text as answerInputs made it (JSON.stringify's, or a string of digits, a space and a dash):
     // JSON.stringify prints its value again alike.
-    for (const [key, print] of Object.entries(parsed.keys as Record<string, unknown>)) keys.set(key, JSON.stringify(print));
+    for (const [key, print] of Object.entries(parsed.keys as Record<string, unknown>))
+      keys.set(key, JSON.stringify(print));
     return { global: parsed.global, keys };
   } catch {
     return null;
@@ -264,12 +292,18 @@ const PREFIXED = new Set<(member: string) => string>([extensionKey, iconKey]);
  * edit changes a few keys, and a ×100 site has 590,000 members: a member whose length rules out every changed key is
  * answered without making its key.
  */
-export function memberChanged(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): (member: string) => boolean {
+export function memberChanged(
+  inputs: ((member: string) => string) | undefined,
+  changed: ReadonlySet<string>,
+): (member: string) => boolean {
   return changedMembers(inputs, changed) ?? (() => false);
 }
 
 /** memberChanged, or null when no member's key can be among `changed` (none changed, or the set has no key). */
-export function changedMembers(inputs: ((member: string) => string) | undefined, changed: ReadonlySet<string>): ((member: string) => boolean) | null {
+export function changedMembers(
+  inputs: ((member: string) => string) | undefined,
+  changed: ReadonlySet<string>,
+): ((member: string) => boolean) | null {
   if (inputs === undefined || changed.size === 0) return null;
   if (!PREFIXED.has(inputs)) return (member) => changed.has(inputs(member));
   // By length, in a table (a Set's lookup, asked of 590,000 members at ×100, cost 70 ms of a rebuild).

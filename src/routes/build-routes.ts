@@ -4,11 +4,27 @@
 
 import * as A from "../api/answers.js";
 import type { Answer } from "../api/answers.js";
-import { asciiLower, asciiUpper, caseShape, compareBytes, isEmptyParam, isIconName, sortBytes, sortedIconNames, type SiteModel } from "../model/types.js";
+import {
+  asciiLower,
+  asciiUpper,
+  caseShape,
+  compareBytes,
+  isEmptyParam,
+  isIconName,
+  sortBytes,
+  sortedIconNames,
+  type SiteModel,
+} from "../model/types.js";
 import { AnswerFiles } from "./answer-files.js";
 import { extensionKey, iconKey, versionKey } from "./answer-inputs.js";
 import {
-  API_ENTRY, ROUTE_TABLE_VERSION, SAFE_VALUE, SAFE_VALUE_SOURCE, type Predicate, type Rule, type RouteTable,
+  API_ENTRY,
+  ROUTE_TABLE_VERSION,
+  SAFE_VALUE,
+  SAFE_VALUE_SOURCE,
+  type Predicate,
+  type Rule,
+  type RouteTable,
 } from "./route-table.js";
 
 export interface BuiltRoutes {
@@ -37,7 +53,7 @@ const capitalize = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCas
  * a ×100 site's sets have 54,000 members each, and sorting each list again took a third of a second.
  */
 function sortedUnique(members: Iterable<string>): string[] {
-  const list = Array.isArray(members) ? members as string[] : [...members];
+  const list = Array.isArray(members) ? (members as string[]) : [...members];
   let sorted = true;
   for (let i = 1; i < list.length && sorted; i++) sorted = compareBytes(list[i - 1]!, list[i]!) < 0;
   return sorted ? list : sortBytes([...new Set(list)]);
@@ -56,8 +72,11 @@ export class RoutesMemo {
   /** A build of `site` begins: the lists are kept when its keys are the last build's, in the same order. */
   begin(site: SiteModel): void {
     const keys = [
-      [...site.extensionMap.indexing.keys()], [...site.extensionMap.viewing.keys()], [...site.iconMap.entries.keys()],
-      [...site.iconDirFiles.keys()], site.versions,
+      [...site.extensionMap.indexing.keys()],
+      [...site.extensionMap.viewing.keys()],
+      [...site.iconMap.entries.keys()],
+      [...site.iconDirFiles.keys()],
+      site.versions,
     ];
     if (!sameLists(keys, this.keys)) this.lists.clear();
     this.keys = keys;
@@ -97,7 +116,12 @@ class RouteBuilder {
     return this.memo.list(name, make);
   }
 
-  private push(id: string, match: Record<string, Predicate>, target: string, answer: Pick<Answer, "kind" | "status">): void {
+  private push(
+    id: string,
+    match: Record<string, Predicate>,
+    target: string,
+    answer: Pick<Answer, "kind" | "status">,
+  ): void {
     this.rules.push({ id, match, target, status: answer.status, headers: A.answerHeaders(answer) });
   }
 
@@ -114,8 +138,14 @@ class RouteBuilder {
    * (src/routes/answer-inputs.ts); none for answers that read only those.
    */
   set(
-    id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
-    answerFor: (member: string) => Answer, ignoreCase = false, inputs?: (member: string) => string,
+    id: string,
+    match: Record<string, Predicate>,
+    param: string,
+    members: Iterable<string>,
+    dir: string,
+    answerFor: (member: string) => Answer,
+    ignoreCase = false,
+    inputs?: (member: string) => string,
   ): void {
     const { safe, escaped } = this.list(`set ${id}`, () => {
       const split = { safe: [] as string[], escaped: [] as string[] };
@@ -124,14 +154,30 @@ class RouteBuilder {
     });
     for (const member of escaped) {
       const target = `${dir}/${escapedStem(member)}.json`;
-      this.one(`${id}.escaped`, { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } }, target, answerFor(member));
+      this.one(
+        `${id}.escaped`,
+        { ...match, [param]: ignoreCase ? { eq: member, ignoreCase: true } : { eq: member } },
+        target,
+        answerFor(member),
+      );
     }
     if (safe.length === 0) return;
     // One member's answer gives the rule its status and headers; every other member's is checked against it when
     // its file is written.
     const sample = answerFor(safe[0]!);
-    this.files.addNew(dir, this.list(`members ${id}`, () => this.files.newMembers(dir, safe)), answerFor, sample, inputs);
-    this.push(id, { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } }, `${dir}/{${param}}.json`, sample);
+    this.files.addNew(
+      dir,
+      this.list(`members ${id}`, () => this.files.newMembers(dir, safe)),
+      answerFor,
+      sample,
+      inputs,
+    );
+    this.push(
+      id,
+      { ...match, [param]: ignoreCase ? { in: safe, ignoreCase: true } : { in: safe } },
+      `${dir}/{${param}}.json`,
+      sample,
+    );
   }
 
   /**
@@ -139,8 +185,13 @@ class RouteBuilder {
    * own (`dir`, `dir-upper`, `dir-capitalized`, `dir-mixed`), so that `TXT` and `txt` never share a file name.
    */
   setByCase(
-    id: string, match: Record<string, Predicate>, param: string, members: Iterable<string>, dir: string,
-    answerFor: (member: string) => Answer, inputs?: (member: string) => string,
+    id: string,
+    match: Record<string, Predicate>,
+    param: string,
+    members: Iterable<string>,
+    dir: string,
+    answerFor: (member: string) => Answer,
+    inputs?: (member: string) => string,
   ): void {
     const byClass = this.list(`case ${id}`, () => {
       const classes = new Map<string, string[]>();
@@ -152,7 +203,8 @@ class RouteBuilder {
       }
       return classes;
     });
-    for (const cls of CASE_CLASSES) this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor, false, inputs);
+    for (const cls of CASE_CLASSES)
+      this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor, false, inputs);
   }
 }
 
@@ -168,9 +220,15 @@ export function buildRoutes(site: SiteModel, memo?: RoutesMemo): BuiltRoutes {
   const action = (name: A.ActionName): Record<string, Predicate> => ({ action: eq(name) });
 
   // Every list of members is sorted once here (the sets keep the order of what they are given, filtered or split).
-  const knownExtensions = r.list("known extensions", () => sortBytes([...new Set([
-    ...site.extensionMap.indexing.keys(), ...site.extensionMap.viewing.keys(), ...site.iconMap.entries.keys(),
-  ])]));
+  const knownExtensions = r.list("known extensions", () =>
+    sortBytes([
+      ...new Set([
+        ...site.extensionMap.indexing.keys(),
+        ...site.extensionMap.viewing.keys(),
+        ...site.iconMap.entries.keys(),
+      ]),
+    ]),
+  );
 
   // config
   r.one("config", action("config"), "/api/config.json", A.config(site));
@@ -178,83 +236,215 @@ export function buildRoutes(site: SiteModel, memo?: RoutesMemo): BuiltRoutes {
   // versionCheck: every manifest version; empty → 400; any other version → fallback (echo cannot be computed).
   const vc = action("versionCheck");
   for (const empty of EMPTY_VALUES) {
-    r.one(`versionCheck.empty${empty === "" ? "" : "-zero"}`, { ...vc, current_version: eq(empty) },
-      "/api/errors/current-version-required.json", A.versionCheck(site, empty));
+    r.one(
+      `versionCheck.empty${empty === "" ? "" : "-zero"}`,
+      { ...vc, current_version: eq(empty) },
+      "/api/errors/current-version-required.json",
+      A.versionCheck(site, empty),
+    );
   }
-  r.set("versionCheck.known", vc, "current_version", r.list("versions", () => site.versions.filter((v) => !isEmptyParam(v))), "/api/versionCheck",
-    (v) => A.versionCheck(site, v), false, versionKey);
-  r.one("versionCheck.unknown", { ...vc, current_version: present }, "/api/versionCheck.json",
-    A.versionCheck(site, UNKNOWN_VERSION, ""));
+  r.set(
+    "versionCheck.known",
+    vc,
+    "current_version",
+    r.list("versions", () => site.versions.filter((v) => !isEmptyParam(v))),
+    "/api/versionCheck",
+    (v) => A.versionCheck(site, v),
+    false,
+    versionKey,
+  );
+  r.one(
+    "versionCheck.unknown",
+    { ...vc, current_version: present },
+    "/api/versionCheck.json",
+    A.versionCheck(site, UNKNOWN_VERSION, ""),
+  );
   r.one("versionCheck.missing", vc, "/api/errors/current-version-required.json", A.versionCheck(site, undefined));
 
   // extensionMappings: every type value is answered exactly.
   const em = action("extensionMappings");
-  r.one("extensionMappings.indexing", { ...em, type: eq("indexing") }, "/api/extensionMappings/indexing.json", A.extensionMappings(site, "indexing"));
-  r.one("extensionMappings.viewing", { ...em, type: eq("viewing") }, "/api/extensionMappings/viewing.json", A.extensionMappings(site, "viewing"));
+  r.one(
+    "extensionMappings.indexing",
+    { ...em, type: eq("indexing") },
+    "/api/extensionMappings/indexing.json",
+    A.extensionMappings(site, "indexing"),
+  );
+  r.one(
+    "extensionMappings.viewing",
+    { ...em, type: eq("viewing") },
+    "/api/extensionMappings/viewing.json",
+    A.extensionMappings(site, "viewing"),
+  );
   r.one("extensionMappings.all", em, "/api/extensionMappings/all.json", A.extensionMappings(site, undefined));
 
   // getExtensionSetting: the extension is lower-cased before lookup and echoed lower-cased, so sets ignore case.
   const ges = action("getExtensionSetting");
   for (const empty of EMPTY_VALUES) {
-    r.one(`getExtensionSetting.empty${empty === "" ? "" : "-zero"}`, { ...ges, extension: eq(empty) },
-      "/api/errors/extension-required.json", A.getExtensionSetting(site, empty, undefined));
+    r.one(
+      `getExtensionSetting.empty${empty === "" ? "" : "-zero"}`,
+      { ...ges, extension: eq(empty) },
+      "/api/errors/extension-required.json",
+      A.getExtensionSetting(site, empty, undefined),
+    );
   }
-  const settingKeys = r.list("setting keys", () => sortBytes([...new Set(knownExtensions.map(asciiLower).filter((e) => !isEmptyParam(e)))]));
+  const settingKeys = r.list("setting keys", () =>
+    sortBytes([...new Set(knownExtensions.map(asciiLower).filter((e) => !isEmptyParam(e)))]),
+  );
   const gesDir = "/api/getExtensionSetting";
   for (const type of ["indexing", "viewing"] as const) {
-    r.set(`getExtensionSetting.${type}`, { ...ges, type: eq(type) }, "extension", settingKeys, `${gesDir}/${type}`,
-      (e) => A.getExtensionSetting(site, e, type), true, extensionKey);
+    r.set(
+      `getExtensionSetting.${type}`,
+      { ...ges, type: eq(type) },
+      "extension",
+      settingKeys,
+      `${gesDir}/${type}`,
+      (e) => A.getExtensionSetting(site, e, type),
+      true,
+      extensionKey,
+    );
   }
   // The empty types are echoed as given; the file for type "" also answers any other type (then echoed as "").
-  r.set("getExtensionSetting.type-0", { ...ges, type: eq("0") }, "extension", settingKeys, `${gesDir}/type-0`,
-    (e) => A.getExtensionSetting(site, e, "0"), true, extensionKey);
-  r.set("getExtensionSetting.other-type", { ...ges, type: present }, "extension", settingKeys, `${gesDir}/type-empty`,
-    (e) => A.getExtensionSetting(site, e, ""), true, extensionKey);
-  r.set("getExtensionSetting.default-type", ges, "extension", settingKeys, `${gesDir}/indexing`,
-    (e) => A.getExtensionSetting(site, e, undefined), true, extensionKey);
+  r.set(
+    "getExtensionSetting.type-0",
+    { ...ges, type: eq("0") },
+    "extension",
+    settingKeys,
+    `${gesDir}/type-0`,
+    (e) => A.getExtensionSetting(site, e, "0"),
+    true,
+    extensionKey,
+  );
+  r.set(
+    "getExtensionSetting.other-type",
+    { ...ges, type: present },
+    "extension",
+    settingKeys,
+    `${gesDir}/type-empty`,
+    (e) => A.getExtensionSetting(site, e, ""),
+    true,
+    extensionKey,
+  );
+  r.set(
+    "getExtensionSetting.default-type",
+    ges,
+    "extension",
+    settingKeys,
+    `${gesDir}/indexing`,
+    (e) => A.getExtensionSetting(site, e, undefined),
+    true,
+    extensionKey,
+  );
   for (const type of ["indexing", "viewing"] as const) {
-    r.one(`getExtensionSetting.${type}.unknown`, { ...ges, type: eq(type), extension: present }, `${gesDir}/${type}.json`,
-      A.getExtensionSetting(site, UNKNOWN_EXTENSION, type, ""));
+    r.one(
+      `getExtensionSetting.${type}.unknown`,
+      { ...ges, type: eq(type), extension: present },
+      `${gesDir}/${type}.json`,
+      A.getExtensionSetting(site, UNKNOWN_EXTENSION, type, ""),
+    );
   }
-  r.one("getExtensionSetting.other-type.unknown", { ...ges, type: present, extension: present }, `${gesDir}/type-empty.json`,
-    A.getExtensionSetting(site, UNKNOWN_EXTENSION, "", ""));
-  r.one("getExtensionSetting.default-type.unknown", { ...ges, extension: present }, `${gesDir}/indexing.json`,
-    A.getExtensionSetting(site, UNKNOWN_EXTENSION, undefined, ""));
-  r.one("getExtensionSetting.missing", ges, "/api/errors/extension-required.json", A.getExtensionSetting(site, undefined, undefined));
+  r.one(
+    "getExtensionSetting.other-type.unknown",
+    { ...ges, type: present, extension: present },
+    `${gesDir}/type-empty.json`,
+    A.getExtensionSetting(site, UNKNOWN_EXTENSION, "", ""),
+  );
+  r.one(
+    "getExtensionSetting.default-type.unknown",
+    { ...ges, extension: present },
+    `${gesDir}/indexing.json`,
+    A.getExtensionSetting(site, UNKNOWN_EXTENSION, undefined, ""),
+  );
+  r.one(
+    "getExtensionSetting.missing",
+    ges,
+    "/api/errors/extension-required.json",
+    A.getExtensionSetting(site, undefined, undefined),
+  );
 
   // icons, iconMappings, status, configReference: no parameters.
   r.one("icons", action("icons"), "/api/icons.json", A.icons(site));
   r.one("iconMappings", action("iconMappings"), "/api/iconMappings.json", A.iconMappings(site));
   r.one("status", action("status"), "/api/status.json", A.status(site));
   const reference = A.configReference(site);
-  r.one("configReference", action("configReference"),
-    reference.status === 200 ? "/api/configReference.json" : "/api/errors/config-reference-not-found.json", reference);
+  r.one(
+    "configReference",
+    action("configReference"),
+    reference.status === 200 ? "/api/configReference.json" : "/api/errors/config-reference-not-found.json",
+    reference,
+  );
 
   // icon: every file in icons/ (icons, and other files, which answer 400); unknown names → 404.
   const ic = action("icon");
   for (const empty of EMPTY_VALUES) {
-    r.one(`icon.empty${empty === "" ? "" : "-zero"}`, { ...ic, name: eq(empty) }, "/api/errors/icon-name-required.json", A.icon(site, empty));
+    r.one(
+      `icon.empty${empty === "" ? "" : "-zero"}`,
+      { ...ic, name: eq(empty) },
+      "/api/errors/icon-name-required.json",
+      A.icon(site, empty),
+    );
   }
-  r.set("icon.known", ic, "name", r.list("icon names", () => sortedIconNames(site)), "/api/icon", (name) => A.icon(site, name), false, iconKey);
-  r.set("icon.wrong-type", ic, "name", r.list("other icon files", () => [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n))),
-    "/api/icon/invalid", (name) => A.icon(site, name), false, iconKey);
+  r.set(
+    "icon.known",
+    ic,
+    "name",
+    r.list("icon names", () => sortedIconNames(site)),
+    "/api/icon",
+    (name) => A.icon(site, name),
+    false,
+    iconKey,
+  );
+  r.set(
+    "icon.wrong-type",
+    ic,
+    "name",
+    r.list("other icon files", () => [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n))),
+    "/api/icon/invalid",
+    (name) => A.icon(site, name),
+    false,
+    iconKey,
+  );
   r.one("icon.unknown", { ...ic, name: present }, "/api/errors/icon-not-found.json", A.icon(site, UNKNOWN_ICON));
   r.one("icon.missing", ic, "/api/errors/icon-name-required.json", A.icon(site, undefined));
 
   // findIcon: folder (the answer echoes the extension), then files by extension with common case variants.
   const fi = action("findIcon");
   const fiDir = "/api/findIcon";
-  r.setByCase("findIcon.folder", { ...fi, type: eq("folder") }, "extension", r.list("folder extensions", () => [...knownExtensions.filter((e) => e !== ""), "0"]),
-    `${fiDir}/folder`, (e) => A.findIcon(site, "folder", e));
-  r.one("findIcon.folder.other", { ...fi, type: eq("folder") }, `${fiDir}/folder.json`, A.findIcon(site, "folder", undefined));
+  r.setByCase(
+    "findIcon.folder",
+    { ...fi, type: eq("folder") },
+    "extension",
+    r.list("folder extensions", () => [...knownExtensions.filter((e) => e !== ""), "0"]),
+    `${fiDir}/folder`,
+    (e) => A.findIcon(site, "folder", e),
+  );
+  r.one(
+    "findIcon.folder.other",
+    { ...fi, type: eq("folder") },
+    `${fiDir}/folder.json`,
+    A.findIcon(site, "folder", undefined),
+  );
   for (const empty of EMPTY_VALUES) {
-    r.one(`findIcon.empty${empty === "" ? "" : "-zero"}`, { ...fi, extension: eq(empty) },
-      "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, empty));
+    r.one(
+      `findIcon.empty${empty === "" ? "" : "-zero"}`,
+      { ...fi, extension: eq(empty) },
+      "/api/errors/extension-required-for-files.json",
+      A.findIcon(site, undefined, empty),
+    );
   }
   // The empty types are not "folder", so they look files up, and the answer echoes them.
-  for (const [type, dir] of [["", "type-empty"], ["0", "type-0"]] as const) {
-    r.setByCase(`findIcon.${dir}`, { ...fi, type: eq(type) }, "extension", r.list("nonempty extensions", () => knownExtensions.filter((e) => !isEmptyParam(e))),
-      `${fiDir}/${dir}`, (e) => A.findIcon(site, type, e), extensionKey);
+  for (const [type, dir] of [
+    ["", "type-empty"],
+    ["0", "type-0"],
+  ] as const) {
+    r.setByCase(
+      `findIcon.${dir}`,
+      { ...fi, type: eq(type) },
+      "extension",
+      r.list("nonempty extensions", () => knownExtensions.filter((e) => !isEmptyParam(e))),
+      `${fiDir}/${dir}`,
+      (e) => A.findIcon(site, type, e),
+      extensionKey,
+    );
   }
   const variants = r.list("extension variants", () => {
     const variantSet = new Set<string>();
@@ -264,11 +454,38 @@ export function buildRoutes(site: SiteModel, memo?: RoutesMemo): BuiltRoutes {
     }
     return sortBytes([...variantSet]);
   });
-  r.setByCase("findIcon.file", fi, "extension", variants, `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), extensionKey);
+  r.setByCase(
+    "findIcon.file",
+    fi,
+    "extension",
+    variants,
+    `${fiDir}/file`,
+    (e) => A.findIcon(site, undefined, e),
+    extensionKey,
+  );
   // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
-  r.set("findIcon.file.any-case", fi, "extension", r.list("lower variants", () => variants.filter((v) => v === asciiLower(v))), `${fiDir}/file`, (e) => A.findIcon(site, undefined, e), true, extensionKey);
-  r.one("findIcon.file.unknown", { ...fi, extension: present }, `${fiDir}/file.json`, A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""));
-  r.one("findIcon.missing", fi, "/api/errors/extension-required-for-files.json", A.findIcon(site, undefined, undefined));
+  r.set(
+    "findIcon.file.any-case",
+    fi,
+    "extension",
+    r.list("lower variants", () => variants.filter((v) => v === asciiLower(v))),
+    `${fiDir}/file`,
+    (e) => A.findIcon(site, undefined, e),
+    true,
+    extensionKey,
+  );
+  r.one(
+    "findIcon.file.unknown",
+    { ...fi, extension: present },
+    `${fiDir}/file.json`,
+    A.findIcon(site, undefined, UNKNOWN_EXTENSION, ""),
+  );
+  r.one(
+    "findIcon.missing",
+    fi,
+    "/api/errors/extension-required-for-files.json",
+    A.findIcon(site, undefined, undefined),
+  );
 
   // Everything else, no action included: the info document.
   r.one("info", {}, "/api/info.json", A.info(site));

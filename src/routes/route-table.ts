@@ -78,7 +78,8 @@ function compilePredicate(param: string, p: Predicate): CompiledPredicate {
 }
 
 export function compileTable(table: RouteTable): CompiledTable {
-  if (table.version !== ROUTE_TABLE_VERSION) throw new Error(`Unsupported route table version ${String(table.version)}.`);
+  if (table.version !== ROUTE_TABLE_VERSION)
+    throw new Error(`Unsupported route table version ${String(table.version)}.`);
   return {
     table,
     rules: table.rules.map((rule) => ({

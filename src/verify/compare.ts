@@ -35,7 +35,11 @@ export interface CompareOptions {
 
 /** The API's headers that are compared (reference-behaviour.md §9). */
 export const API_HEADERS = [
-  "content-type", "cache-control", "access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers",
+  "content-type",
+  "cache-control",
+  "access-control-allow-origin",
+  "access-control-allow-methods",
+  "access-control-allow-headers",
 ] as const;
 
 export const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(bytes).digest("hex");
@@ -77,7 +81,8 @@ export function sameContentType(expected: string | undefined, received: string |
 }
 
 const show = (v: unknown): string => {
-  const text = v === undefined ? "(absent)" : typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const text =
+    v === undefined ? "(absent)" : typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 };
 
@@ -86,7 +91,13 @@ const ABSOLUTE = /^https?:\/\/[^/?#\s]+/;
 const ICON_ENDING = /(?:^|\/)icons\/[^/]+$/;
 
 /** The first place where `got` differs from `want` ("$.icon.size: expected 12, received 13"), or null. */
-export function jsonDifference(want: unknown, got: unknown, options: CompareOptions, at = "$", key = ""): string | null {
+export function jsonDifference(
+  want: unknown,
+  got: unknown,
+  options: CompareOptions,
+  at = "$",
+  key = "",
+): string | null {
   if (key === "timestamp" && typeof want === "string") {
     return typeof got === "string" ? null : `${at}: expected a timestamp string, received ${show(got)}`;
   }
@@ -94,7 +105,9 @@ export function jsonDifference(want: unknown, got: unknown, options: CompareOpti
     const ending = key === "path" ? ICON_ENDING.exec(want)?.[0] : undefined;
     if (ending !== undefined) {
       const tail = ending.replace(/^\//, "");
-      return got === tail || got.endsWith(`/${tail}`) ? null : `${at}: expected a path ending in ${show(tail)}, received ${show(got)}`;
+      return got === tail || got.endsWith(`/${tail}`)
+        ? null
+        : `${at}: expected a path ending in ${show(tail)}, received ${show(got)}`;
     }
     if (options.baseUrl !== "" && want.startsWith(options.baseUrl)) {
       const rest = want.slice(options.baseUrl.length);
@@ -145,7 +158,9 @@ export function compareAnswer(want: Expected, got: Received, options: CompareOpt
     if (got.body.length > 0) differences.push(`body: expected none, received ${got.body.length} bytes`);
   } else if (body.kind === "bytes") {
     if (got.body.length !== body.size || sha256(got.body) !== body.sha256) {
-      differences.push(`body: expected ${body.size} bytes (sha256 ${body.sha256.slice(0, 12)}…), received ${got.body.length} bytes (sha256 ${sha256(got.body).slice(0, 12)}…)`);
+      differences.push(
+        `body: expected ${body.size} bytes (sha256 ${body.sha256.slice(0, 12)}…), received ${got.body.length} bytes (sha256 ${sha256(got.body).slice(0, 12)}…)`,
+      );
     }
   } else if (body.kind === "json") {
     let parsed: unknown;

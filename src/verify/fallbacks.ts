@@ -36,9 +36,10 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     answeredBy: "table",
     rules: ["*.unknown", "*.other", "*.other-type"],
     hosts: "every static host",
-    why: "A value the build does not know (an extension, icon, type or version) gets its rule's one precomputed "
-      + "fallback: the value is echoed as \"\", "
-      + "and every unknown version is answered \"update available\" (PHP compares it with version_compare).",
+    why:
+      "A value the build does not know (an extension, icon, type or version) gets its rule's one precomputed " +
+      'fallback: the value is echoed as "", ' +
+      'and every unknown version is answered "update available" (PHP compares it with version_compare).',
   },
   {
     id: "case-folded",
@@ -46,8 +47,9 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     answeredBy: "table",
     rules: ["*.any-case"],
     hosts: "every static host",
-    why: "Other spellings of a known extension (`pHp`) get the lower-case answer, its echo lower-cased, where PHP "
-      + "echoes the spelling sent (findIcon's UPPER and Capitalized spellings are precomputed and exact).",
+    why:
+      "Other spellings of a known extension (`pHp`) get the lower-case answer, its echo lower-cased, where PHP " +
+      "echoes the spelling sent (findIcon's UPPER and Capitalized spellings are precomputed and exact).",
   },
   {
     id: "php-names",
@@ -55,8 +57,9 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     answeredBy: "table",
     rules: ["*"],
     hosts: "every static host",
-    why: "PHP turns `.` and spaces in a parameter name into `_`, and `a[]=…` into an array; a static host reads "
-      + "the name as sent, so the parameter counts as absent.",
+    why:
+      "PHP turns `.` and spaces in a parameter name into `_`, and `a[]=…` into an array; a static host reads " +
+      "the name as sent, so the parameter counts as absent.",
   },
   {
     id: "raw-query",
@@ -64,13 +67,19 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     answeredBy: "raw-query",
     rules: ["*"],
     hosts: "nginx, apache",
-    why: "The raw query is matched, not decoded: a value sent with percent-encoded letters or digits (`%70hp`) "
-      + "counts as an unknown value. Clients send these characters unencoded.",
+    why:
+      "The raw query is matched, not decoded: a value sent with percent-encoded letters or digits (`%70hp`) " +
+      "counts as an unknown value. Clients send these characters unencoded.",
   },
 ];
 
 const globRegExp = (glob: string): RegExp =>
-  new RegExp(`^${glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  new RegExp(
+    `^${glob
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 
 /** Whether `fallback` may explain an answer of `rule` to a request probing `probe`. */
 export function fallbackCovers(fallback: StaticFallback, probe: Probe, rule: string): boolean {

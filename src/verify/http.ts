@@ -11,7 +11,10 @@ export type TargetFailure = "refused" | "dns" | "tls" | "timeout" | "too-large" 
 
 /** The target cannot be checked: one line, exit 2. */
 export class TargetError extends Error {
-  constructor(readonly failure: TargetFailure, message: string) {
+  constructor(
+    readonly failure: TargetFailure,
+    message: string,
+  ) {
     super(message);
     this.name = "TargetError";
   }
@@ -30,15 +33,24 @@ function describe(error: NodeJS.ErrnoException, url: URL): TargetError {
   const where = url.host;
   const code = error.code ?? "";
   if (code === "ECONNREFUSED") return new TargetError("refused", `${where} refused the connection.`);
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return new TargetError("dns", `${url.hostname} was not found (DNS).`);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME")
+    return new TargetError("dns", `${url.hostname} was not found (DNS).`);
   if (TLS_CODE.test(code) || /SSL|TLS|certificate/i.test(error.message)) {
-    return new TargetError("tls", `TLS with ${where} failed: ${error.message.split("\n")[0]!.replace(/^[0-9A-F]+:error:/, "")}.`);
+    return new TargetError(
+      "tls",
+      `TLS with ${where} failed: ${error.message.split("\n")[0]!.replace(/^[0-9A-F]+:error:/, "")}.`,
+    );
   }
-  if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") return new TargetError("reset", `${where} closed the connection mid-answer.`);
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE")
+    return new TargetError("reset", `${where} closed the connection mid-answer.`);
   return new TargetError("other", `${where} could not be asked: ${error.message}.`);
 }
 
-export function createClient(options: { concurrency: number; timeoutMs: number; headers: Record<string, string> }): Client {
+export function createClient(options: {
+  concurrency: number;
+  timeoutMs: number;
+  headers: Record<string, string>;
+}): Client {
   const agentOptions = { keepAlive: true, maxSockets: options.concurrency, maxFreeSockets: options.concurrency };
   const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
   return {
@@ -46,62 +58,78 @@ export function createClient(options: { concurrency: number; timeoutMs: number; 
       agents["http:"].destroy();
       agents["https:"].destroy();
     },
-    request: (url, method, maxBytes, signal) => new Promise<Received>((resolve, reject) => {
-      const lib = url.protocol === "https:" ? https : http;
-      const agent = url.protocol === "https:" ? agents["https:"] : agents["http:"];
-      let settled = false;
-      const finish = (error: TargetError | null, value?: Received): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        if (error !== null) {
-          req.destroy();
-          reject(error);
-        } else resolve(value!);
-      };
-      const req = lib.request(url, { method, agent, headers: { "user-agent": "build-index-site-verify", ...options.headers } });
-      const timer = setTimeout(() => {
-        finish(new TargetError("timeout", `${url.href} gave no whole answer within ${options.timeoutMs / 1000} s.`));
-      }, options.timeoutMs);
-      const onAbort = (): void => finish(new TargetError("other", "stopped"));
-      signal.addEventListener("abort", onAbort, { once: true });
-      req.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
-      req.on("response", (res) => {
-        const location = res.headers.location;
-        if (res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
-          let to: URL | null = null;
-          try {
-            to = new URL(location, url);
-          } catch {
-            to = null;
-          }
-          if (to === null || to.host !== url.host || to.protocol !== url.protocol) {
-            setImmediate(() => res.destroy());
-            finish(new TargetError("redirect", `${url.href} redirects to ${to?.href ?? location}, another host: not followed. Verify that URL instead.`));
-            return;
-          }
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            finish(new TargetError("too-large", `${url.href} sent more than ${(maxBytes / 1048576).toFixed(1)} MB, far more than the build's answer: stopped reading.`));
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
+    request: (url, method, maxBytes, signal) =>
+      new Promise<Received>((resolve, reject) => {
+        const lib = url.protocol === "https:" ? https : http;
+        const agent = url.protocol === "https:" ? agents["https:"] : agents["http:"];
+        let settled = false;
+        const finish = (error: TargetError | null, value?: Received): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          if (error !== null) {
+            req.destroy();
+            reject(error);
+          } else resolve(value!);
+        };
+        const req = lib.request(url, {
+          method,
+          agent,
+          headers: { "user-agent": "build-index-site-verify", ...options.headers },
         });
-        res.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
-        res.on("aborted", () => finish(new TargetError("reset", `${url.host} closed the connection mid-answer.`)));
-        res.on("end", () => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-          finish(null, { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        const timer = setTimeout(() => {
+          finish(new TargetError("timeout", `${url.href} gave no whole answer within ${options.timeoutMs / 1000} s.`));
+        }, options.timeoutMs);
+        const onAbort = (): void => finish(new TargetError("other", "stopped"));
+        signal.addEventListener("abort", onAbort, { once: true });
+        req.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
+        req.on("response", (res) => {
+          const location = res.headers.location;
+          if (res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
+            let to: URL | null = null;
+            try {
+              to = new URL(location, url);
+            } catch {
+              to = null;
+            }
+            if (to === null || to.host !== url.host || to.protocol !== url.protocol) {
+              setImmediate(() => res.destroy());
+              finish(
+                new TargetError(
+                  "redirect",
+                  `${url.href} redirects to ${to?.href ?? location}, another host: not followed. Verify that URL instead.`,
+                ),
+              );
+              return;
+            }
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+              finish(
+                new TargetError(
+                  "too-large",
+                  `${url.href} sent more than ${(maxBytes / 1048576).toFixed(1)} MB, far more than the build's answer: stopped reading.`,
+                ),
+              );
+              res.destroy();
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
+          res.on("aborted", () => finish(new TargetError("reset", `${url.host} closed the connection mid-answer.`)));
+          res.on("end", () => {
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+            finish(null, { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+          });
         });
-      });
-      req.end();
-    }),
+        req.end();
+      }),
   };
 }

@@ -10,24 +10,33 @@ const cell = (pass: number, total: number, fallback = 0): string =>
 export function reportLines(report: VerifyReport, show: number): string[] {
   const lines: string[] = [];
   const what = report.reference ? "the PHP service" : "the site";
-  lines.push(`Checked ${report.target} (${what}) against ${report.dir}/: ${report.checked} of ${report.requests} requests `
-    + `in ${(report.ms / 1000).toFixed(1)} s${report.sample ? ` (sample of ${report.sample.size}, seed ${report.sample.seed})` : ""}.`);
+  lines.push(
+    `Checked ${report.target} (${what}) against ${report.dir}/: ${report.checked} of ${report.requests} requests ` +
+      `in ${(report.ms / 1000).toFixed(1)} s${report.sample ? ` (sample of ${report.sample.size}, seed ${report.sample.seed})` : ""}.`,
+  );
   const names = Object.keys(report.groups).sort();
   const width = Math.max(8, ...names.map((n) => n.length)) + 2;
   lines.push(`  ${"".padEnd(width)}${"precomputed".padEnd(16)}beyond`);
   for (const name of names) {
     const g = report.groups[name]!;
-    lines.push(`  ${name.padEnd(width)}${cell(g.precomputed.pass, g.precomputed.total).padEnd(16)}${cell(g.beyond.pass, g.beyond.total, g.beyond.fallback)}`);
+    lines.push(
+      `  ${name.padEnd(width)}${cell(g.precomputed.pass, g.precomputed.total).padEnd(16)}${cell(g.beyond.pass, g.beyond.total, g.beyond.fallback)}`,
+    );
   }
-  if (report.beyondSkipped !== undefined) lines.push(`Beyond the precomputed domain: not asked, ${report.beyondSkipped}.`);
+  if (report.beyondSkipped !== undefined)
+    lines.push(`Beyond the precomputed domain: not asked, ${report.beyondSkipped}.`);
   if (report.fallbacks.length > 0) {
     const byId = new Map<string, number>();
     for (const f of report.fallbacks) byId.set(f.fallback, (byId.get(f.fallback) ?? 0) + 1);
-    lines.push(`Documented static fallbacks: ${[...byId].map(([id, n]) => `${id} ${n}`).join(", ")} (README, "Check a deploy").`);
+    lines.push(
+      `Documented static fallbacks: ${[...byId].map(([id, n]) => `${id} ${n}`).join(", ")} (README, "Check a deploy").`,
+    );
   }
   const shown = report.differences.slice(0, show);
   if (shown.length > 0) {
-    lines.push(`Differences${report.differences.length > shown.length ? ` (first ${shown.length} of ${report.differences.length}; --show N, --json for all)` : ""}:`);
+    lines.push(
+      `Differences${report.differences.length > shown.length ? ` (first ${shown.length} of ${report.differences.length}; --show N, --json for all)` : ""}:`,
+    );
     for (const d of shown) {
       lines.push(`  ${d.method} ${d.url}${d.scope === "beyond" ? "  (beyond the precomputed domain)" : ""}`);
       for (const line of d.differences) lines.push(`    ${line}`);
@@ -35,12 +44,17 @@ export function reportLines(report: VerifyReport, show: number): string[] {
   }
   const precomputed = report.differences.filter((d) => d.scope === "precomputed").length;
   const beyond = report.differences.length - precomputed;
-  if (report.stopped) lines.push(`Stopped: ${report.checked} of ${report.requests} requests checked; the counts above are partial.`);
+  if (report.stopped)
+    lines.push(`Stopped: ${report.checked} of ${report.requests} requests checked; the counts above are partial.`);
   else if (report.exitCode === 0) {
-    lines.push(`OK: every precomputed request matches${beyond > 0 ? `; ${beyond} beyond the domain differ (--strict fails on them)` : ""}.`);
+    lines.push(
+      `OK: every precomputed request matches${beyond > 0 ? `; ${beyond} beyond the domain differ (--strict fails on them)` : ""}.`,
+    );
   } else {
-    lines.push(`FAILED: ${precomputed} precomputed request${precomputed === 1 ? "" : "s"} differ${precomputed === 1 ? "s" : ""}`
-      + `${beyond > 0 ? `, ${beyond} beyond the domain` : ""}.`);
+    lines.push(
+      `FAILED: ${precomputed} precomputed request${precomputed === 1 ? "" : "s"} differ${precomputed === 1 ? "s" : ""}` +
+        `${beyond > 0 ? `, ${beyond} beyond the domain` : ""}.`,
+    );
   }
   return lines;
 }

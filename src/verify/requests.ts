@@ -28,7 +28,8 @@ export interface VerifyRequest {
 }
 
 const enc = encodeURIComponent;
-const queryOf = (pairs: ReadonlyArray<readonly [string, string]>): string => pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+const queryOf = (pairs: ReadonlyArray<readonly [string, string]>): string =>
+  pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
 const actionOf = (rule: Rule): string => {
   const p = rule.match.action;
   return p !== undefined && "eq" in p ? p.eq : "info";
@@ -41,8 +42,7 @@ const sitePathOf = (file: string): string => `/${file.split("/").map(enc).join("
  * to any other value echoes nothing: it is exact (the documented 404s, `icon.unknown`).
  */
 const isFallbackRule = (rule: Rule): boolean =>
-  (rule.status === 200 && Object.values(rule.match).some((p) => "present" in p))
-  || rule.id.endsWith(".any-case");
+  (rule.status === 200 && Object.values(rule.match).some((p) => "present" in p)) || rule.id.endsWith(".any-case");
 
 /**
  * A value none of the sets holds: the first member with a prefix, so still of the content's form (an icon name keeps
@@ -76,7 +76,9 @@ function* domainRequests(table: RouteTable): Generator<VerifyRequest> {
   };
   for (const rule of table.rules) {
     if (isFallbackRule(rule)) continue;
-    const params = Object.entries(rule.match).map(([param, p]) => [param, "eq" in p ? [p.eq] : "in" in p ? p.in : [otherValue(param)]] as const);
+    const params = Object.entries(rule.match).map(
+      ([param, p]) => [param, "eq" in p ? [p.eq] : "in" in p ? p.in : [otherValue(param)]] as const,
+    );
     const group = actionOf(rule);
     // Every combination of the params' values, in order, one at a time.
     const pairs: Array<readonly [string, string]> = [];
@@ -126,8 +128,21 @@ export function versionProbes(versions: readonly string[]): string[] {
 /** The fixed set beyond the domain, derived from the content's values. */
 function beyondRequests(table: RouteTable): VerifyRequest[] {
   const out: VerifyRequest[] = [];
-  const add = (group: string, probe: Probe, pairs: Array<readonly [string, string]> | string, method: Method = "GET"): void => {
-    out.push({ method, kind: "api", scope: "beyond", group, probe, path: API_ENTRY, query: typeof pairs === "string" ? pairs : queryOf(pairs) });
+  const add = (
+    group: string,
+    probe: Probe,
+    pairs: Array<readonly [string, string]> | string,
+    method: Method = "GET",
+  ): void => {
+    out.push({
+      method,
+      kind: "api",
+      scope: "beyond",
+      group,
+      probe,
+      path: API_ENTRY,
+      query: typeof pairs === "string" ? pairs : queryOf(pairs),
+    });
   };
   const exts = setOf(table, "findIcon.file", "extension").filter((e) => /[a-z]/.test(e));
   const settingExts = setOf(table, "getExtensionSetting.indexing", "extension");
@@ -136,30 +151,76 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
   const unknownExt = unknownValue(exts);
   const someExts = pick(exts, 3);
 
-  add("findIcon", "unknown-value", [["action", "findIcon"], ["extension", unknownExt]]);
-  add("findIcon", "unknown-value", [["action", "findIcon"], ["type", "folder"], ["extension", unknownExt]]);
-  add("findIcon", "unknown-value", [["action", "findIcon"], ["type", "file"], ["extension", unknownExt]]);
+  add("findIcon", "unknown-value", [
+    ["action", "findIcon"],
+    ["extension", unknownExt],
+  ]);
+  add("findIcon", "unknown-value", [
+    ["action", "findIcon"],
+    ["type", "folder"],
+    ["extension", unknownExt],
+  ]);
+  add("findIcon", "unknown-value", [
+    ["action", "findIcon"],
+    ["type", "file"],
+    ["extension", unknownExt],
+  ]);
   for (const type of ["indexing", "viewing", "other"]) {
-    add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["type", type], ["extension", unknownValue(settingExts)]]);
+    add("getExtensionSetting", "unknown-value", [
+      ["action", "getExtensionSetting"],
+      ["type", type],
+      ["extension", unknownValue(settingExts)],
+    ]);
   }
-  add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["extension", unknownValue(settingExts)]]);
-  for (const ext of pick(settingExts, 2)) add("getExtensionSetting", "unknown-value", [["action", "getExtensionSetting"], ["type", "other"], ["extension", ext]]);
-  add("icon", "unknown-value", [["action", "icon"], ["name", unknownValue(icons)]]);
-  add("icon", "unknown-value", [["action", "icon"], ["name", "../config.json"]]);
-  add("extensionMappings", "unknown-value", [["action", "extensionMappings"], ["type", "other"]]);
+  add("getExtensionSetting", "unknown-value", [
+    ["action", "getExtensionSetting"],
+    ["extension", unknownValue(settingExts)],
+  ]);
+  for (const ext of pick(settingExts, 2))
+    add("getExtensionSetting", "unknown-value", [
+      ["action", "getExtensionSetting"],
+      ["type", "other"],
+      ["extension", ext],
+    ]);
+  add("icon", "unknown-value", [
+    ["action", "icon"],
+    ["name", unknownValue(icons)],
+  ]);
+  add("icon", "unknown-value", [
+    ["action", "icon"],
+    ["name", "../config.json"],
+  ]);
+  add("extensionMappings", "unknown-value", [
+    ["action", "extensionMappings"],
+    ["type", "other"],
+  ]);
 
   for (const ext of someExts) {
     for (const variant of new Set([upper(ext), capitalized(ext), mixed(ext)])) {
       if (variant === ext) continue;
-      add("findIcon", "case", [["action", "findIcon"], ["extension", variant]]);
-      add("getExtensionSetting", "case", [["action", "getExtensionSetting"], ["extension", variant]]);
+      add("findIcon", "case", [
+        ["action", "findIcon"],
+        ["extension", variant],
+      ]);
+      add("getExtensionSetting", "case", [
+        ["action", "getExtensionSetting"],
+        ["extension", variant],
+      ]);
     }
   }
-  if (icons[0] !== undefined) add("icon", "case", [["action", "icon"], ["name", upper(icons[0])]]);
+  if (icons[0] !== undefined)
+    add("icon", "case", [
+      ["action", "icon"],
+      ["name", upper(icons[0])],
+    ]);
   add("info", "case", [["action", "CONFIG"]]);
   add("info", "case", [["action", "Icons"]]);
 
-  for (const version of versionProbes(versions)) add("versionCheck", "version", [["action", "versionCheck"], ["current_version", version]]);
+  for (const version of versionProbes(versions))
+    add("versionCheck", "version", [
+      ["action", "versionCheck"],
+      ["current_version", version],
+    ]);
 
   const ext = someExts[0] ?? "txt";
   add("config", "repeated", "action=icons&action=config");
@@ -187,9 +248,12 @@ export const isPlainFile = (file: string): boolean => !file.startsWith("api/") &
 export function* requestsOf(table: RouteTable, siteFiles: Iterable<string>): Generator<VerifyRequest> {
   yield* domainRequests(table);
   const plain = [...siteFiles].filter(isPlainFile).sort();
-  for (const file of plain) yield { method: "GET", kind: "file", scope: "precomputed", group: "files", path: sitePathOf(file), query: "" };
-  if (plain.includes("index.html")) yield { method: "GET", kind: "page", scope: "precomputed", group: "pages", path: "/", query: "" };
-  for (const f of INTERNAL_FILES) yield { method: "GET", kind: "missing", scope: "precomputed", group: "404s", path: sitePathOf(f), query: "" };
+  for (const file of plain)
+    yield { method: "GET", kind: "file", scope: "precomputed", group: "files", path: sitePathOf(file), query: "" };
+  if (plain.includes("index.html"))
+    yield { method: "GET", kind: "page", scope: "precomputed", group: "pages", path: "/", query: "" };
+  for (const f of INTERNAL_FILES)
+    yield { method: "GET", kind: "missing", scope: "precomputed", group: "404s", path: sitePathOf(f), query: "" };
   yield* beyondRequests(table);
 }
 

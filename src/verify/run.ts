@@ -6,12 +6,29 @@ import { setMaxListeners } from "node:events";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { incompleteLine, NotABuildError, readBuild, type Build, type BuildAnswer, type EdgeHandler, type SiteFileRecord } from "../layout/read-build.js";
+import {
+  incompleteLine,
+  NotABuildError,
+  readBuild,
+  type Build,
+  type BuildAnswer,
+  type EdgeHandler,
+  type SiteFileRecord,
+} from "../layout/read-build.js";
 import { isEdgeDataPath } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
-import { DEFAULT_LIMIT, isOwnPage, isPlainFile, requestsOf, sampleOf, urlOf, type Scope, type VerifyRequest } from "./requests.js";
+import {
+  DEFAULT_LIMIT,
+  isOwnPage,
+  isPlainFile,
+  requestsOf,
+  sampleOf,
+  urlOf,
+  type Scope,
+  type VerifyRequest,
+} from "./requests.js";
 
 export { DEFAULT_LIMIT };
 
@@ -77,11 +94,17 @@ class Expectations {
   private readonly types = new Map<string, string>();
   private readonly files = new Map<string, { sha256: string; size: number }>();
   constructor(
-    private readonly build: Build, private readonly handler: EdgeHandler | null, serve: Record<string, unknown>,
-    private readonly records: ReadonlyMap<string, SiteFileRecord>, readonly reference: boolean,
+    private readonly build: Build,
+    private readonly handler: EdgeHandler | null,
+    serve: Record<string, unknown>,
+    private readonly records: ReadonlyMap<string, SiteFileRecord>,
+    readonly reference: boolean,
   ) {
     // The Content-Type the build gives each file extension (serve.json's static rules: "**/*.png").
-    for (const rule of (serve.headers ?? []) as Array<{ source: string; headers: Array<{ key: string; value: string }> }>) {
+    for (const rule of (serve.headers ?? []) as Array<{
+      source: string;
+      headers: Array<{ key: string; value: string }>;
+    }>) {
       const m = /^\*\*\/\*\.([^/]+)$/.exec(rule.source);
       const type = rule.headers.find((h) => h.key.toLowerCase() === "content-type")?.value;
       if (m !== null && type !== undefined) this.types.set(m[1]!.toLowerCase(), type);
@@ -112,13 +135,22 @@ class Expectations {
         body = { kind: "bytes", sha256: sha256(text), size: Buffer.byteLength(text) };
       }
     }
-    return { status: response.status, headers: lowerHeaders(Object.fromEntries(response.headers)), body, size: Buffer.byteLength(text) };
+    return {
+      status: response.status,
+      headers: lowerHeaders(Object.fromEntries(response.headers)),
+      body,
+      size: Buffer.byteLength(text),
+    };
   }
 
   private async file(sitePath: string): Promise<{ sha256: string; size: number }> {
     let known = this.files.get(sitePath);
     if (known === undefined) {
-      const file = sitePath.split("/").filter((p) => p !== "").map(decodeURIComponent).join("/");
+      const file = sitePath
+        .split("/")
+        .filter((p) => p !== "")
+        .map(decodeURIComponent)
+        .join("/");
       const bytes = await this.build.published(file); // through the one reader of the build
       if (bytes === null) throw new Error(`Internal: ${sitePath} is not a file of the build.`);
       known = { sha256: sha256(bytes), size: bytes.length };
@@ -132,15 +164,20 @@ class Expectations {
    * them (sha1 and size, when the records were read) or as they are. A body with those bytes is the answer; any other
    * body is compared as JSON (`full`).
    */
-  async recorded(request: VerifyRequest): Promise<(Expected & { size: number; same: (body: Buffer) => boolean; full: () => Promise<Expected> }) | null> {
+  async recorded(
+    request: VerifyRequest,
+  ): Promise<(Expected & { size: number; same: (body: Buffer) => boolean; full: () => Promise<Expected> }) | null> {
     if (!this.build.answers || request.method !== "GET") return null;
     const answer = await this.build.answer(request.query);
     const expected = { status: answer.status, headers: lowerHeaders(answer.headers) };
     const record = this.records.get(answer.target.slice(1));
     if (record !== undefined) {
       return {
-        ...expected, body: { kind: "any" }, size: record.size,
-        same: (body) => body.length === record.size && createHash("sha1").update(body).digest("base64url") === record.sha1,
+        ...expected,
+        body: { kind: "any" },
+        size: record.size,
+        same: (body) =>
+          body.length === record.size && createHash("sha1").update(body).digest("base64url") === record.sha1,
         full: () => this.fromTable(answer, request.method),
       };
     }
@@ -152,7 +189,10 @@ class Expectations {
       return null;
     }
     return {
-      ...expected, body: { kind: "any" }, size: bytes.length, same: (body) => body.equals(bytes),
+      ...expected,
+      body: { kind: "any" },
+      size: bytes.length,
+      same: (body) => body.equals(bytes),
       full: async () => ({ ...expected, body: { kind: "json", value: JSON.parse(bytes.toString("utf8")) as unknown } }),
     };
   }
@@ -189,7 +229,11 @@ async function ask(client: Client, url: URL, method: string, maxBytes: number, s
   try {
     return await client.request(url, method, maxBytes, signal);
   } catch (error) {
-    if (signal.aborted || (error instanceof TargetError && (error.failure === "redirect" || error.failure === "too-large"))) throw error;
+    if (
+      signal.aborted ||
+      (error instanceof TargetError && (error.failure === "redirect" || error.failure === "too-large"))
+    )
+      throw error;
     return client.request(url, method, maxBytes, signal);
   }
 }
@@ -200,7 +244,11 @@ const PAGE_REDIRECTS = 3;
 /** A page of the site's own, as a browser gets it: a redirect on the same host (/index.html → /) is followed. */
 async function askPage(client: Client, url: URL, maxBytes: number, signal: AbortSignal): Promise<Received> {
   let got = await ask(client, url, "GET", maxBytes, signal);
-  for (let hop = 0; hop < PAGE_REDIRECTS && got.status >= 300 && got.status < 400 && got.headers.location !== undefined; hop += 1) {
+  for (
+    let hop = 0;
+    hop < PAGE_REDIRECTS && got.status >= 300 && got.status < 400 && got.headers.location !== undefined;
+    hop += 1
+  ) {
     got = await ask(client, new URL(got.headers.location, url), "GET", maxBytes, signal);
   }
   return got;
@@ -221,12 +269,18 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   // The manifest's records of the plain files; of the answer files too when every request is asked (a sample's answers
   // are read from their files instead: a ×100 site has 600,000 records).
   const [table, records, serve, handler, builtBase] = await Promise.all([
-    build.table(), build.siteFiles(options.sample === undefined ? (p) => !isEdgeDataPath(p) : isPlainFile),
-    build.serveConfig(), build.handler(), build.baseUrl(),
+    build.table(),
+    build.siteFiles(options.sample === undefined ? (p) => !isEdgeDataPath(p) : isPlainFile),
+    build.serveConfig(),
+    build.handler(),
+    build.baseUrl(),
   ]);
   const plainFiles = [...records.keys()].filter(isPlainFile);
   const baseUrl = options.baseUrl ?? builtBase;
-  const beyondSkipped = handler === null ? "the build has no request-time handler (build with the cloudflare host) to say the exact answers" : undefined;
+  const beyondSkipped =
+    handler === null
+      ? "the build has no request-time handler (build with the cloudflare host) to say the exact answers"
+      : undefined;
   // The requests are generated, and only those asked are kept (a ×100 site derives about 600,000).
   const generate = function* (): Generator<VerifyRequest> {
     for (const r of requestsOf(table, plainFiles)) if (handler !== null || r.scope === "precomputed") yield r;
@@ -241,10 +295,20 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const stop = (): void => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });
   if (options.signal?.aborted === true) stop();
-  const client = createClient({ concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000, headers: options.headers ?? {} });
+  const client = createClient({
+    concurrency: options.concurrency ?? 8,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    headers: options.headers ?? {},
+  });
   try {
     // One request first: a target that cannot be asked fails here, once; the PHP service tells itself by X-Powered-By.
-    const first = await ask(client, urlOf(options.target, { path: "/api.php", query: "action=status" } as VerifyRequest), "GET", 16 * 1024 * 1024, controller.signal);
+    const first = await ask(
+      client,
+      urlOf(options.target, { path: "/api.php", query: "action=status" } as VerifyRequest),
+      "GET",
+      16 * 1024 * 1024,
+      controller.signal,
+    );
     const reference = options.reference ?? /php/i.test(first.headers["x-powered-by"] ?? "");
     // The site's own pages (the catalogue: the root, index.html, catalogue/) are not the API's: not asked of the PHP service.
     if (reference) requests = requests.filter((r) => !isOwnPage(r));
@@ -260,18 +324,22 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 
     const check = async (request: VerifyRequest): Promise<void> => {
       const url = urlOf(options.target, request);
-      const mayOmit = reference ? REFERENCE_OMITS.filter((o) => o.action === request.group).flatMap((o) => o.fields) : [];
+      const mayOmit = reference
+        ? REFERENCE_OMITS.filter((o) => o.action === request.group).flatMap((o) => o.fields)
+        : [];
       let found: string[];
       let got: Received;
-      const recorded = request.kind === "api" && request.scope === "precomputed" ? await expectations.recorded(request) : null;
+      const recorded =
+        request.kind === "api" && request.scope === "precomputed" ? await expectations.recorded(request) : null;
       if (recorded !== null) {
         got = await ask(client, url, request.method, maxBytesFor(recorded.size), controller.signal);
         found = compareAnswer(recorded.same(got.body) ? recorded : await recorded.full(), got, { baseUrl, mayOmit });
       } else {
         const want = await expectations.of(request);
-        got = isOwnPage(request) && request.method === "GET"
-          ? await askPage(client, url, maxBytesFor(want.size), controller.signal)
-          : await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
+        got =
+          isOwnPage(request) && request.method === "GET"
+            ? await askPage(client, url, maxBytesFor(want.size), controller.signal)
+            : await ask(client, url, request.method, maxBytesFor(want.size), controller.signal);
         found = compareAnswer(want, got, { baseUrl, mayOmit });
       }
       const c = count(request);
@@ -292,7 +360,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           }
         }
       }
-      differences.push({ method: request.method, url: url.href, group: request.group, scope: request.scope, differences: found });
+      differences.push({
+        method: request.method,
+        url: url.href,
+        group: request.group,
+        scope: request.scope,
+        differences: found,
+      });
     };
 
     let next = 0;

@@ -18,7 +18,15 @@ import { generateContent } from "../../bench/generate-content.mjs";
 const REPO = path.resolve(import.meta.dirname, "../..");
 const CONTENT = path.join(REPO, "content");
 const OUTPUT = path.join(REPO, "test-results");
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const reason = skipReason("chromium");
 if (reason !== undefined) process.stdout.write(`${reason}\n`);
@@ -26,7 +34,9 @@ if (reason !== undefined) process.stdout.write(`${reason}\n`);
 /** The image files directly in a content's icons/ (what the icons action lists), read from the folder itself. */
 function contentIcons(content: string): string[] {
   const dir = path.join(content, "icons");
-  return readdirSync(dir).filter((name) => /\.(png|jpe?g|gif|svg|webp)$/i.test(name) && statSync(path.join(dir, name)).isFile()).sort();
+  return readdirSync(dir)
+    .filter((name) => /\.(png|jpe?g|gif|svg|webp)$/i.test(name) && statSync(path.join(dir, name)).isFile())
+    .sort();
 }
 
 /** The icon findIcon answers for an extension, from icons.json and icons/ alone: the mapped file if it exists, else text.png. */
@@ -39,7 +49,11 @@ function expectedIcon(content: string, extension: string): string {
 const withoutTimestamps = (text: string): string => text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"…"');
 
 /** A built site, served by both previews: static semantics (the route table) and edge semantics (the handler). */
-interface Site { dir: string; preview: Preview; edge: Preview }
+interface Site {
+  dir: string;
+  preview: Preview;
+  edge: Preview;
+}
 
 async function serve(content: string): Promise<Site> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "bis-catalogue-"));
@@ -56,13 +70,17 @@ async function serve(content: string): Promise<Site> {
  */
 function watch(page: Page): string[] {
   const problems: string[] = [];
-  page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
   page.on("pageerror", (e) => problems.push(`exception: ${e.message}`));
   page.on("requestfailed", (r) => {
     const reason = r.failure()?.errorText ?? "";
     if (reason !== "net::ERR_ABORTED") problems.push(`failed: ${r.url()} ${reason}`);
   });
-  page.on("response", (r) => { if (r.status() >= 400) problems.push(`status ${r.status()}: ${r.url()}`); });
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`status ${r.status()}: ${r.url()}`);
+  });
   return problems;
 }
 
@@ -107,7 +125,7 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     const firstScreen = await page.evaluate(async () => {
       // (The test is type-checked without the DOM library: the page's globals through `any`.)
       const w = globalThis as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-      const images = [...w.document.images as any[]].filter((img) => {
+      const images = [...(w.document.images as any[])].filter((img) => {
         const r = img.getBoundingClientRect();
         return r.bottom > 0 && r.top < w.innerHeight && r.width > 0;
       });
@@ -127,7 +145,9 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     await page.fill("#find-input", "notes.zzqx");
     expect(expectedIcon(CONTENT, "zzqx")).toBe("text.png");
     expect(await page.getAttribute("#find-icon", "data-icon")).toBe("text.png");
-    const apiPhp = await (await fetch(`${site.preview.url}api.php?action=findIcon&extension=php`)).json() as { icon: { filename: string } };
+    const apiPhp = (await (await fetch(`${site.preview.url}api.php?action=findIcon&extension=php`)).json()) as {
+      icon: { filename: string };
+    };
     expect(apiPhp.icon.filename).toBe(php);
 
     // The answer preview shows exactly what /api.php answers, for queries over every action: the edge preview (the
@@ -136,21 +156,47 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     // that is neither a file of icons/ nor an icon name gets 404 where the reference says 400 (Invalid icon file type),
     // an unmapped extension is echoed as "".
     const queries = [
-      "", "action=nothing", "action=versionCheck&current_version=1.0", "action=versionCheck&current_version=9.9.9", "action=versionCheck",
-      "action=config", "action=icons", "action=icon&name=php.png", "action=icon&name=nope.png", "action=icon&name=readme.txt", "action=icon",
-      "action=findIcon&type=file&extension=tsx", "action=findIcon&extension=PHP", "action=findIcon&type=folder", "action=findIcon",
-      "action=iconMappings", "action=extensionMappings", "action=extensionMappings&type=viewing", "action=extensionMappings&type=indexing",
-      "action=getExtensionSetting&extension=php&type=viewing", "action=getExtensionSetting&extension=js", "action=getExtensionSetting",
-      "action=configReference", "action=status", "action[]=icons", "action=findIcon&extension=%E2%82%AC",
+      "",
+      "action=nothing",
+      "action=versionCheck&current_version=1.0",
+      "action=versionCheck&current_version=9.9.9",
+      "action=versionCheck",
+      "action=config",
+      "action=icons",
+      "action=icon&name=php.png",
+      "action=icon&name=nope.png",
+      "action=icon&name=readme.txt",
+      "action=icon",
+      "action=findIcon&type=file&extension=tsx",
+      "action=findIcon&extension=PHP",
+      "action=findIcon&type=folder",
+      "action=findIcon",
+      "action=iconMappings",
+      "action=extensionMappings",
+      "action=extensionMappings&type=viewing",
+      "action=extensionMappings&type=indexing",
+      "action=getExtensionSetting&extension=php&type=viewing",
+      "action=getExtensionSetting&extension=js",
+      "action=getExtensionSetting",
+      "action=configReference",
+      "action=status",
+      "action[]=icons",
+      "action=findIcon&extension=%E2%82%AC",
     ];
     const staticFallbacks = new Set([
-      "action=versionCheck&current_version=9.9.9", "action=icon&name=readme.txt", "action=findIcon&type=file&extension=tsx", "action=findIcon&extension=%E2%82%AC",
+      "action=versionCheck&current_version=9.9.9",
+      "action=icon&name=readme.txt",
+      "action=findIcon&type=file&extension=tsx",
+      "action=findIcon&extension=%E2%82%AC",
     ]);
     for (const q of queries) {
       await page.fill("#preview-input", q);
-      const shown = withoutTimestamps(await page.textContent("#preview-output") ?? "");
+      const shown = withoutTimestamps((await page.textContent("#preview-output")) ?? "");
       const status = await page.textContent("#preview-status");
-      for (const [name, server] of [["edge", site.edge], ["static", site.preview]] as const) {
+      for (const [name, server] of [
+        ["edge", site.edge],
+        ["static", site.preview],
+      ] as const) {
         if (name === "static" && staticFallbacks.has(q)) continue;
         const live = await fetch(`${server.url}api.php${q === "" ? "" : `?${q}`}`);
         expect(shown, `${name} ${q}`).toBe(withoutTimestamps(await live.text()));
@@ -179,7 +225,9 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     expect(rows).toBeGreaterThan(5);
     expect(rows).toBeLessThan(60);
     // Scrolled to the end, the last icon is on screen.
-    await page.locator("#icon-view").evaluate((v) => { v.scrollTop = v.scrollHeight; });
+    await page.locator("#icon-view").evaluate((v) => {
+      v.scrollTop = v.scrollHeight;
+    });
     await page.locator(`#icon-view .row[data-icon="${[...icons].sort(byBytes).at(-1)}"]`).waitFor();
     expect(problems).toEqual([]);
     await page.close();
@@ -190,7 +238,9 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     const problems = watch(page);
     // Hold back the per-icon list and the site data until the first screen has been checked.
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const asked: string[] = [];
     await page.route(/\/catalogue\/(list|site)\.json$/, async (route) => {
       asked.push(new URL(route.request().url()).pathname);
@@ -200,7 +250,9 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     await page.goto(big.preview.url);
     await page.waitForSelector("html[data-list=true]");
     const icons = [...contentIcons(bigContent)].sort(byBytes);
-    const shown = await page.locator("#icon-view .row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-icon")));
+    const shown = await page
+      .locator("#icon-view .row")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-icon")));
     expect(shown.length).toBeGreaterThan(5);
     expect(shown).toEqual(icons.slice(0, shown.length)); // real rows, not placeholders: the first icons in order
     expect(await page.getAttribute("#icon-view", "aria-rowcount")).toBe(String(icons.length));
@@ -246,8 +298,14 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
         if (visited.has(url)) continue;
         visited.add(url);
         await page.goto(url);
-        seen.push(...await page.locator(selector).evaluateAll((els) => els.map((e) => e.getAttribute("alt") ?? e.textContent ?? "")));
-        const next = await page.locator("nav.pager a").evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
+        seen.push(
+          ...(await page
+            .locator(selector)
+            .evaluateAll((els) => els.map((e) => e.getAttribute("alt") ?? e.textContent ?? ""))),
+        );
+        const next = await page
+          .locator("nav.pager a")
+          .evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
         queue.push(...next);
       }
       return seen;
@@ -261,7 +319,10 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
     const map = JSON.parse(readFileSync(path.join(bigContent, "icons.json"), "utf8")) as Record<string, string>;
     expect(Object.keys(map).length).toBeGreaterThan(1000);
     await page.goto(big.preview.url);
-    const mappingsStart = await page.locator("#mappings a").first().evaluate((a) => (a as unknown as { href: string }).href);
+    const mappingsStart = await page
+      .locator("#mappings a")
+      .first()
+      .evaluate((a) => (a as unknown as { href: string }).href);
     const keys = await crawl(mappingsStart, ".rows.mappings .key");
     expect([...keys].sort()).toEqual(Object.keys(map).sort());
     expect(problems).toEqual([]);

@@ -30,8 +30,16 @@ describe("the catalogue in the build", () => {
     // The catalogue's own files, every one in the site's manifest: the script, the style, the per-icon list the first
     // screen is drawn from, and the site data the search and the preview answer from.
     const own = ["catalogue/catalogue.css", "catalogue/catalogue.js", "catalogue/list.json", "catalogue/site.json"];
-    expect([...files.keys()].filter((f) => f.startsWith("catalogue/") && !/^catalogue\/(icons|mappings)-\d+\.html$/.test(f)).sort()).toEqual(own);
-    expect(readdirSync(path.join(out, "catalogue")).filter((f) => !f.endsWith(".html")).sort()).toEqual(own.map((f) => f.slice("catalogue/".length)));
+    expect(
+      [...files.keys()]
+        .filter((f) => f.startsWith("catalogue/") && !/^catalogue\/(icons|mappings)-\d+\.html$/.test(f))
+        .sort(),
+    ).toEqual(own);
+    expect(
+      readdirSync(path.join(out, "catalogue"))
+        .filter((f) => !f.endsWith(".html"))
+        .sort(),
+    ).toEqual(own.map((f) => f.slice("catalogue/".length)));
     expect(files.has("index.html")).toBe(true);
     // The list: one entry per image file of icons/, in byte order, with its size and every icons.json key naming it.
     type List = { format: number; count: number; names: string[]; sizes: number[]; keys: string[] };
@@ -41,7 +49,13 @@ describe("the catalogue in the build", () => {
     expect(list.count).toBe(icons.length);
     expect(list.names).toEqual(sorted);
     expect(list.sizes).toEqual(sorted.map((name) => statSync(path.join(CONTENT, "icons", name)).size));
-    expect(list.keys).toEqual(sorted.map((name) => Object.keys(iconMap).filter((k) => iconMap[k] === name).join("\n")));
+    expect(list.keys).toEqual(
+      sorted.map((name) =>
+        Object.keys(iconMap)
+          .filter((k) => iconMap[k] === name)
+          .join("\n"),
+      ),
+    );
     // Its head is in the root page, a data block the script reads without a request (never run: type application/json).
     const block = /<script type="application\/json" id="list-head">([^<]*)<\/script>/.exec(html);
     expect(block).not.toBeNull();
@@ -64,7 +78,11 @@ describe("the catalogue in the build", () => {
     const result = await build({ content, out, hosts: ["nginx"] });
     expect(readFileSync(path.join(out, "index.html"), "utf8")).toBe("<!doctype html><title>Ours</title>\n");
     expect(existsSync(path.join(out, "catalogue"))).toBe(false);
-    expect(result.diagnostics.filter((d) => d.code === "CATALOGUE_REPLACED").map((d) => d.severity)).toEqual(["warning"]);
-    await expect(build({ content, out: path.join(tmp, "d", "dist"), hosts: ["nginx"], strict: true })).rejects.toThrow();
+    expect(result.diagnostics.filter((d) => d.code === "CATALOGUE_REPLACED").map((d) => d.severity)).toEqual([
+      "warning",
+    ]);
+    await expect(
+      build({ content, out: path.join(tmp, "d", "dist"), hosts: ["nginx"], strict: true }),
+    ).rejects.toThrow();
   });
 });

@@ -17,10 +17,26 @@ import { makeSite, T } from "../helpers/site.js";
 /** The content as read for `site`: each icons/ file with a hash and pixel size made of its name, size and `salt`. */
 function inputOf(site: SiteModel, salt = ""): ViewInput {
   const iconDirFiles = [...site.iconDirFiles].map(([name, info]) => ({
-    path: `icons/${name}`, absPath: `/content/icons/${name}`, size: info.size, mtimeMs: info.lastModified * 1000,
-    facts: { hash: Buffer.from(`${name} ${info.size}${salt}`), image: { type: "png", width: info.size + salt.length, height: 16 } },
+    path: `icons/${name}`,
+    absPath: `/content/icons/${name}`,
+    size: info.size,
+    mtimeMs: info.lastModified * 1000,
+    facts: {
+      hash: Buffer.from(`${name} ${info.size}${salt}`),
+      image: { type: "png", width: info.size + salt.length, height: 16 },
+    },
   }));
-  const missing: Diagnostic[] = [{ severity: "warning", code: "ICON_MISSING", file: "icons.json", line: 3, column: 5, message: "gone", hint: "add it" }];
+  const missing: Diagnostic[] = [
+    {
+      severity: "warning",
+      code: "ICON_MISSING",
+      file: "icons.json",
+      line: 3,
+      column: 5,
+      message: "gone",
+      hint: "add it",
+    },
+  ];
   return { model: site, raw: { iconDirFiles, published: [] }, diagnostics: missing };
 }
 
@@ -34,7 +50,10 @@ describe("the catalogue's view kept by dev", () => {
     const memo = { view: new ViewMemo(), prints: new Map() as PrintMemo };
     let rounds = 0;
     eachRound(17, 300, ({ before, edits, after }) => {
-      for (const [site, name] of [[before, "before"], [after, edits.map((e) => e.name).join("; ")]] as const) {
+      for (const [site, name] of [
+        [before, "before"],
+        [after, edits.map((e) => e.name).join("; ")],
+      ] as const) {
         const input = inputOf(site);
         expect(catalogueView(input, memo.view), name).toEqual(catalogueView(input));
         expect(printsOf(input, memo), name).toEqual(printsOf(input));
@@ -48,8 +67,14 @@ describe("the catalogue's view kept by dev", () => {
     const memo = new CatalogueMemo();
     let rounds = 0;
     eachRound(23, 300, ({ before, edits, after }) => {
-      for (const [site, name] of [[before, "before"], [after, edits.map((e) => e.name).join("; ")]] as const) {
-        expect(siteDataText(site, (part, print) => memo.partText(site, part, print)), name).toBe(JSON.stringify(toSiteData(site)));
+      for (const [site, name] of [
+        [before, "before"],
+        [after, edits.map((e) => e.name).join("; ")],
+      ] as const) {
+        expect(
+          siteDataText(site, (part, print) => memo.partText(site, part, print)),
+          name,
+        ).toBe(JSON.stringify(toSiteData(site)));
       }
       rounds++;
     });
@@ -70,7 +95,13 @@ describe("the catalogue's view kept by dev", () => {
     const site = makeSite();
     catalogueView(inputOf(site), memo);
     // "file" mapped generic.png; now js.svg, after "js" (icons.json's order).
-    const moved = { ...site, iconMap: iconMapOf(new Map([...site.iconMap.entries].map(([k, v]) => [k, k === "file" ? "js.svg" : v])) as JsonObject, T - 300) };
+    const moved = {
+      ...site,
+      iconMap: iconMapOf(
+        new Map([...site.iconMap.entries].map(([k, v]) => [k, k === "file" ? "js.svg" : v])) as JsonObject,
+        T - 300,
+      ),
+    };
     const view = catalogueView(inputOf(moved), memo);
     expect(view.icons.find((i) => i.name === "js.svg")?.keys).toEqual(["file", "js"]);
     expect(view.icons.find((i) => i.name === "generic.png")?.keys).toEqual([]);

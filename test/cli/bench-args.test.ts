@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/fixtures.js";
 
-const bench = (...args: string[]) => spawnSync(process.execPath, [path.join(REPO, "bench/run.mjs"), ...args], { encoding: "utf8", timeout: 20_000 });
+const bench = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(REPO, "bench/run.mjs"), ...args], { encoding: "utf8", timeout: 20_000 });
 
 describe("bench/run.mjs arguments", () => {
   it("--help and -h print the options and exit 0 at once", () => {
@@ -20,11 +21,19 @@ describe("bench/run.mjs arguments", () => {
     }
   });
 
-  it.each([["--bogus"], ["--scales", "1,x"], ["--runs", "0"], ["--duration", "-1"], ["--runs"], ["extra"], ["--quick=yes"], ["--results", "../x"]])(
-    "%s exits 2 with one reason before running anything", (...args) => {
-      const r = bench(...args);
-      expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/^bench: /);
-      expect(r.stdout).toBe("");
-    });
+  it.each([
+    ["--bogus"],
+    ["--scales", "1,x"],
+    ["--runs", "0"],
+    ["--duration", "-1"],
+    ["--runs"],
+    ["extra"],
+    ["--quick=yes"],
+    ["--results", "../x"],
+  ])("%s exits 2 with one reason before running anything", (...args) => {
+    const r = bench(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^bench: /);
+    expect(r.stdout).toBe("");
+  });
 });

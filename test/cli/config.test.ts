@@ -32,7 +32,9 @@ const CONFIG = "build-index-site.config.json";
 
 describe("the config file", () => {
   it("gives build its content, out, hosts and strict; paths are relative to the config file's folder", async () => {
-    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public", hosts: ["apache"], strict: true }) });
+    const dir = await project({
+      [CONFIG]: JSON.stringify({ content: "site", out: "public", hosts: ["apache"], strict: true }),
+    });
     const r = await cli("build", "--config", path.join(dir, CONFIG), "--json");
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { ok: boolean; config: string };
@@ -53,8 +55,10 @@ describe("the config file", () => {
     expect(existsSync(path.join(dir, "public"))).toBe(false);
   });
 
-  it("is found from the current folder upwards, also as package.json's \"build-index-site\" key", async () => {
-    const dir = await project({ "package.json": JSON.stringify({ name: "x", "build-index-site": { content: "site", out: "web" } }) });
+  it('is found from the current folder upwards, also as package.json\'s "build-index-site" key', async () => {
+    const dir = await project({
+      "package.json": JSON.stringify({ name: "x", "build-index-site": { content: "site", out: "web" } }),
+    });
     await mkdir(path.join(dir, "sub"));
     const bin = path.join(REPO, "bin/build-index-site.js");
     const r = spawnSync(process.execPath, [bin, "check"], { cwd: path.join(dir, "sub"), encoding: "utf8" });
@@ -72,7 +76,10 @@ describe("the config file", () => {
   });
 
   it("sets exclude for the build (replacing the default list)", async () => {
-    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public", exclude: ["*.draft.png"] }), "site/icons/new.draft.png": "x" });
+    const dir = await project({
+      [CONFIG]: JSON.stringify({ content: "site", out: "public", exclude: ["*.draft.png"] }),
+      "site/icons/new.draft.png": "x",
+    });
     await writeFile(path.join(dir, "site/icons/Thumbs.db"), "x");
     expect((await cli("build", "--config", path.join(dir, CONFIG), "-q")).code).toBe(0);
     expect(existsSync(path.join(dir, "public/icons/new.draft.png"))).toBe(false);
@@ -83,12 +90,18 @@ describe("the config file", () => {
     const dir = await project({ [CONFIG]: JSON.stringify({ out: "public", port: 0, host: "localhost" }) });
     const file = path.join(dir, CONFIG);
     expect(resolveOptions({ config: file }, dir)).toMatchObject({ out: "public", port: 0, host: "localhost" });
-    expect(resolveOptions({ config: file, dir: "other", port: 9000 }, dir)).toMatchObject({ out: "other", port: 9000, host: "localhost" });
+    expect(resolveOptions({ config: file, dir: "other", port: 9000 }, dir)).toMatchObject({
+      out: "other",
+      port: 9000,
+      host: "localhost",
+    });
     expect(resolveOptions({}, dir)).toMatchObject({ config: CONFIG, out: "public" });
   });
 
   it("lists in its schema's hosts every host name, plus default and all", async () => {
-    const schema = JSON.parse(await readFile(path.join(REPO, "schemas", "build-index-site.config.schema.json"), "utf8")) as {
+    const schema = JSON.parse(
+      await readFile(path.join(REPO, "schemas", "build-index-site.config.schema.json"), "utf8"),
+    ) as {
       properties: { hosts: { items: { enum: string[] } } };
     };
     expect(schema.properties.hosts.items.enum.sort()).toEqual([...HOST_NAMES, "default", "all"].sort());
@@ -108,11 +121,13 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     const text = '{\n  "content": "site",\n  "contnet": "x"\n}\n';
     const { stderr } = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);
     // Line 3, column 3: where the key "contnet" starts.
-    expect(stderr.split("\n")[0]).toBe(`${CONFIG}:3:3: Unknown key "contnet" in the config file (did you mean content?).`);
+    expect(stderr.split("\n")[0]).toBe(
+      `${CONFIG}:3:3: Unknown key "contnet" in the config file (did you mean content?).`,
+    );
     expect(stderr).toMatch(/The keys are content, out, baseUrl, hosts, strict, plan, exclude, catalogue, port, host/);
   });
 
-  it("an unknown key in package.json's \"build-index-site\" object", async () => {
+  it('an unknown key in package.json\'s "build-index-site" object', async () => {
     const text = '{\n  "name": "x",\n  "build-index-site": {\n    "outt": "web"\n  }\n}\n';
     const { stderr } = await mistake({ "package.json": text }, "build", "--config", "<dir>/package.json");
     expect(stderr.split("\n")[0]).toBe('package.json:4:5: Unknown key "outt" in the config file (did you mean out?).');
@@ -122,14 +137,18 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     const port = await mistake({ [CONFIG]: '{ "port": "80" }' }, "check", "--config", `<dir>/${CONFIG}`);
     expect(port.stderr.split("\n")[0]).toBe(`${CONFIG}:1:11: "port" must be integer.`);
     const hosts = await mistake({ [CONFIG]: '{\n"hosts": ["ngnix"]\n}' }, "check", "--config", `<dir>/${CONFIG}`);
-    expect(hosts.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:2:11: "hosts.0" must be equal to one of the allowed values: one of "netlify", `));
+    expect(hosts.stderr.split("\n")[0]).toMatch(
+      new RegExp(`^${CONFIG}:2:11: "hosts.0" must be equal to one of the allowed values: one of "netlify", `),
+    );
     const url = await mistake({ [CONFIG]: '{ "baseUrl": "http://x" }' }, "check", "--config", `<dir>/${CONFIG}`);
     expect(url.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:1:14: "baseUrl" must match pattern`));
   });
 
   it("a file that is not JSON, and a --config that does not exist", async () => {
     const syntax = await mistake({ [CONFIG]: '{ "content": "site", }' }, "check", "--config", `<dir>/${CONFIG}`);
-    expect(syntax.stderr.split("\n")[0]).toMatch(new RegExp(`^${CONFIG}:1:20: .*a comma after the last property.*The config file is not valid JSON\\.$`));
+    expect(syntax.stderr.split("\n")[0]).toMatch(
+      new RegExp(`^${CONFIG}:1:20: .*a comma after the last property.*The config file is not valid JSON\\.$`),
+    );
     const missing = await mistake({}, "check", "--config", "<dir>/nope.json");
     expect(missing.stderr).toMatch(/^--config .*nope\.json: no such file\./);
   });
@@ -138,7 +157,10 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     const dir = await project({ [CONFIG]: '{ "contnet": "x" }' });
     const r = await cli("build", "--config", path.join(dir, CONFIG), "--json");
     expect(r.code).toBe(2);
-    const report = JSON.parse(r.stdout) as { ok: boolean; errors: Array<{ code: string; line: number; column: number }> };
+    const report = JSON.parse(r.stdout) as {
+      ok: boolean;
+      errors: Array<{ code: string; line: number; column: number }>;
+    };
     expect(report.ok).toBe(false);
     expect(report.errors).toMatchObject([{ code: "USAGE", line: 1, column: 3 }]);
   });

@@ -18,7 +18,8 @@ const temp = async (): Promise<string> => {
   return dir;
 };
 
-const packageVersion = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+const packageVersion = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
+  .version;
 
 describe("CLI conventions", () => {
   it("--version and -V print the package version and exit 0", async () => {
@@ -33,7 +34,9 @@ describe("CLI conventions", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.split("\n")[0]).toBe("error: unknown command 'chek' (did you mean check?)");
     expect(r.stderr).not.toMatch(/too many arguments/);
-    expect((await cli("preveiw", "--port", "0")).stderr).toMatch(/^error: unknown command 'preveiw' \(did you mean preview\?\)/);
+    expect((await cli("preveiw", "--port", "0")).stderr).toMatch(
+      /^error: unknown command 'preveiw' \(did you mean preview\?\)/,
+    );
     // Nothing close: no suggestion, still exit 2.
     const far = await cli("deploy-everything");
     expect(far.code).toBe(2);
@@ -49,14 +52,17 @@ describe("CLI conventions", () => {
 
   it("a typo in --hosts gets did-you-mean and exit 2, for build and check", async () => {
     const out = path.join(await temp(), "site");
-    for (const args of [["build", "--content", DEMO_CONTENT, "--out", out], ["check", "--content", DEMO_CONTENT]]) {
+    for (const args of [
+      ["build", "--content", DEMO_CONTENT, "--out", out],
+      ["check", "--content", DEMO_CONTENT],
+    ]) {
       const r = await cli(...args, "--hosts", "netlify,ngnix");
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^Unknown host 'ngnix' in --hosts \(did you mean nginx\?\)\./);
     }
   });
 
-  it("--hosts \"\" is an error, not every host", async () => {
+  it('--hosts "" is an error, not every host', async () => {
     const out = path.join(await temp(), "site");
     const r = await cli("build", "--content", DEMO_CONTENT, "--out", out, "--hosts", "");
     expect(r.code).toBe(2);
@@ -83,9 +89,15 @@ describe("CLI conventions", () => {
   });
 
   it("an operating system error is one line with its path and what to do, no stack trace", () => {
-    const error = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), { code: "EACCES", syscall: "mkdir", path: "/root/x" });
+    const error = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), {
+      code: "EACCES",
+      syscall: "mkdir",
+      path: "/root/x",
+    });
     const text = formatError(error);
-    expect(text).toBe("EACCES: permission denied, mkdir '/root/x'\n  Make that folder writable for this user (owner and permissions), or choose another --out.");
+    expect(text).toBe(
+      "EACCES: permission denied, mkdir '/root/x'\n  Make that folder writable for this user (owner and permissions), or choose another --out.",
+    );
     expect(formatError(new UsageError("bad", "fix it"))).toBe("bad\n  fix it");
   });
 
@@ -94,7 +106,9 @@ describe("CLI conventions", () => {
     expect((await cli("build", "--content", DEMO_CONTENT, "--out", out, "-q")).code).toBe(0);
     const r = await cli("preview", "--dir", out, "--port", "0", "--host", "192.0.2.1");
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Cannot listen on 192\.0\.2\.1 port 0: 192\.0\.2\.1 is not an address of this machine\.\n  Pass --host 127\.0\.0\.1/);
+    expect(r.stderr).toMatch(
+      /^Cannot listen on 192\.0\.2\.1 port 0: 192\.0\.2\.1 is not an address of this machine\.\n  Pass --host 127\.0\.0\.1/,
+    );
     expect(r.stderr).not.toMatch(STACK_LINE);
   });
 
@@ -118,10 +132,14 @@ describe("a build's warnings", () => {
     const out = path.join(await temp(), "site");
     const short = await cli("build", "--content", content, "--out", out);
     expect(short.code).toBe(0);
-    expect(short.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:"))).toHaveLength(3);
+    expect(short.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:"))).toHaveLength(
+      3,
+    );
     expect(short.stderr).toMatch(/… and 17 more warnings \[ICON_MISSING\]/);
     expect(short.stderr.split("\n").at(-1)).toMatch(/^\d+ warnings: .*ICON_MISSING 20/);
     const verbose = await cli("build", "--content", content, "--out", out, "--verbose", "--force");
-    expect(verbose.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:"))).toHaveLength(20);
+    expect(
+      verbose.stderr.split("\n").filter((l) => l.includes("[ICON_MISSING]") && l.includes("warning:")),
+    ).toHaveLength(20);
   });
 });

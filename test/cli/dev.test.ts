@@ -30,7 +30,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 const configVersion = async (url: string): Promise<string> =>
   ((await (await fetch(`${url}api.php?action=config`)).json()) as { config: { version: string } }).config.version;
 
-async function devLoop(flags: Partial<DevFlags>, prepare: (content: string, out: string) => Promise<void> = async () => {}) {
+async function devLoop(
+  flags: Partial<DevFlags>,
+  prepare: (content: string, out: string) => Promise<void> = async () => {},
+) {
   const root = await tmpDir("bis-dev-");
   temps.push(root);
   const content = path.join(root, "content");
@@ -39,14 +42,29 @@ async function devLoop(flags: Partial<DevFlags>, prepare: (content: string, out:
   const io = captureIo();
   const stop = new AbortController();
   let ready: (url: string) => void = () => {};
-  const url = new Promise<string>((resolve) => { ready = resolve; });
-  const done = dev(io, { content, out: path.join(root, "dist"), port: 0, host: "127.0.0.1", ...flags }, { stop: stop.signal, onReady: ready });
-  return { content, io, url: await url, stop: async () => { stop.abort(); return done; } };
+  const url = new Promise<string>((resolve) => {
+    ready = resolve;
+  });
+  const done = dev(
+    io,
+    { content, out: path.join(root, "dist"), port: 0, host: "127.0.0.1", ...flags },
+    { stop: stop.signal, onReady: ready },
+  );
+  return {
+    content,
+    io,
+    url: await url,
+    stop: async () => {
+      stop.abort();
+      return done;
+    },
+  };
 }
 
 /** The icon file findIcon answers for an extension: the route table decides whether it has a rule of its own. */
 const iconFor = async (url: string, ext: string): Promise<string> =>
-  ((await (await fetch(`${url}api.php?action=findIcon&extension=${ext}`)).json()) as { icon: { filename: string } }).icon.filename;
+  ((await (await fetch(`${url}api.php?action=findIcon&extension=${ext}`)).json()) as { icon: { filename: string } })
+    .icon.filename;
 
 /** The icon's size, or undefined while the site has no such icon (404). */
 const iconSize = async (url: string, name: string): Promise<number | undefined> =>
@@ -66,7 +84,10 @@ async function setConfigVersion(content: string, version: string): Promise<void>
   await writeFile(file, JSON.stringify(config, null, 2));
 }
 
-describe.each([["file system events", false], ["polling", true]])("dev (%s)", (_name, poll) => {
+describe.each([
+  ["file system events", false],
+  ["polling", true],
+])("dev (%s)", (_name, poll) => {
   it("answers from the new build after a change, keeps running through a content error, logs each request", async () => {
     const loop = await devLoop({ poll });
     try {
@@ -79,25 +100,37 @@ describe.each([["file system events", false], ["polling", true]])("dev (%s)", (_
       await until("the rebuilt answer", async () => ((await configVersion(loop.url)) === "9.9.9" ? true : undefined));
 
       await writeFile(path.join(loop.content, "icons.json"), "{ broken");
-      await until("the content error", async () => (loop.io.stderr.some((l) => /icons\.json:1:\d+: error/.test(l)) ? true : undefined));
+      await until("the content error", async () =>
+        loop.io.stderr.some((l) => /icons\.json:1:\d+: error/.test(l)) ? true : undefined,
+      );
       expect(await configVersion(loop.url)).toBe("9.9.9"); // the last good build is still served
 
       await cp(path.join(DEMO_CONTENT, "icons.json"), path.join(loop.content, "icons.json"));
       await mapIcon(loop.content, "zzz", "php.png");
       await setConfigVersion(loop.content, "10.0");
-      await until("the answer after the fix", async () => ((await configVersion(loop.url)) === "10.0" ? true : undefined));
+      await until("the answer after the fix", async () =>
+        (await configVersion(loop.url)) === "10.0" ? true : undefined,
+      );
       expect(await iconFor(loop.url, "zzz")).toBe("php.png");
-      expect(loop.io.stdout.filter((l) => /^GET \/api\.php\?action=config 200 \d+\.\d ms$/.test(l)).length).toBeGreaterThanOrEqual(4);
+      expect(
+        loop.io.stdout.filter((l) => /^GET \/api\.php\?action=config 200 \d+\.\d ms$/.test(l)).length,
+      ).toBeGreaterThanOrEqual(4);
       // An icon's new bytes are read again (dev keeps the content's bytes in memory between builds), and each rebuild
       // is an in-place update that says what changed.
       const png = squarePng(33, [9, 9, 9, 255]);
       await writeFile(path.join(loop.content, "icons/php.png"), png);
-      await until("the new icon's size", async () => ((await iconSize(loop.url, "php.png")) === png.length ? true : undefined));
+      await until("the new icon's size", async () =>
+        (await iconSize(loop.url, "php.png")) === png.length ? true : undefined,
+      );
       // An icon added after builds that kept icons/'s listing (only icons.json and config.json changed): found.
       const added = squarePng(21, [1, 2, 3, 255]);
       await writeFile(path.join(loop.content, "icons/added.png"), added);
-      await until("the added icon", async () => ((await iconSize(loop.url, "added.png")) === added.length ? true : undefined));
-      expect(loop.io.stdout.some((l) => /^Updated .* in place: \d+ answers?, .*\d+ files? written, \d+ removed in /.test(l))).toBe(true);
+      await until("the added icon", async () =>
+        (await iconSize(loop.url, "added.png")) === added.length ? true : undefined,
+      );
+      expect(
+        loop.io.stdout.some((l) => /^Updated .* in place: \d+ answers?, .*\d+ files? written, \d+ removed in /.test(l)),
+      ).toBe(true);
     } finally {
       expect(await loop.stop()).toBe(0);
     }
@@ -131,7 +164,9 @@ describe("dev started with content that does not build (issue 27 defect 8: it sa
   }, 60_000);
 
   it("without one, serves a page listing the errors (503 for /api.php), then the site once the content is fixed", async () => {
-    const loop = await devLoop({}, async (content) => { await writeFile(path.join(content, "icons.json"), "{ broken"); });
+    const loop = await devLoop({}, async (content) => {
+      await writeFile(path.join(content, "icons.json"), "{ broken");
+    });
     try {
       const page = await fetch(loop.url);
       expect(page.status).toBe(503);
@@ -143,9 +178,13 @@ describe("dev started with content that does not build (issue 27 defect 8: it sa
       expect(loop.io.stderr.join("\n")).toMatch(/the preview serves a page that lists the content errors/);
 
       await cp(path.join(DEMO_CONTENT, "icons.json"), path.join(loop.content, "icons.json"));
-      await until("the site after the fix", async () => ((await fetch(`${loop.url}api.php?action=config`)).status === 200 ? true : undefined));
+      await until("the site after the fix", async () =>
+        (await fetch(`${loop.url}api.php?action=config`)).status === 200 ? true : undefined,
+      );
       expect(await configVersion(loop.url)).toBe("1.2.0");
-      expect(loop.io.stdout.join("\n")).toMatch(/The content builds: the preview serves .*dist\/ \((edge|static) semantics/);
+      expect(loop.io.stdout.join("\n")).toMatch(
+        /The content builds: the preview serves .*dist\/ \((edge|static) semantics/,
+      );
     } finally {
       expect(await loop.stop()).toBe(0);
     }
@@ -177,14 +216,18 @@ describe("dev started on an up-to-date build", () => {
       before = stamps(root);
     });
     try {
-      const ready = await until("the ready line", async () => loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(/.test(l)));
+      const ready = await until("the ready line", async () =>
+        loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(/.test(l)),
+      );
       expect(loop.io.stdout.indexOf(ready)).toBeGreaterThan(loop.io.stdout.findIndex((l) => /is up to date/.test(l)));
       expect(before.size).toBeGreaterThan(20);
       expect(stamps(root)).toEqual(before);
       expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([]);
       await mapIcon(loop.content, "zzz", "php.png");
       await until("the edit", async () => ((await iconFor(loop.url, "zzz")) === "php.png" ? true : undefined));
-      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([expect.stringMatching(/^Updated .* in place: /)]);
+      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([
+        expect.stringMatching(/^Updated .* in place: /),
+      ]);
     } finally {
       expect(await loop.stop()).toBe(0);
     }
@@ -196,8 +239,12 @@ describe("dev started on an up-to-date build", () => {
       await mapIcon(content, "zzz", "php.png");
     });
     try {
-      await until("the ready line", async () => loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(.* after start\)\.$/.test(l)));
-      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([expect.stringMatching(/^Updated .* in place: /)]);
+      await until("the ready line", async () =>
+        loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(.* after start\)\.$/.test(l)),
+      );
+      expect(loop.io.stdout.filter((l) => /^(Updated|Built) /.test(l))).toEqual([
+        expect.stringMatching(/^Updated .* in place: /),
+      ]);
       expect(await iconFor(loop.url, "zzz")).toBe("php.png");
     } finally {
       expect(await loop.stop()).toBe(0);
@@ -213,8 +260,21 @@ describe("dev and editors that save by renaming a new file over the old one", ()
     temps.push(root);
     const content = path.join(root, "content");
     await cp(DEMO_CONTENT, content, { recursive: true });
-    const child = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "dev", "--content", content,
-      "--out", path.join(root, "dist"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, "bin/build-index-site.js"),
+        "dev",
+        "--content",
+        content,
+        "--out",
+        path.join(root, "dist"),
+        "--port",
+        "0",
+        "--quiet",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -239,10 +299,21 @@ describe("dev and editors that save by renaming a new file over the old one", ()
 describe("dev in a child process with a larger young generation (src/cli/respawn.ts)", () => {
   it("is asked for by `dev` alone, once, and never over the user's own Node flags", () => {
     const argv = (...args: string[]): string[] => ["/usr/bin/node", "/x/bin/build-index-site.js", ...args];
-    expect(respawnArgs(argv("dev", "--port", "0"), [], {}))
-      .toEqual(["--max-semi-space-size=64", "/x/bin/build-index-site.js", "dev", "--port", "0"]);
-    expect(respawnArgs(argv("dev"), ["--no-warnings"], {})).toEqual(["--no-warnings", "--max-semi-space-size=64", "/x/bin/build-index-site.js", "dev"]);
-    for (const other of [argv("build"), argv(), argv("preview"), argv("--", "dev")]) expect(respawnArgs(other, [], {})).toBeNull();
+    expect(respawnArgs(argv("dev", "--port", "0"), [], {})).toEqual([
+      "--max-semi-space-size=64",
+      "/x/bin/build-index-site.js",
+      "dev",
+      "--port",
+      "0",
+    ]);
+    expect(respawnArgs(argv("dev"), ["--no-warnings"], {})).toEqual([
+      "--no-warnings",
+      "--max-semi-space-size=64",
+      "/x/bin/build-index-site.js",
+      "dev",
+    ]);
+    for (const other of [argv("build"), argv(), argv("preview"), argv("--", "dev")])
+      expect(respawnArgs(other, [], {})).toBeNull();
     expect(respawnArgs(argv("dev"), [], { [DEV_CHILD_ENV]: "1" })).toBeNull();
     expect(respawnArgs(argv("dev"), ["--inspect=9229"], {})).toBeNull();
     expect(respawnArgs(argv("dev"), ["--max-semi-space-size=8"], {})).toBeNull();
@@ -253,16 +324,34 @@ describe("dev in a child process with a larger young generation (src/cli/respawn
   // The installed command: its process waits for the child that runs dev, which has the flag; a signal to the command
   // alone (a supervisor's) or to its whole process group (a terminal's Ctrl-C reaches both) stops dev with the exit
   // code of that signal, and leaves no process behind.
-  const children = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  for (const [signal, group, code] of [["SIGTERM", false, 143], ["SIGINT", false, 130], ["SIGINT", true, 130]] as const) {
+  const children = (pid: number): number[] =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  for (const [signal, group, code] of [
+    ["SIGTERM", false, 143],
+    ["SIGINT", false, 130],
+    ["SIGINT", true, 130],
+  ] as const) {
     it(`exits ${code} on ${signal} sent to ${group ? "its process group" : "the command alone"}, with no process left`, async () => {
       if (!existsSync("/proc/self/task")) throw new Error("this test reads /proc (Linux)");
       const root = await tmpDir("bis-dev-child-");
       temps.push(root);
       const content = path.join(root, "content");
       await cp(DEMO_CONTENT, content, { recursive: true });
-      const command = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "dev", "--content", content,
-        "--out", path.join(root, "dist"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const command = spawn(
+        process.execPath,
+        [
+          path.join(REPO, "bin/build-index-site.js"),
+          "dev",
+          "--content",
+          content,
+          "--out",
+          path.join(root, "dist"),
+          "--port",
+          "0",
+          "--quiet",
+        ],
+        { stdio: ["ignore", "pipe", "pipe"], detached: true },
+      );
       let out = "";
       command.stdout.on("data", (d: Buffer) => (out += d.toString()));
       command.stderr.on("data", (d: Buffer) => (out += d.toString()));

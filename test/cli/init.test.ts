@@ -29,7 +29,14 @@ describe("init", () => {
     const content = path.join(cwd, "content");
     const r = await cli("init", "--cwd", cwd);
     expect(r.code).toBe(0);
-    for (const f of ["manifest.json", "config.json", "extensionMap.json", "icons.json", "icons/text.png", "icons/folder.png"]) {
+    for (const f of [
+      "manifest.json",
+      "config.json",
+      "extensionMap.json",
+      "icons.json",
+      "icons/text.png",
+      "icons/folder.png",
+    ]) {
       expect(existsSync(path.join(content, f)), f).toBe(true);
     }
     const compiled = await compile({ content, strict: true, sourceDateEpoch: TEST_EPOCH });
@@ -38,7 +45,9 @@ describe("init", () => {
     const built = await cli("build", "--content", content, "--out", out, "--strict");
     expect(built.code).toBe(0);
     expect(built.stderr).toBe("");
-    const json = JSON.parse(readFileSync(path.join(out, "api/findIcon/file/json.json"), "utf8")) as { icon: { path: string } };
+    const json = JSON.parse(readFileSync(path.join(out, "api/findIcon/file/json.json"), "utf8")) as {
+      icon: { path: string };
+    };
     expect(json.icon.path).toBe("icons/json.png");
   });
 
@@ -63,7 +72,9 @@ describe("init", () => {
     expect(next[0]).toMatch(/^ {2}npm install\s+#/);
     expect(next[1]).toMatch(/^ {2}npx build-index-site --strict\s+#/);
     expect(next[2]).toMatch(/^ {2}npx build-index-site preview\s+#/);
-    expect(JSON.parse(readFileSync(path.join(cwd, "build-index-site.config.json"), "utf8"))).toMatchObject({ content: "site-content" });
+    expect(JSON.parse(readFileSync(path.join(cwd, "build-index-site.config.json"), "utf8"))).toMatchObject({
+      content: "site-content",
+    });
   });
 
   it("writes netlify.toml in the current folder only when there is none", async () => {
@@ -81,8 +92,13 @@ describe("init", () => {
     // Another content folder: the config file names it, so Netlify's command stays the plain one.
     const other = await temp();
     await init("site/content", other);
-    expect((parseToml(readFileSync(path.join(other, "netlify.toml"), "utf8")) as { build: { command: string } }).build.command).toBe("npx build-index-site");
-    expect(JSON.parse(readFileSync(path.join(other, "build-index-site.config.json"), "utf8"))).toMatchObject({ content: "site/content" });
+    expect(
+      (parseToml(readFileSync(path.join(other, "netlify.toml"), "utf8")) as { build: { command: string } }).build
+        .command,
+    ).toBe("npx build-index-site");
+    expect(JSON.parse(readFileSync(path.join(other, "build-index-site.config.json"), "utf8"))).toMatchObject({
+      content: "site/content",
+    });
   });
 
   it("leaves a content folder that is not empty alone and says so; refuses a file there with exit 2", async () => {

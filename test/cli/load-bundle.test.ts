@@ -14,10 +14,21 @@ const BIN = path.join(REPO, "bin/build-index-site.js");
 const VERSION = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const temp = tempDirs();
 
-function run(cacheHome: string, args: string[], options: { node?: string[]; env?: Record<string, string>; bin?: string } = {}) {
+function run(
+  cacheHome: string,
+  args: string[],
+  options: { node?: string[]; env?: Record<string, string>; bin?: string } = {},
+) {
   const r = spawnSync(process.execPath, [...(options.node ?? []), options.bin ?? BIN, ...args], {
     encoding: "utf8",
-    env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH, BUILD_INDEX_SITE_TIMINGS: "1", XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: "", ...options.env },
+    env: {
+      ...process.env,
+      SOURCE_DATE_EPOCH: TEST_EPOCH,
+      BUILD_INDEX_SITE_TIMINGS: "1",
+      XDG_CACHE_HOME: cacheHome,
+      NODE_OPTIONS: "",
+      ...options.env,
+    },
   });
   const use = /^timing load bundle \(code cache (\w+)\) [\d.]+ rss/m.exec(r.stderr)?.[1];
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, use };
@@ -32,10 +43,12 @@ function cached(cacheHome: string): Map<string, { ino: number; size: number; mod
   } catch {
     return new Map();
   }
-  return new Map(names.map((n) => {
-    const st = statSync(path.join(dir, n));
-    return [n, { ino: st.ino, size: st.size, mode: st.mode & 0o777 }];
-  }));
+  return new Map(
+    names.map((n) => {
+      const st = statSync(path.join(dir, n));
+      return [n, { ino: st.ino, size: st.size, mode: st.mode & 0o777 }];
+    }),
+  );
 }
 
 describe("the command's code cache", () => {
@@ -46,7 +59,11 @@ describe("the command's code cache", () => {
     const made = cached(home);
     expect(made.size).toBe(1);
     const [name, file] = [...made][0]!;
-    expect(name).toMatch(new RegExp(`^[0-9a-f]{8}-[0-9a-f]{8}-${process.version.replace(/\./g, "\\.")}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.cache$`));
+    expect(name).toMatch(
+      new RegExp(
+        `^[0-9a-f]{8}-[0-9a-f]{8}-${process.version.replace(/\./g, "\\.")}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.cache$`,
+      ),
+    );
     expect(file.mode).toBe(0o600);
     expect(statSync(path.dirname(path.join(home, "build-index-site", "compile", name))).mode & 0o777).toBe(0o700);
 
@@ -58,7 +75,9 @@ describe("the command's code cache", () => {
     // over an earlier build (made without the cache), so it changes one of V8's flags as it starts (src/cli/build.ts):
     // the cache is made under the start's flags again, or the next start would refuse it.
     const out = path.join(await temp(), "dist");
-    const earlier = run(home, ["build", "--content", DEMO_CONTENT, "--out", out], { env: { NODE_DISABLE_COMPILE_CACHE: "1" } });
+    const earlier = run(home, ["build", "--content", DEMO_CONTENT, "--out", out], {
+      env: { NODE_DISABLE_COMPILE_CACHE: "1" },
+    });
     expect([earlier.code, earlier.use]).toEqual([0, "off"]);
     expect(cached(home)).toEqual(made);
     const built = run(home, ["build", "--content", DEMO_CONTENT, "--out", out]);
@@ -117,7 +136,8 @@ describe("the command's code cache", () => {
     // fingerprint alone: V8 would take the other's cache (it checks the source's length, not its text).
     const home = await temp();
     const copy = await temp();
-    for (const part of ["bin", "lib", "package.json"]) cpSync(path.join(REPO, part), path.join(copy, part), { recursive: true });
+    for (const part of ["bin", "lib", "package.json"])
+      cpSync(path.join(REPO, part), path.join(copy, part), { recursive: true });
     symlinkSync(path.join(REPO, "node_modules"), path.join(copy, "node_modules"));
     const bundle = path.join(copy, "lib/cli-bundle/cli.cjs");
     const npmTime = new Date("1985-10-26T08:15:00Z");
@@ -152,7 +172,9 @@ describe("the command's code cache", () => {
     // A relative XDG_CACHE_HOME is ignored (the XDG spec): nothing is made in the folder the command runs in.
     const cwd = await temp();
     const relative = spawnSync(process.execPath, [BIN, "--version"], {
-      cwd, encoding: "utf8", env: { ...process.env, BUILD_INDEX_SITE_TIMINGS: "1", XDG_CACHE_HOME: "cache", NODE_OPTIONS: "" },
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, BUILD_INDEX_SITE_TIMINGS: "1", XDG_CACHE_HOME: "cache", NODE_OPTIONS: "" },
     });
     expect([relative.status, relative.stdout.trim()]).toEqual([0, VERSION]);
     expect(relative.stderr).toMatch(/code cache off/);

@@ -29,19 +29,35 @@ describe("colours", () => {
 });
 
 describe("sizes and times", () => {
-  it.each([[0, "0 B"], [999, "999 B"], [1000, "1.0 kB"], [125_400, "125 kB"], [1_234_567, "1.2 MB"], [999_999, "1.0 MB"], [2_340_000_000, "2.3 GB"]])(
-    "%i bytes is %s", (bytes, text) => expect(humanBytes(bytes)).toBe(text));
+  it.each([
+    [0, "0 B"],
+    [999, "999 B"],
+    [1000, "1.0 kB"],
+    [125_400, "125 kB"],
+    [1_234_567, "1.2 MB"],
+    [999_999, "1.0 MB"],
+    [2_340_000_000, "2.3 GB"],
+  ])("%i bytes is %s", (bytes, text) => expect(humanBytes(bytes)).toBe(text));
   it("milliseconds below a second, seconds above", () => {
     expect(humanMs(412.4)).toBe("412 ms");
     expect(humanMs(12_345)).toBe("12.3 s");
   });
 });
 
-const warning = (code: string, i: number): Diagnostic => ({ severity: "warning", code, file: "content/icons.json", pointer: `/k${i}`, message: `warning ${i}` });
+const warning = (code: string, i: number): Diagnostic => ({
+  severity: "warning",
+  code,
+  file: "content/icons.json",
+  pointer: `/k${i}`,
+  message: `warning ${i}`,
+});
 const io: Io = { out: () => {}, err: () => {} };
 
 describe("warnings", () => {
-  const many = [...Array.from({ length: 101 }, (_, i) => warning("ICON_MISSING", i)), ...Array.from({ length: 2 }, (_, i) => warning("KEY_NOT_LOWERCASE", i))];
+  const many = [
+    ...Array.from({ length: 101 }, (_, i) => warning("ICON_MISSING", i)),
+    ...Array.from({ length: 2 }, (_, i) => warning("KEY_NOT_LOWERCASE", i)),
+  ];
 
   it("101 warnings of one code are summarised: the first 3 of each code, a count of the rest, one total line", () => {
     const lines = diagnosticLines(io, many, false);

@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 
 // It needs the npm registry (for the package's dependencies): outside CI it runs only when asked (BIS_TEST_PACK=1).
 if (!process.env.CI && !process.env.BIS_TEST_PACK) {
-  console.log("test:pack skipped: it installs the packed tarball's dependencies from the npm registry; set CI=1 or BIS_TEST_PACK=1 to run it.");
+  console.log(
+    "test:pack skipped: it installs the packed tarball's dependencies from the npm registry; set CI=1 or BIS_TEST_PACK=1 to run it.",
+  );
   process.exit(0);
 }
 
@@ -30,8 +32,20 @@ const fail = (message) => {
 try {
   const [packed] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], repo));
   const files = packed.files.map((f) => f.path);
-  for (const needed of ["LICENSE", "README.md", "package.json", "bin/build-index-site.js", "lib/cli.js", "lib/cli-bundle/cli.cjs", "lib/cli/load-bundle.js", "lib/cli-bundle/THIRD-PARTY-NOTICES.txt", "lib/tool-fingerprint.txt", "lib/index.js", "lib/index.d.ts",
-    "schemas/manifest.schema.json"]) {
+  for (const needed of [
+    "LICENSE",
+    "README.md",
+    "package.json",
+    "bin/build-index-site.js",
+    "lib/cli.js",
+    "lib/cli-bundle/cli.cjs",
+    "lib/cli/load-bundle.js",
+    "lib/cli-bundle/THIRD-PARTY-NOTICES.txt",
+    "lib/tool-fingerprint.txt",
+    "lib/index.js",
+    "lib/index.d.ts",
+    "schemas/manifest.schema.json",
+  ]) {
     if (!files.includes(needed)) fail(`${needed} is not in the package`);
   }
   const maps = files.filter((f) => f.endsWith(".map"));
@@ -41,24 +55,41 @@ try {
 
   // Every runtime dependency is imported by the compiled code.
   const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8"));
-  const lib = files.filter((f) => f.startsWith("lib/") && f.endsWith(".js")).map((f) => readFileSync(path.join(repo, f), "utf8")).join("\n");
+  const lib = files
+    .filter((f) => f.startsWith("lib/") && f.endsWith(".js"))
+    .map((f) => readFileSync(path.join(repo, f), "utf8"))
+    .join("\n");
   for (const dep of Object.keys(pkg.dependencies ?? {})) {
     if (!lib.includes(`"${dep}"`) && !lib.includes(`"${dep}/`)) fail(`the dependency ${dep} is never imported by lib/`);
   }
 
   const project = path.join(work, "project");
   run("mkdir", ["-p", project]);
-  writeFileSync(path.join(project, "package.json"), `${JSON.stringify({ name: "pack-test", private: true, type: "module" })}\n`);
+  writeFileSync(
+    path.join(project, "package.json"),
+    `${JSON.stringify({ name: "pack-test", private: true, type: "module" })}\n`,
+  );
   run(npm, ["install", "--no-audit", "--no-fund", path.join(work, packed.filename)], project);
   console.log(run(npx, ["--no-install", "build-index-site", "--version"], project).trim());
   console.log(run(npx, ["--no-install", "build-index-site", "init"], project).trim());
   console.log(run(npx, ["--no-install", "build-index-site", "--strict"], project).trim());
-  if (!existsSync(path.join(project, ".build-index-site", "dist", "routes.json"))) fail(".build-index-site/dist/routes.json was not written");
-  if (existsSync(path.join(project, "dist", "routes.json"))) fail("dist/routes.json was written: nothing of the build's own belongs in dist/");
-  const api = run("node", ["--input-type=module", "-e",
-    "import { build, check, preview } from 'build-index-site'; const r = await check(); console.log(typeof build, typeof preview, r.ok, r.diagnostics.length);"], project).trim();
+  if (!existsSync(path.join(project, ".build-index-site", "dist", "routes.json")))
+    fail(".build-index-site/dist/routes.json was not written");
+  if (existsSync(path.join(project, "dist", "routes.json")))
+    fail("dist/routes.json was written: nothing of the build's own belongs in dist/");
+  const api = run(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      "import { build, check, preview } from 'build-index-site'; const r = await check(); console.log(typeof build, typeof preview, r.ok, r.diagnostics.length);",
+    ],
+    project,
+  ).trim();
   if (api !== "function function true 0") fail(`the programmatic API answered "${api}"`);
-  console.log(`test:pack ok: ${packed.filename} (${files.length} files, ${packed.size} bytes packed); init, build --strict and the API work from the installed tarball.`);
+  console.log(
+    `test:pack ok: ${packed.filename} (${files.length} files, ${packed.size} bytes packed); init, build --strict and the API work from the installed tarball.`,
+  );
 } catch (error) {
   if (process.exitCode !== 1) {
     console.error(`test:pack FAILED: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);

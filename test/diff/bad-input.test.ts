@@ -43,7 +43,10 @@ describe("diff: bad input is one line and exit 2", () => {
   });
 
   test("a folder that is neither a build nor content", async () => {
-    await expectOneLine([path.join(root, "empty"), DEMO_CONTENT], /is neither a build of build-index-site nor a content folder/);
+    await expectOneLine(
+      [path.join(root, "empty"), DEMO_CONTENT],
+      /is neither a build of build-index-site nor a content folder/,
+    );
   });
   test("a path that does not exist, and a file", async () => {
     await expectOneLine([DEMO_CONTENT, path.join(root, "nothing")], /nothing does not exist\./);
@@ -57,15 +60,23 @@ describe("diff: bad input is one line and exit 2", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expectOneLine([DEMO_CONTENT, `http://127.0.0.1:${port}/`], /^Cannot read http:\/\/127\.0\.0\.1:\d+\/api\.php: .* refused the connection\.$/);
+    await expectOneLine(
+      [DEMO_CONTENT, `http://127.0.0.1:${port}/`],
+      /^Cannot read http:\/\/127\.0\.0\.1:\d+\/api\.php: .* refused the connection\.$/,
+    );
     await expectOneLine([DEMO_CONTENT, "ftp://example.org/"], /is not an http or https URL/);
   });
   test("a server that is not the indexer API", async () => {
-    const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>SPA</p>"));
+    const server = http.createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>SPA</p>"),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      await expectOneLine([`http://127.0.0.1:${port}/`, DEMO_CONTENT], /does not answer like the indexer API: \/api\.php\?action=\w+ gave status 200 and no JSON\./);
+      await expectOneLine(
+        [`http://127.0.0.1:${port}/`, DEMO_CONTENT],
+        /does not answer like the indexer API: \/api\.php\?action=\w+ gave status 200 and no JSON\./,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -83,10 +94,22 @@ describe("diff: bad input is one line and exit 2", () => {
       await writeFile(file, text.replace(from, to));
     };
     await edit(path.join(root, "b", ".build-index-site", "dist", "routes.json"), '"version": 1', '"version": 2');
-    await expectOneLine([a, b], /b\/dist was built by another version of build-index-site \(route table version 2; this one reads 1\)\.$/);
+    await expectOneLine(
+      [a, b],
+      /b\/dist was built by another version of build-index-site \(route table version 2; this one reads 1\)\.$/,
+    );
     const [now, other] = [LAYOUT_FORMAT, LAYOUT_FORMAT + 1];
-    await edit(path.join(root, "b", ".build-index-site", "dist", "build.json"), `"format": ${now}`, `"format": ${other}`);
-    await expectOneLine([a, b], new RegExp(`b/dist was built by another version of build-index-site \\(layout format ${other}; this one reads ${now}\\)\\.$`));
+    await edit(
+      path.join(root, "b", ".build-index-site", "dist", "build.json"),
+      `"format": ${now}`,
+      `"format": ${other}`,
+    );
+    await expectOneLine(
+      [a, b],
+      new RegExp(
+        `b/dist was built by another version of build-index-site \\(layout format ${other}; this one reads ${now}\\)\\.$`,
+      ),
+    );
   });
 
   test("--json: the failure as one JSON object on stdout", async () => {

@@ -10,11 +10,26 @@ const icon = (size: number, sha1: string, px = 16): IconFile => ({ size, sha1, w
 
 function site(overrides: Partial<SiteDescription> = {}): SiteDescription {
   return {
-    source: "old", kind: "content", format: null,
-    files: new Map([["text.png", icon(10, "t")], ["folder.png", icon(11, "f")], ["php.png", icon(12, "p")], ["js.png", icon(13, "j")]]),
+    source: "old",
+    kind: "content",
+    format: null,
+    files: new Map([
+      ["text.png", icon(10, "t")],
+      ["folder.png", icon(11, "f")],
+      ["php.png", icon(12, "p")],
+      ["js.png", icon(13, "j")],
+    ]),
     // "Makefile" is never found: findIcon looks the extension up lower-cased, and the keys as written.
-    iconMap: new Map([["php", "php.png"], ["js", "js.png"], ["dockerfile", "php.png"], ["Makefile", "php.png"]]),
-    indexing: new Map([["php", "index_php"], ["js", "index_js"]]),
+    iconMap: new Map([
+      ["php", "php.png"],
+      ["js", "js.png"],
+      ["dockerfile", "php.png"],
+      ["Makefile", "php.png"],
+    ]),
+    indexing: new Map([
+      ["php", "index_php"],
+      ["js", "index_js"],
+    ]),
     viewing: new Map([["php", "view_php"]]),
     config: { version: "1.1", main: { a: 1, "x/y": true } },
     latestVersion: "1.1",
@@ -27,13 +42,21 @@ describe("diffSites", () => {
   test("two equal sites: no change, and the report says so", () => {
     const diff = diffSites(site(), site({ source: "new" }));
     expect(Object.values(diff.counts).every((n) => n === 0)).toBe(true);
-    expect(renderMarkdown(diff)).toBe("## What clients will see change: `old` → `new`\n\nNo change a client can see.\n");
+    expect(renderMarkdown(diff)).toBe(
+      "## What clients will see change: `old` → `new`\n\nNo change a client can see.\n",
+    );
     expect(renderText(diff)).toBe("old → new\nNo change a client can see.\n");
   });
 
   test("icons: added, removed, changed (other bytes of the same size; other dimensions)", () => {
     const b = site({
-      files: new Map([["text.png", icon(10, "t2")], ["folder.png", icon(11, "f")], ["js.png", icon(20, "j2", 32)], ["new.svg", icon(5, "n")], ["notes.txt", icon(1, "x")]]),
+      files: new Map([
+        ["text.png", icon(10, "t2")],
+        ["folder.png", icon(11, "f")],
+        ["js.png", icon(20, "j2", 32)],
+        ["new.svg", icon(5, "n")],
+        ["notes.txt", icon(1, "x")],
+      ]),
     });
     const diff = diffSites(site(), b);
     expect(diff.icons.added.map((i) => i.name)).toEqual(["new.svg"]); // notes.txt is no icon
@@ -44,9 +67,13 @@ describe("diffSites", () => {
     expect(md).toContain("| `text.png` | 10 B (same size, other bytes) | 16×16 |");
     // php.png is gone: php (and the file name dockerfile, only icons.json knows it) now get text.png; makefile got
     // text.png before too.
-    expect(diff.mappings.indexing).toEqual([{ name: "php", old: { icon: "php.png" }, new: { icon: "text.png", missing: "php.png" } }]);
+    expect(diff.mappings.indexing).toEqual([
+      { name: "php", old: { icon: "php.png" }, new: { icon: "text.png", missing: "php.png" } },
+    ]);
     expect(diff.mappings.viewing).toEqual(diff.mappings.indexing);
-    expect(diff.mappings.other).toEqual([{ name: "dockerfile", old: { icon: "php.png" }, new: { icon: "text.png", missing: "php.png" } }]);
+    expect(diff.mappings.other).toEqual([
+      { name: "dockerfile", old: { icon: "php.png" }, new: { icon: "text.png", missing: "php.png" } },
+    ]);
     expect(md).toContain("- `php`: `php.png` → `text.png` (`php.png` is missing)");
     expect(hasAny(diff, ["removed-icon"])).toBe(true);
     expect(hasAny(diff, ["changed-setting"])).toBe(false);
@@ -54,19 +81,42 @@ describe("diffSites", () => {
 
   test("without text.png, an unmapped extension gets no icon (404); folders follow icons.json's folder key", () => {
     const b = site({
-      files: new Map([["folder.png", icon(11, "f")], ["php.png", icon(12, "p")], ["js.png", icon(13, "j")], ["dir.png", icon(3, "d")]]),
-      iconMap: new Map([["php", "php.png"], ["js", "js.png"], ["dockerfile", "php.png"], ["Makefile", "php.png"], ["folder", "dir.png"]]),
+      files: new Map([
+        ["folder.png", icon(11, "f")],
+        ["php.png", icon(12, "p")],
+        ["js.png", icon(13, "j")],
+        ["dir.png", icon(3, "d")],
+      ]),
+      iconMap: new Map([
+        ["php", "php.png"],
+        ["js", "js.png"],
+        ["dockerfile", "php.png"],
+        ["Makefile", "php.png"],
+        ["folder", "dir.png"],
+      ]),
     });
     const diff = diffSites(site(), b);
-    expect(diff.mappings.unmapped).toEqual({ name: "(unmapped)", old: { icon: "text.png" }, new: { icon: null, missing: "text.png" } });
+    expect(diff.mappings.unmapped).toEqual({
+      name: "(unmapped)",
+      old: { icon: "text.png" },
+      new: { icon: null, missing: "text.png" },
+    });
     expect(diff.mappings.folder).toEqual({ name: "folder", old: { icon: "folder.png" }, new: { icon: "dir.png" } });
-    expect(renderMarkdown(diff)).toContain("- Any unmapped extension: `text.png` → no icon (404) (`text.png` is missing)");
+    expect(renderMarkdown(diff)).toContain(
+      "- Any unmapped extension: `text.png` → no icon (404) (`text.png` is missing)",
+    );
   });
 
   test("extension settings: added, removed, changed, looked up lower-cased", () => {
     const b = site({
-      indexing: new Map([["php", "index_php8"], ["ts", "index_ts"]]),
-      viewing: new Map([["php", "view_php"], ["MD", "view_md"]]), // MD is never found: getExtensionSetting lower-cases
+      indexing: new Map([
+        ["php", "index_php8"],
+        ["ts", "index_ts"],
+      ]),
+      viewing: new Map([
+        ["php", "view_php"],
+        ["MD", "view_md"],
+      ]), // MD is never found: getExtensionSetting lower-cases
     });
     const diff = diffSites(site(), b);
     expect(diff.settings.indexing).toEqual([
@@ -79,7 +129,11 @@ describe("diffSites", () => {
   });
 
   test("versions: removed, and each versionCheck change in words", () => {
-    const b = site({ latestVersion: "1.0", versions: ["1.0"], config: { version: "1.0", main: { a: 1, "x/y": true } } });
+    const b = site({
+      latestVersion: "1.0",
+      versions: ["1.0"],
+      config: { version: "1.0", main: { a: 1, "x/y": true } },
+    });
     const diff = diffSites(site({ latestVersion: "1.1" }), b);
     expect(diff.versions.removed).toEqual(["1.1"]);
     expect(diff.versions.checks).toEqual([
@@ -88,16 +142,31 @@ describe("diffSites", () => {
     ]);
     const md = renderMarkdown(diff);
     expect(md).toContain("- Clients on `1.0` will no longer be told to update (they were told to update to `1.1`).");
-    expect(md).toContain("- Clients on `1.1` are still up to date; the latest version they are told of changes from `1.1` to `1.0`.");
+    expect(md).toContain(
+      "- Clients on `1.1` are still up to date; the latest version they are told of changes from `1.1` to `1.0`.",
+    );
   });
 
   test("a site's own versionCheck answers win over the computed ones (a static host's fallback)", () => {
-    const url = site({ kind: "url", versions: null, latestVersion: "1.2", versionAnswers: new Map([["1.0", { updateNeeded: true, latest: "1.2" }], ["1.1", { updateNeeded: true, latest: "1.2" }], ["1.2", { updateNeeded: false, latest: "1.2" }]]) });
+    const url = site({
+      kind: "url",
+      versions: null,
+      latestVersion: "1.2",
+      versionAnswers: new Map([
+        ["1.0", { updateNeeded: true, latest: "1.2" }],
+        ["1.1", { updateNeeded: true, latest: "1.2" }],
+        ["1.2", { updateNeeded: false, latest: "1.2" }],
+      ]),
+    });
     const diff = diffSites(site(), url);
     expect(diff.versions.listed).toBe(false);
     expect(diff.versions.checks.map((c) => c.version)).toEqual(["1.0", "1.1", "1.2"]);
     // Not compared, said plainly in every output (not counted as 0).
-    const url2 = { ...url, source: "https://x.test/", versionsUnknown: "https://x.test/ does not list the client versions it serves: because." };
+    const url2 = {
+      ...url,
+      source: "https://x.test/",
+      versionsUnknown: "https://x.test/ does not list the client versions it serves: because.",
+    };
     const plain = diffSites(site(), url2);
     expect(plain.versions.unknown).toEqual([{ source: "https://x.test/", reason: url2.versionsUnknown }]);
     const md = renderMarkdown(plain);
@@ -106,15 +175,22 @@ describe("diffSites", () => {
     expect(md).toContain(`**Versions could not be compared.** ${url2.versionsUnknown}`);
     expect(renderText(plain)).toContain("Versions removed: not compared");
     expect(renderText(plain)).toContain(`    ${url2.versionsUnknown}`);
-    expect(JSON.parse(renderJson(plain))).toMatchObject({ notCompared: ["added-version", "removed-version"], versions: { listed: false } });
+    expect(JSON.parse(renderJson(plain))).toMatchObject({
+      notCompared: ["added-version", "removed-version"],
+      versions: { listed: false },
+    });
     // Even with no change at all, the report says that versions were not compared.
     const { versionAnswers: _answers, ...bare } = url2;
     const same = diffSites(bare, bare);
-    expect(renderMarkdown(same)).toBe(`## What clients will see change: \`https://x.test/\` → \`https://x.test/\`\n\nNo change a client can see.\n\n**Versions could not be compared.** ${url2.versionsUnknown} Versions added and removed could not be compared; versionCheck answers are compared only for the versions the other side lists and both latest versions.\n`);
+    expect(renderMarkdown(same)).toBe(
+      `## What clients will see change: \`https://x.test/\` → \`https://x.test/\`\n\nNo change a client can see.\n\n**Versions could not be compared.** ${url2.versionsUnknown} Versions added and removed could not be compared; versionCheck answers are compared only for the versions the other side lists and both latest versions.\n`,
+    );
   });
 
   test("config.json: a JSON diff by pointer (escaped), arrays whole", () => {
-    expect(diffJson({ a: 1, "x/y": { "~": [1, 2] }, gone: null }, { a: 1, "x/y": { "~": [2, 1] }, added: "s" })).toEqual([
+    expect(
+      diffJson({ a: 1, "x/y": { "~": [1, 2] }, gone: null }, { a: 1, "x/y": { "~": [2, 1] }, added: "s" }),
+    ).toEqual([
       { pointer: "/x~1y/~0", op: "changed", old: [1, 2], new: [2, 1] },
       { pointer: "/gone", op: "removed", old: null },
       { pointer: "/added", op: "added", new: "s" },
@@ -124,7 +200,8 @@ describe("diffSites", () => {
 
 describe("Markdown", () => {
   test(`lists of up to ${FOLD_AFTER} show as they are; longer ones fold`, () => {
-    const many = (n: number): Map<string, IconFile> => new Map([...site().files, ...Array.from({ length: n }, (_, i) => [`n${i}.png`, icon(1, `${i}`)] as const)]);
+    const many = (n: number): Map<string, IconFile> =>
+      new Map([...site().files, ...Array.from({ length: n }, (_, i) => [`n${i}.png`, icon(1, `${i}`)] as const)]);
     const short = renderMarkdown(diffSites(site(), site({ files: many(FOLD_AFTER) })));
     expect(short).toContain(`**${FOLD_AFTER} icons added**`);
     expect(short).not.toContain("<details>");

@@ -32,12 +32,23 @@ interface Folder {
 }
 
 function readFolder(dir: string): Folder {
-  const files = new Set(readdirSync(path.join(dir, "icons")).filter((n) => statSync(path.join(dir, "icons", n)).isFile()));
-  const icons = new Map([...files].filter((n) => /\.(png|jpe?g|gif|svg|webp)$/i.test(n)).map((n) => [n, readFileSync(path.join(dir, "icons", n))]));
+  const files = new Set(
+    readdirSync(path.join(dir, "icons")).filter((n) => statSync(path.join(dir, "icons", n)).isFile()),
+  );
+  const icons = new Map(
+    [...files]
+      .filter((n) => /\.(png|jpe?g|gif|svg|webp)$/i.test(n))
+      .map((n) => [n, readFileSync(path.join(dir, "icons", n))]),
+  );
   const ext = readJson(dir, "extensionMap.json");
   return {
-    icons, files, iconMap: strings(readJson(dir, "icons.json")), indexing: strings(ext.indexing), viewing: strings(ext.viewing),
-    config: readJson(dir, "config.json"), versions: readJson(dir, "manifest.json").versions as string[],
+    icons,
+    files,
+    iconMap: strings(readJson(dir, "icons.json")),
+    indexing: strings(ext.indexing),
+    viewing: strings(ext.viewing),
+    config: readJson(dir, "config.json"),
+    versions: readJson(dir, "manifest.json").versions as string[],
   };
 }
 
@@ -55,8 +66,13 @@ function served(f: Folder, ext: string): { icon: string | null; missing?: string
 }
 
 /** PHP's version_compare, from the results PHP itself wrote (test/golden); plain dotted numbers compared where it has no row. */
-const GOLDEN = new Map((JSON.parse(readFileSync(path.join(REPO, "test/golden/version-compare.php.json"), "utf8")) as { cases: Array<[string, string, number]> })
-  .cases.map(([a, b, c]) => [`${a}\u0000${b}`, c]));
+const GOLDEN = new Map(
+  (
+    JSON.parse(readFileSync(path.join(REPO, "test/golden/version-compare.php.json"), "utf8")) as {
+      cases: Array<[string, string, number]>;
+    }
+  ).cases.map(([a, b, c]) => [`${a}\u0000${b}`, c]),
+);
 function phpVersionCompare(a: string, b: string): number {
   const known = GOLDEN.get(`${a}\u0000${b}`);
   if (known !== undefined) return known;
@@ -92,33 +108,54 @@ function expected() {
   const lower = (o: Record<string, string>): string[] => Object.keys(o).map((k) => k.toLowerCase());
   const indexing = new Set([...lower(a.indexing), ...lower(b.indexing)]);
   const viewing = new Set([...lower(a.viewing), ...lower(b.viewing)]);
-  const names = [...new Set([...lower(a.iconMap), ...lower(b.iconMap), ...indexing, ...viewing])].filter((n) => n !== "folder").sort();
-  const mappingChanges = names.map((name) => ({ name, old: served(a, name), new: served(b, name) }))
+  const names = [...new Set([...lower(a.iconMap), ...lower(b.iconMap), ...indexing, ...viewing])]
+    .filter((n) => n !== "folder")
+    .sort();
+  const mappingChanges = names
+    .map((name) => ({ name, old: served(a, name), new: served(b, name) }))
     .filter((m) => JSON.stringify(m.old) !== JSON.stringify(m.new));
   const folder = (f: Folder) => {
     const mapped = f.iconMap.folder ?? "folder.png";
-    return f.files.has(mapped) ? { icon: mapped } : { icon: f.files.has("text.png") ? "text.png" : null, missing: mapped };
+    return f.files.has(mapped)
+      ? { icon: mapped }
+      : { icon: f.files.has("text.png") ? "text.png" : null, missing: mapped };
   };
   const settings = (x: Record<string, string>, y: Record<string, string>) =>
-    [...new Set([...Object.keys(x), ...Object.keys(y)])].sort().filter((k) => x[k] !== y[k])
+    [...new Set([...Object.keys(x), ...Object.keys(y)])]
+      .sort()
+      .filter((k) => x[k] !== y[k])
       .map((extension) => ({ extension, old: x[extension] ?? null, new: y[extension] ?? null }));
   const latest = { old: a.config.version as string, new: b.config.version as string };
   const clientVersions = [...new Set([...b.versions, ...a.versions, latest.old, latest.new])];
-  const checks = clientVersions.map((version) => ({
-    version,
-    old: { updateNeeded: phpVersionCompare(version, latest.old) < 0, latest: latest.old },
-    new: { updateNeeded: phpVersionCompare(version, latest.new) < 0, latest: latest.new },
-  })).filter((c) => c.old.updateNeeded !== c.new.updateNeeded || c.old.latest !== c.new.latest);
+  const checks = clientVersions
+    .map((version) => ({
+      version,
+      old: { updateNeeded: phpVersionCompare(version, latest.old) < 0, latest: latest.old },
+      new: { updateNeeded: phpVersionCompare(version, latest.new) < 0, latest: latest.new },
+    }))
+    .filter((c) => c.old.updateNeeded !== c.new.updateNeeded || c.old.latest !== c.new.latest);
   return {
-    a, b, added, removed, changed, latest, checks,
+    a,
+    b,
+    added,
+    removed,
+    changed,
+    latest,
+    checks,
     mappings: {
       indexing: mappingChanges.filter((m) => indexing.has(m.name)),
       viewing: mappingChanges.filter((m) => viewing.has(m.name)),
       other: mappingChanges.filter((m) => !indexing.has(m.name) && !viewing.has(m.name)),
-      folder: JSON.stringify(folder(a)) === JSON.stringify(folder(b)) ? null : { name: "folder", old: folder(a), new: folder(b) },
+      folder:
+        JSON.stringify(folder(a)) === JSON.stringify(folder(b))
+          ? null
+          : { name: "folder", old: folder(a), new: folder(b) },
     },
     settings: { indexing: settings(a.indexing, b.indexing), viewing: settings(a.viewing, b.viewing) },
-    versions: { added: b.versions.filter((v) => !a.versions.includes(v)), removed: a.versions.filter((v) => !b.versions.includes(v)) },
+    versions: {
+      added: b.versions.filter((v) => !a.versions.includes(v)),
+      removed: a.versions.filter((v) => !b.versions.includes(v)),
+    },
     config: changedPointers(a.config, b.config),
   };
 }
@@ -129,10 +166,20 @@ interface Report {
   diffFormat: number;
   old: { source: string; kind: string };
   new: { source: string; kind: string };
-  icons: { added: Array<{ name: string; size: number; width: number; height: number }>; removed: Array<{ name: string }>; changed: Array<{ name: string }> };
+  icons: {
+    added: Array<{ name: string; size: number; width: number; height: number }>;
+    removed: Array<{ name: string }>;
+    changed: Array<{ name: string }>;
+  };
   mappings: { indexing: unknown[]; viewing: unknown[]; other: unknown[]; folder: unknown; unmapped: unknown };
   settings: { indexing: unknown[]; viewing: unknown[] };
-  versions: { listed: boolean; added: string[]; removed: string[]; latest: { old: string; new: string }; checks: Array<{ version: string }> };
+  versions: {
+    listed: boolean;
+    added: string[];
+    removed: string[];
+    latest: { old: string; new: string };
+    checks: Array<{ version: string }>;
+  };
   config: Array<{ pointer: string; op: string; old?: unknown; new?: unknown }>;
   counts: Record<string, number>;
 }
@@ -152,7 +199,10 @@ function expectFixtureChanges(report: Report, options: { listed: boolean } = { l
   expect(report.icons.changed.map((i) => i.name)).toEqual(e.changed);
   for (const icon of report.icons.added) {
     const data = e.b.icons.get(icon.name)!;
-    expect({ size: icon.size, width: icon.width, height: icon.height }).toEqual({ size: data.length, ...pngSize(data) });
+    expect({ size: icon.size, width: icon.width, height: icon.height }).toEqual({
+      size: data.length,
+      ...pngSize(data),
+    });
   }
   // The icon each extension gets, per group, and folders.
   expect(report.mappings.indexing).toEqual(e.mappings.indexing);
@@ -170,12 +220,18 @@ function expectFixtureChanges(report: Report, options: { listed: boolean } = { l
   } else {
     // A URL lists no versions: only the other side's (and both latest) are compared.
     expect(report.versions.listed).toBe(false);
-    expect(report.versions.checks).toEqual(e.checks.filter((c) => e.a.versions.includes(c.version) || c.version === e.latest.new));
+    expect(report.versions.checks).toEqual(
+      e.checks.filter((c) => e.a.versions.includes(c.version) || c.version === e.latest.new),
+    );
   }
   // config.json: every changed pointer, with its values.
   expect(report.config.map((c) => c.pointer)).toEqual(e.config);
   for (const c of report.config) {
-    const at = (o: Obj): unknown => c.pointer.split("/").slice(1).reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], o);
+    const at = (o: Obj): unknown =>
+      c.pointer
+        .split("/")
+        .slice(1)
+        .reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], o);
     expect(c.old).toEqual(at(e.a.config));
     expect(c.new).toEqual(at(e.b.config));
   }
@@ -205,7 +261,11 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     // The sanity of the expectation itself: the fixtures' known story.
     expect(report.versions.added).toEqual(["1.1.18", "1.1.19", "1.1.19-r1", "1.2.0-r0", "1.2.0-r1", "1.2.0-r2"]);
     expect(report.icons.removed.map((i) => i.name)).toEqual(["pasca.png"]);
-    expect(report.mappings.folder).toEqual({ name: "folder", old: { icon: "folder.png" }, new: { icon: "folder-proto.png" } });
+    expect(report.mappings.folder).toEqual({
+      name: "folder",
+      old: { icon: "folder.png" },
+      new: { icon: "folder-proto.png" },
+    });
   });
 
   test("builds (one for nginx, one edge-only) give the same report as their content", async () => {
@@ -220,8 +280,18 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
 
   test("deployed sites, read through their API (previews of both builds): versions from their catalogue data", async () => {
     // The old fixture built for an edge host too: asked a version it was not built with, it answers as PHP does.
-    await build({ content: OLD, out: path.join(root, "old-edge", "dist"), hosts: ["cloudflare"], sourceDateEpoch: TEST_EPOCH });
-    const old = await startPreview({ dir: path.join(root, "old-edge", "dist"), port: 0, host: "127.0.0.1", edge: true });
+    await build({
+      content: OLD,
+      out: path.join(root, "old-edge", "dist"),
+      hosts: ["cloudflare"],
+      sourceDateEpoch: TEST_EPOCH,
+    });
+    const old = await startPreview({
+      dir: path.join(root, "old-edge", "dist"),
+      port: 0,
+      host: "127.0.0.1",
+      edge: true,
+    });
     previews.push(old);
     const now = await startPreview({ dir: newBuild(), port: 0, host: "127.0.0.1", edge: true });
     previews.push(now);
@@ -239,7 +309,10 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     await build({ content: NEW, out: bare, hosts: ["cloudflare"], sourceDateEpoch: TEST_EPOCH, catalogue: false });
     const site = await startPreview({ dir: bare, port: 0, host: "127.0.0.1", edge: true });
     previews.push(site);
-    const report = await diffJson(oldBuild(), site.url) as Report & { notCompared: string[]; versions: { unknown: Array<{ source: string; reason: string }> } };
+    const report = (await diffJson(oldBuild(), site.url)) as Report & {
+      notCompared: string[];
+      versions: { unknown: Array<{ source: string; reason: string }> };
+    };
     expect(report.new.kind).toBe("url");
     expectFixtureChanges(report, { listed: false });
     expect(report.notCompared).toEqual(["added-version", "removed-version"]);
@@ -259,7 +332,9 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     expect(unchecked.code).toBe(2);
     expect(unchecked.stderr.trim().split("\n")).toHaveLength(1);
     expect(unchecked.stderr).toContain("cannot be checked");
-    expect((await cli("diff", oldBuild(), site.url, "--fail-on", "removed-icon,removed-version", "--format", "md")).code).toBe(1);
+    expect(
+      (await cli("diff", oldBuild(), site.url, "--fail-on", "removed-icon,removed-version", "--format", "md")).code,
+    ).toBe(1);
   });
 
   test("Markdown: counts first, long lists folded, the changes in words", async () => {
@@ -287,24 +362,35 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     expect(md).toContain(`<details><summary>${e.mappings.indexing.length} changes for extensions indexed</summary>`);
     expect(md).toContain(`<details><summary>${e.mappings.viewing.length} changes for extensions viewed</summary>`);
     for (const m of e.mappings.indexing) {
-      expect(md).toContain(`- \`${m.name}\`: \`${m.old.icon}\`${m.old.missing ? ` (\`${m.old.missing}\` is missing)` : ""} → \`${m.new.icon}\``);
+      expect(md).toContain(
+        `- \`${m.name}\`: \`${m.old.icon}\`${m.old.missing ? ` (\`${m.old.missing}\` is missing)` : ""} → \`${m.new.icon}\``,
+      );
     }
     expect(md).toContain("- Folders: `folder.png` → `folder-proto.png`");
     expect(md).toContain("- Clients on `1.1.15` will now be told to update (to `1.2.0-r2`).");
     expect(md).toContain("- Clients on `1.0` will be told to update to `1.2.0-r2` instead of `1.1.15`.");
-    expect(md).toContain('- /main/local_icons: false\n');
+    expect(md).toContain("- /main/local_icons: false\n");
     expect(md).toContain('+ /main/max_download_size_file: "2048 MB"\n');
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
   });
 
   test("the README shows the Markdown the tool prints for the two fixtures", async () => {
-    const ran = await cli("diff", "../shared/fixtures/indexer-1.1.15", "../shared/fixtures/indexer-1.2.0-r2", "--format", "md");
+    const ran = await cli(
+      "diff",
+      "../shared/fixtures/indexer-1.1.15",
+      "../shared/fixtures/indexer-1.2.0-r2",
+      "--format",
+      "md",
+    );
     const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
     const start = readme.indexOf("<!-- diff-example:start -->");
     const end = readme.indexOf("<!-- diff-example:end -->");
     expect(start).toBeGreaterThan(-1);
     // Quoted (every line starts with ">"), so that it renders as the comment would, inside the README.
-    const shown = readme.slice(readme.indexOf("\n", start) + 1, end).replace(/\n$/, "").split("\n");
+    const shown = readme
+      .slice(readme.indexOf("\n", start) + 1, end)
+      .replace(/\n$/, "")
+      .split("\n");
     expect(shown.every((l) => l === ">" || l.startsWith("> "))).toBe(true);
     expect(shown.map((l) => l.replace(/^> ?/, "")).join("\n")).toBe(ran.stdout);
   });

@@ -10,7 +10,12 @@ import { parse } from "yaml";
 import { cli } from "../cli/run.js";
 import { REPO } from "../helpers/fixtures.js";
 
-interface Step { name?: string; uses?: string; run?: string; with?: Record<string, unknown> }
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
 interface Workflow {
   name: string;
   on: { pull_request: unknown };
@@ -21,7 +26,10 @@ interface Workflow {
 const file = path.join(REPO, "docs/examples/diff-comment.yml");
 const workflow = parse(readFileSync(file, "utf8"), { prettyErrors: true, strict: true }) as Workflow;
 const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-const runs = steps.flatMap((s) => (s.run ?? "").split("\n")).map((l) => l.trim()).filter(Boolean);
+const runs = steps
+  .flatMap((s) => (s.run ?? "").split("\n"))
+  .map((l) => l.trim())
+  .filter(Boolean);
 
 describe("docs/examples/diff-comment.yml", () => {
   test("a pull-request workflow that may comment", () => {
@@ -53,7 +61,8 @@ describe("docs/examples/diff-comment.yml", () => {
       const [, command] = line.split(/\s+/).slice(1);
       const help = await cli(command!, "--help");
       expect(help.code).toBe(0);
-      for (const flag of line.match(/\s--[a-z-]+/g) ?? []) expect(help.stdout, `${command} ${flag}`).toContain(flag.trim());
+      for (const flag of line.match(/\s--[a-z-]+/g) ?? [])
+        expect(help.stdout, `${command} ${flag}`).toContain(flag.trim());
     }
   });
 });

@@ -17,12 +17,20 @@ afterAll(async () => Promise.all(temps.map(removeDir)));
 async function setup(): Promise<BuildOptions & { root: string }> {
   const root = await tmpDir("bis-beside-");
   temps.push(root);
-  return { root, content: DEMO_CONTENT, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"] };
+  return {
+    root,
+    content: DEMO_CONTENT,
+    out: path.join(root, "dist"),
+    sourceDateEpoch: TEST_EPOCH,
+    hosts: ["netlify", "vercel"],
+  };
 }
 
 const list = async (dir: string): Promise<string[]> =>
-  (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
+  (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .sort();
 
 describe("folders beside --out", () => {
   it("the edge outputs write .netlify/v1 and .vercel/output in the folder that holds --out, and nothing else there", async () => {
@@ -30,7 +38,9 @@ describe("folders beside --out", () => {
     await build(options);
     expect((await readdir(options.root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "dist"]);
     expect(await list(path.join(options.root, ".netlify/v1"))).toEqual([
-      ".build-inputs", ".build-manifest", "config.json",
+      ".build-inputs",
+      ".build-manifest",
+      "config.json",
       "edge-functions/build-index-site-api/build-index-site-api.js",
     ]);
     // The handler's data files are published with the site (Netlify publishes dist/), and no answer file is there.
@@ -46,9 +56,17 @@ describe("folders beside --out", () => {
       // The static files' headers: an SVG opened from the site's origin runs no script; the site's pages (the
       // catalogue) load scripts and styles from the site only.
       headers: [
-        ...["/icons/*", "/style/*", "/favicon/*"].map((p) => ({ for: p, values: { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox" } })),
-        ...["/", "/index.html", "/catalogue/*"].map((p) => ({ for: p, values: { "Content-Security-Policy":
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" } })),
+        ...["/icons/*", "/style/*", "/favicon/*"].map((p) => ({
+          for: p,
+          values: { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox" },
+        })),
+        ...["/", "/index.html", "/catalogue/*"].map((p) => ({
+          for: p,
+          values: {
+            "Content-Security-Policy":
+              "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+          },
+        })),
       ],
     });
   });
@@ -64,11 +82,16 @@ describe("folders beside --out", () => {
     expect(statics).toContain("config.json");
     expect(statics).not.toContain("routes.json");
     for (const p of statics) {
-      const [copy, original] = await Promise.all([stat(path.join(vercel, "static", p)), stat(path.join(options.out, p))]);
+      const [copy, original] = await Promise.all([
+        stat(path.join(vercel, "static", p)),
+        stat(path.join(options.out, p)),
+      ]);
       expect(copy.ino, p).toBe(original.ino);
     }
-    expect(JSON.parse(await readFile(path.join(vercel, "functions/api.php.func/.vc-config.json"), "utf8")))
-      .toEqual({ runtime: "edge", entrypoint: "index.js" });
+    expect(JSON.parse(await readFile(path.join(vercel, "functions/api.php.func/.vc-config.json"), "utf8"))).toEqual({
+      runtime: "edge",
+      entrypoint: "index.js",
+    });
     expect(JSON.parse(await readFile(path.join(vercel, "config.json"), "utf8")).version).toBe(3);
   });
 
@@ -92,16 +115,16 @@ describe("folders beside --out", () => {
     expect(existsSync(other.out)).toBe(false);
     expect(await readFile(path.join(options.root, ".netlify/v1/.build-inputs"), "utf8")).toBe(before);
     // The first site still builds, and a site without a folder beside --out shares the base folder freely.
-    expect("model" in await build({ ...other, hosts: ["nginx"] })).toBe(true);
-    expect("model" in await build(options)).toBe(true);
+    expect("model" in (await build({ ...other, hosts: ["nginx"] }))).toBe(true);
+    expect("model" in (await build(options))).toBe(true);
   });
 
   it("a build whose beside folder went missing is not up to date", async () => {
     const options = await setup();
-    expect("model" in await buildIfChanged(options)).toBe(true);
-    expect("model" in await buildIfChanged(options)).toBe(false);
+    expect("model" in (await buildIfChanged(options))).toBe(true);
+    expect("model" in (await buildIfChanged(options))).toBe(false);
     await rm(path.join(options.root, ".netlify/v1"), { recursive: true });
-    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect("model" in (await buildIfChanged(options))).toBe(true);
     expect(existsSync(path.join(options.root, ".netlify/v1/config.json"))).toBe(true);
   });
 
@@ -112,16 +135,27 @@ describe("folders beside --out", () => {
     // A full build (--force): the handler's file beside --out is written after --out is swapped in. (An in-place
     // update would not write it again: the handler is the same for every site; the case below covers that path.)
     const result = await build({
-      ...options, baseUrl: "https://other.example.org", force: true,
-      write: { signal: controller.signal, onFile: (f) => { if (f.path.endsWith("/build-index-site-api.js")) controller.abort(); } },
+      ...options,
+      baseUrl: "https://other.example.org",
+      force: true,
+      write: {
+        signal: controller.signal,
+        onFile: (f) => {
+          if (f.path.endsWith("/build-index-site-api.js")) controller.abort();
+        },
+      },
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.outDir).toBe(path.resolve(options.out));
     // Each folder's stamp is the build's own (the records', written last).
     for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
-      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(
+        await readFile(layoutOf(options.out).stamp, "utf8"),
+      );
     }
-    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain("other.example.org");
+    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain(
+      "other.example.org",
+    );
     expect(await readFile(path.join(options.out, "_edge-data/core.json"), "utf8")).toContain("other.example.org");
   });
 
@@ -130,15 +164,20 @@ describe("folders beside --out", () => {
     await build(options);
     const controller = new AbortController();
     const result = await build({
-      ...options, baseUrl: "https://other.example.org",
+      ...options,
+      baseUrl: "https://other.example.org",
       write: { signal: controller.signal, onFile: () => controller.abort() }, // at the first file written
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.changes.mode).toBe("in place");
     for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
-      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(await readFile(layoutOf(options.out).stamp, "utf8"));
+      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(
+        await readFile(layoutOf(options.out).stamp, "utf8"),
+      );
     }
-    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain("other.example.org");
+    expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain(
+      "other.example.org",
+    );
     expect(await readFile(path.join(options.out, "_edge-data/core.json"), "utf8")).toContain("other.example.org");
   });
 

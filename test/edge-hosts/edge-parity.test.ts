@@ -9,7 +9,14 @@ import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, haveRealFixtures, REAL_FIXTURES, realFixture } from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
 import {
-  compareHosts, domainRequests, generatedEdgeRequests, referenceAnswer, referenceRequests, startEdgeSite, summarizeEdge, type EdgeSite,
+  compareHosts,
+  domainRequests,
+  generatedEdgeRequests,
+  referenceAnswer,
+  referenceRequests,
+  startEdgeSite,
+  summarizeEdge,
+  type EdgeSite,
 } from "./edge-parity.js";
 
 const sites: Array<[string, string]> = [["demo", DEMO_CONTENT]];
@@ -55,13 +62,27 @@ for (const [name, content] of sites) {
     }, 60_000);
 
     test("nothing of the build's own is served by any edge host (its upload holds the site's files only)", async () => {
-      const own = [...INTERNAL_FILES, "build.json", "site.manifest", "site.id", "handler.js", "wrangler.json", ".build-index-site/dist/routes.json"];
+      const own = [
+        ...INTERNAL_FILES,
+        "build.json",
+        "site.manifest",
+        "site.id",
+        "handler.js",
+        "wrangler.json",
+        ".build-index-site/dist/routes.json",
+      ];
       for (const [host, answer] of Object.entries(site.answerers)) {
         // The harness serves the host's static files: a plain file of the site is there.
-        expect((await answer({ method: "GET", query: "", category: "file", path: "/config.json" })).status, `${host} /config.json`).toBe(200);
+        expect(
+          (await answer({ method: "GET", query: "", category: "file", path: "/config.json" })).status,
+          `${host} /config.json`,
+        ).toBe(200);
         for (const file of own) {
-          expect({ host, file, status: (await answer({ method: "GET", query: "", category: "internal", path: `/${file}` })).status })
-            .toEqual({ host, file, status: 404 });
+          expect({
+            host,
+            file,
+            status: (await answer({ method: "GET", query: "", category: "internal", path: `/${file}` })).status,
+          }).toEqual({ host, file, status: 404 });
         }
       }
     }, 120_000);

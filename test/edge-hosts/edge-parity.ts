@@ -63,13 +63,16 @@ export interface EdgeReport {
 const FIELDS = ["status", "body", "contentType", "cacheControl", "cors"] as const;
 
 /** `timestamp` fields may carry the request time (the reference's status answer does): compared as present only. */
-const maskTimestamps = (body: string): string => body.replace(/("timestamp": )"[^"]*"/g, "$1\"<time>\"");
+const maskTimestamps = (body: string): string => body.replace(/("timestamp": )"[^"]*"/g, '$1"<time>"');
 
 function differing(got: HostAnswer, want: HostAnswer): string[] {
-  return FIELDS.filter((f) => (f === "body" ? maskTimestamps(got.body) !== maskTimestamps(want.body) : got[f] !== want[f]));
+  return FIELDS.filter((f) =>
+    f === "body" ? maskTimestamps(got.body) !== maskTimestamps(want.body) : got[f] !== want[f],
+  );
 }
 
-const apiUrl = (base: string, r: EdgeRequest): string => `${base}${r.path ?? "/api.php"}${r.query === "" ? "" : `?${r.query}`}`;
+const apiUrl = (base: string, r: EdgeRequest): string =>
+  `${base}${r.path ?? "/api.php"}${r.query === "" ? "" : `?${r.query}`}`;
 
 export interface EdgeSite {
   root: string;
@@ -96,7 +99,12 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
   let vercel: RunningServer | undefined;
   let preview: Awaited<ReturnType<typeof startPreview>> | undefined;
   try {
-    const { model, routes } = await build({ content, out: siteDir, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel", "cloudflare"] });
+    const { model, routes } = await build({
+      content,
+      out: siteDir,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: ["netlify", "vercel", "cloudflare"],
+    });
     deno = await startNetlifyDeno(root, siteDir);
     vercel = await startVercelOutput(path.join(root, VERCEL_DIR));
     // The precomputed answers: an edge-only build has none, so a static build of the same content serves them.
@@ -106,14 +114,18 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     // Cloudflare uploads its own folder: the worker, and the assets folder its ASSETS binding serves.
     const upload = layoutOf(siteDir).host("cloudflare");
     const assetsDir = path.join(upload, CLOUDFLARE_ASSETS);
-    const worker = (await import(`${pathToFileURL(path.join(upload, CLOUDFLARE_ENTRY)).href}?t=${Date.now()}`)) as { default: Worker };
+    const worker = (await import(`${pathToFileURL(path.join(upload, CLOUDFLARE_ENTRY)).href}?t=${Date.now()}`)) as {
+      default: Worker;
+    };
     const assets = {
       async fetch(request: Request): Promise<Response> {
         const file = path.join(assetsDir, decodeURIComponent(new URL(request.url).pathname));
         if (!file.startsWith(assetsDir + path.sep)) return new Response("Not found", { status: 404 });
         const data = await readFile(file).catch(() => null);
         if (data === null) return new Response("Not found", { status: 404 });
-        return new Response(data, { headers: { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" } });
+        return new Response(data, {
+          headers: { "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream" },
+        });
       },
     };
     const denoUrl = deno.url;
@@ -122,11 +134,21 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     const answerers: Record<EdgeHost, EdgeAnswerer> = {
       netlify: async (r) => visible(await fetch(apiUrl(denoUrl, r), { method: r.method, redirect: "manual" })),
       vercel: async (r) => visible(await fetch(apiUrl(vercelUrl, r), { method: r.method, redirect: "manual" })),
-      cloudflare: async (r) => visible(await worker.default.fetch(new Request(apiUrl("https://site.example", r), { method: r.method }), { ASSETS: assets })),
+      cloudflare: async (r) =>
+        visible(
+          await worker.default.fetch(new Request(apiUrl("https://site.example", r), { method: r.method }), {
+            ASSETS: assets,
+          }),
+        ),
     };
     const running = { deno, vercel, preview };
     return {
-      root, siteDir, model, table: routes.table, answerers, urls: { netlify: denoUrl, vercel: vercelUrl },
+      root,
+      siteDir,
+      model,
+      table: routes.table,
+      answerers,
+      urls: { netlify: denoUrl, vercel: vercelUrl },
       preview: async (r) => visible(await fetch(apiUrl(previewUrl, r), { method: r.method, redirect: "manual" })),
       async close() {
         await running.preview.close();
@@ -146,7 +168,11 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
 
 /** Every request of the precomputed domain, GET. */
 export function domainRequests(model: SiteModel): EdgeRequest[] {
-  return [...new Set(domainQueries(model).map(toSearch))].map((query) => ({ method: "GET", query, category: "domain" }));
+  return [...new Set(domainQueries(model).map(toSearch))].map((query) => ({
+    method: "GET",
+    query,
+    category: "domain",
+  }));
 }
 
 /**
@@ -160,9 +186,26 @@ export function referenceRequests(site: EdgeSite, membersPerSet: number): EdgeRe
     .filter((r) => r.category !== "own")
     .map((r) => ({ method: "GET", query: r.query, category: r.category }));
   const latest = site.model.versions.at(-1) ?? "1.0.0";
-  const versions = [latest, `v${latest}`, `${latest}.0`, `${latest}-rc1`, `${latest}pl1`, `${latest}-r9`, "2.0", "0.0.1", "99", "1.2.0", "1.2.0-rc1", " 1.0", "1.0 "];
+  const versions = [
+    latest,
+    `v${latest}`,
+    `${latest}.0`,
+    `${latest}-rc1`,
+    `${latest}pl1`,
+    `${latest}-r9`,
+    "2.0",
+    "0.0.1",
+    "99",
+    "1.2.0",
+    "1.2.0-rc1",
+    " 1.0",
+    "1.0 ",
+  ];
   const shapes: Array<[string, string]> = [
-    ...versions.map((v): [string, string] => ["version", `action=versionCheck&current_version=${encodeURIComponent(v)}`]),
+    ...versions.map((v): [string, string] => [
+      "version",
+      `action=versionCheck&current_version=${encodeURIComponent(v)}`,
+    ]),
     ["mangled", "action=versionCheck&current.version=1.0"],
     ["mangled", "action=versionCheck&current%20version=1.0"],
     ["mangled", "action=versionCheck&current[version=1.0"],
@@ -183,7 +226,8 @@ export function referenceRequests(site: EdgeSite, membersPerSet: number): EdgeRe
   ];
   for (const [category, query] of shapes) out.push({ method: "GET", query, category });
   for (const method of ["OPTIONS", "HEAD", "POST", "PUT"]) {
-    for (const query of ["", "action=config", "action=icon", "action=findIcon&extension=php"]) out.push({ method, query, category: `method-${method}` });
+    for (const query of ["", "action=config", "action=icon", "action=findIcon&extension=php"])
+      out.push({ method, query, category: `method-${method}` });
   }
   const seen = new Set<string>();
   return out.filter((r) => {
@@ -196,7 +240,12 @@ export function referenceRequests(site: EdgeSite, membersPerSet: number): EdgeRe
 
 /** test/edge's generated requests (the domain, and everything outside it the reference answers otherwise). */
 export function generatedEdgeRequests(model: SiteModel, perSet: number): EdgeRequest[] {
-  return edgeRequests(model, { perSet }).map((r) => ({ method: r.method, query: r.query, category: r.category, path: r.url.split("?")[0]! }));
+  return edgeRequests(model, { perSet }).map((r) => ({
+    method: r.method,
+    query: r.query,
+    category: r.category,
+    path: r.url.split("?")[0]!,
+  }));
 }
 
 /** src/api's answer to a request (test/edge's oracle: the reference semantics, checked against PHP), as a client sees it. */
@@ -206,15 +255,20 @@ export function referenceAnswer(model: SiteModel): (r: EdgeRequest) => Promise<H
     const header = (name: string): string | null =>
       Object.entries(answer.headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     return {
-      status: answer.status, body: answer.body,
-      contentType: header("content-type"), cacheControl: header("cache-control"), cors: header("access-control-allow-origin"),
+      status: answer.status,
+      body: answer.body,
+      contentType: header("content-type"),
+      cacheControl: header("cache-control"),
+      cors: header("access-control-allow-origin"),
     };
   };
 }
 
 /** Asks every host each request and compares with `expected`. */
 export async function compareHosts(
-  site: EdgeSite, requests: readonly EdgeRequest[], expected: (r: EdgeRequest) => Promise<HostAnswer>,
+  site: EdgeSite,
+  requests: readonly EdgeRequest[],
+  expected: (r: EdgeRequest) => Promise<HostAnswer>,
   hosts: readonly EdgeHost[] = EDGE_HOSTS,
 ): Promise<EdgeReport[]> {
   const wants = new Map<EdgeRequest, HostAnswer>();
@@ -242,12 +296,16 @@ export async function compareHosts(
 export function summarizeEdge(name: string, reports: readonly EdgeReport[]): string {
   const lines = [`${name}:`];
   for (const r of reports) {
-    const cats = Object.entries(r.byCategory).map(([c, n]) => `${c} ${n.equal}/${n.compared}`).join(", ");
+    const cats = Object.entries(r.byCategory)
+      .map(([c, n]) => `${c} ${n.equal}/${n.compared}`)
+      .join(", ");
     lines.push(`  ${r.host.padEnd(10)} ${r.equal}/${r.compared} equal (${cats})`);
     for (const m of r.mismatches.slice(0, 8)) {
-      lines.push(`    ${m.request.method} ?${m.request.query} [${m.request.category}] ${m.fields.join(",")}: `
-        + `got ${m.got.status} ${m.got.body.slice(0, 60).replace(/\s+/g, " ")} cc=${m.got.cacheControl} | `
-        + `want ${m.want.status} ${m.want.body.slice(0, 60).replace(/\s+/g, " ")} cc=${m.want.cacheControl}`);
+      lines.push(
+        `    ${m.request.method} ?${m.request.query} [${m.request.category}] ${m.fields.join(",")}: ` +
+          `got ${m.got.status} ${m.got.body.slice(0, 60).replace(/\s+/g, " ")} cc=${m.got.cacheControl} | ` +
+          `want ${m.want.status} ${m.want.body.slice(0, 60).replace(/\s+/g, " ")} cc=${m.want.cacheControl}`,
+      );
     }
   }
   return lines.join("\n");

@@ -9,7 +9,7 @@ import type { RouteTable } from "../../src/routes/route-table.js";
  * edge adapter places its files, and runnable (it answers every request with its URL).
  */
 export const STAND_IN_ENTRY = [
-  "export default (request) => new Response(JSON.stringify({ standIn: true, url: request.url }), { headers: { \"Content-Type\": \"application/json\" } });",
+  'export default (request) => new Response(JSON.stringify({ standIn: true, url: request.url }), { headers: { "Content-Type": "application/json" } });',
   "",
 ].join("\n");
 

@@ -45,7 +45,19 @@ globalThis.Netlify = {
   },
 };
 
-const TYPES = { json: "application/json", png: "image/png", svg: "image/svg+xml", css: "text/css", html: "text/html", txt: "text/plain", js: "text/javascript", ico: "image/x-icon", gif: "image/gif", jpg: "image/jpeg", webp: "image/webp" };
+const TYPES = {
+  json: "application/json",
+  png: "image/png",
+  svg: "image/svg+xml",
+  css: "text/css",
+  html: "text/html",
+  txt: "text/plain",
+  js: "text/javascript",
+  ico: "image/x-icon",
+  gif: "image/gif",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+};
 
 /** The published file for a request path, as Netlify's static serving answers it (a folder's path: its index.html). */
 async function serveFile(request) {
@@ -90,19 +102,23 @@ function context(request, params) {
 const REQUIRE_AUTH = Deno.env.get("REQUIRE_AUTH");
 const calls = [];
 
-Deno.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  onListen: ({ port }) => console.log(`listening ${port}`),
-}, async (request) => {
-  const url = new URL(request.url);
-  if (url.pathname === "/__harness/calls") return Response.json(calls);
-  if (REQUIRE_AUTH && request.headers.get("authorization") !== REQUIRE_AUTH) return new Response("Unauthorized", { status: 401 });
-  for (const d of declarations) {
-    const m = d.pattern.exec({ pathname: url.pathname });
-    if (m === null) continue;
-    calls.push(url.pathname);
-    return await d.handler(request, context(request, m.pathname.groups));
-  }
-  return serveFile(request);
-});
+Deno.serve(
+  {
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  },
+  async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/__harness/calls") return Response.json(calls);
+    if (REQUIRE_AUTH && request.headers.get("authorization") !== REQUIRE_AUTH)
+      return new Response("Unauthorized", { status: 401 });
+    for (const d of declarations) {
+      const m = d.pattern.exec({ pathname: url.pathname });
+      if (m === null) continue;
+      calls.push(url.pathname);
+      return await d.handler(request, context(request, m.pathname.groups));
+    }
+    return serveFile(request);
+  },
+);

@@ -11,20 +11,46 @@ import type { RunningServer } from "../hosts/servers.js";
 
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), "netlify-deno-harness.js");
 
-export async function startNetlifyDeno(baseDir: string, publishDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer> {
+export async function startNetlifyDeno(
+  baseDir: string,
+  publishDir: string,
+  options: { requireAuth?: string } = {},
+): Promise<RunningServer> {
   const deno = denoBinary();
   if (deno === null) throw new Error("npm's deno package has no binary for this platform.");
   const denoDir = await tmpDir("bis-deno-");
-  const child = spawn(deno, [
-    "run", "--quiet", "--no-prompt", "--no-config", "--no-lock", "--no-remote", "--no-npm",
-    `--allow-read=${baseDir},${publishDir}`, "--allow-net=127.0.0.1,localhost", "--allow-env",
-    HARNESS, baseDir, publishDir,
-  ], { env: {
-    ...process.env, DENO_DIR: denoDir, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1",
-    ...(options.requireAuth === undefined ? {} : { REQUIRE_AUTH: options.requireAuth }),
-  }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    deno,
+    [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--no-config",
+      "--no-lock",
+      "--no-remote",
+      "--no-npm",
+      `--allow-read=${baseDir},${publishDir}`,
+      "--allow-net=127.0.0.1,localhost",
+      "--allow-env",
+      HARNESS,
+      baseDir,
+      publishDir,
+    ],
+    {
+      env: {
+        ...process.env,
+        DENO_DIR: denoDir,
+        NO_COLOR: "1",
+        DENO_NO_UPDATE_CHECK: "1",
+        ...(options.requireAuth === undefined ? {} : { REQUIRE_AUTH: options.requireAuth }),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
-  child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`Deno did not start within 30 s:\n${stderr}`)), 30_000);
@@ -47,7 +73,10 @@ export async function startNetlifyDeno(baseDir: string, publishDir: string, opti
       if (child.exitCode === null && child.signalCode === null) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-          child.once("exit", () => { clearTimeout(timer); resolve(); });
+          child.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
           child.kill("SIGTERM");
         });
       }

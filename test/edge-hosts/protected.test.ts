@@ -17,8 +17,15 @@ import { startVercelOutput, type VercelHarnessLog } from "./vercel-edge-runtime.
 
 const AUTH = "Basic cHJldmlldzpzZWNyZXQ=";
 const COOKIE = "nf_jwt=abc; _vercel_jwt=def";
-const QUERIES = ["action=icons", "action=findIcon&extension=php", "action=getExtensionSetting&extension=PHP&type=viewing", "action=icon&name=php.png",
-  "action=extensionMappings&type=indexing", "action=config", "action=versionCheck&current_version=0.1"];
+const QUERIES = [
+  "action=icons",
+  "action=findIcon&extension=php",
+  "action=getExtensionSetting&extension=PHP&type=viewing",
+  "action=icon&name=php.png",
+  "action=extensionMappings&type=indexing",
+  "action=config",
+  "action=versionCheck&current_version=0.1",
+];
 
 let root = "";
 let model: SiteModel;
@@ -28,7 +35,8 @@ let vercel: (RunningServer & { log: VercelHarnessLog }) | undefined;
 beforeAll(async () => {
   root = await tmpDir("bis-protected-");
   const out = path.join(root, "dist");
-  model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"] })).model;
+  model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"] }))
+    .model;
   netlify = await startNetlifyDeno(root, out, { requireAuth: AUTH });
   vercel = await startVercelOutput(path.join(root, ".vercel/output"), { requireAuth: AUTH });
 }, 60_000);

@@ -14,8 +14,15 @@ import { expectedAnswer } from "../edge/expected.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
 import { startVercelOutput } from "./vercel-edge-runtime.js";
 
-const QUERIES = ["", "action=icons", "action=icon&name=php.png", "action=findIcon&extension=php", "action=versionCheck&current_version=0.1",
-  "action=config", "action=extensionMappings&type=viewing"];
+const QUERIES = [
+  "",
+  "action=icons",
+  "action=icon&name=php.png",
+  "action=findIcon&extension=php",
+  "action=versionCheck&current_version=0.1",
+  "action=config",
+  "action=extensionMappings&type=viewing",
+];
 
 let root = "";
 let model: SiteModel;
@@ -25,7 +32,15 @@ let vercel: RunningServer | undefined;
 beforeAll(async () => {
   root = await tmpDir("bis-request-origin-");
   const out = path.join(root, "dist");
-  model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"], requestOrigin: true })).model;
+  model = (
+    await build({
+      content: DEMO_CONTENT,
+      out,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: ["netlify", "vercel"],
+      requestOrigin: true,
+    })
+  ).model;
   netlify = await startNetlifyDeno(root, out);
   vercel = await startVercelOutput(path.join(root, ".vercel/output"));
 }, 60_000);
@@ -52,8 +67,12 @@ async function askUnder(harness: RunningServer): Promise<void> {
       const res = await fetch(`${origin}/api.php?${query}`);
       const body = await res.text();
       // The oracle with the origin as the site's base URL: the same bytes.
-      expect([res.status, body], `${origin} ?${query}`).toEqual([200, expectedAnswer({ ...model, baseUrl: origin }, { method: "GET", query }).body]);
-      for (const url of urls(JSON.parse(body))) expect(url.startsWith(`${origin}/`), `${origin} ?${query}: ${url}`).toBe(true);
+      expect([res.status, body], `${origin} ?${query}`).toEqual([
+        200,
+        expectedAnswer({ ...model, baseUrl: origin }, { method: "GET", query }).body,
+      ]);
+      for (const url of urls(JSON.parse(body)))
+        expect(url.startsWith(`${origin}/`), `${origin} ?${query}: ${url}`).toBe(true);
       seen.push({ body, etag: res.headers.get("etag") });
     }
     const hasUrls = urls(JSON.parse(seen[0]!.body)).length > 0;

@@ -21,10 +21,15 @@ const DEFAULT_EXPORT = /^export default /m;
 const NAMED_DEFAULT = /^export\s*\{\s*([A-Za-z_$][\w$]*) as default\s*\};?\s*$/m;
 
 export async function loadVercelFunction(moduleText: string): Promise<VercelFunction> {
-  if ((moduleText.match(/^\s*(?:export|import)\b/gm) ?? []).length !== 1 || !(DEFAULT_EXPORT.test(moduleText) || NAMED_DEFAULT.test(moduleText))) {
+  if (
+    (moduleText.match(/^\s*(?:export|import)\b/gm) ?? []).length !== 1 ||
+    !(DEFAULT_EXPORT.test(moduleText) || NAMED_DEFAULT.test(moduleText))
+  ) {
     throw new Error("The Vercel edge function is not one self-contained module with one default export.");
   }
-  const body = moduleText.replace(DEFAULT_EXPORT, "const __vercelEntry = ").replace(NAMED_DEFAULT, "const __vercelEntry = $1;");
+  const body = moduleText
+    .replace(DEFAULT_EXPORT, "const __vercelEntry = ")
+    .replace(NAMED_DEFAULT, "const __vercelEntry = $1;");
   const script = `${body}
 addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.request)); });
 `;
@@ -32,13 +37,16 @@ addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.req
   const call = async (request: Request): Promise<Response> => {
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
     const res = await runtime.dispatchFetch(request.url, {
-      method: request.method, headers: Object.fromEntries(request.headers), ...(body ? { body } : {}),
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      ...(body ? { body } : {}),
     });
     await res.waitUntil();
     // The emulator's Response belongs to its own realm: copy it into this one (a 304, 204 or HEAD answer has no body).
     const bodyless = request.method === "HEAD" || res.status === 304 || res.status === 204;
     return new Response(bodyless ? null : await res.arrayBuffer(), {
-      status: res.status, headers: Object.fromEntries(res.headers),
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
     });
   };
   return Object.assign(call, { close: async () => {} });
@@ -49,9 +57,18 @@ addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.req
  * charset=utf-8). Written out here, not taken from the build, so that verify's check of the types means something.
  */
 const STATIC_TYPES: Readonly<Record<string, string>> = {
-  json: "application/json; charset=utf-8", png: "image/png", svg: "image/svg+xml", gif: "image/gif", jpg: "image/jpeg",
-  jpeg: "image/jpeg", webp: "image/webp", ico: "image/x-icon", css: "text/css; charset=utf-8",
-  html: "text/html; charset=utf-8", txt: "text/plain; charset=utf-8", js: "application/javascript; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  png: "image/png",
+  svg: "image/svg+xml",
+  gif: "image/gif",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  css: "text/css; charset=utf-8",
+  html: "text/html; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  js: "application/javascript; charset=utf-8",
 };
 
 /** What the Vercel harness saw: every request it served, by path, with the headers the data reads carried. */
@@ -68,7 +85,10 @@ export interface VercelHarnessLog {
  * answers 401 to any request without that Authorization
  * header, as a protected deploy preview does.
  */
-export async function startVercelOutput(outputDir: string, options: { requireAuth?: string } = {}): Promise<RunningServer & { log: VercelHarnessLog }> {
+export async function startVercelOutput(
+  outputDir: string,
+  options: { requireAuth?: string } = {},
+): Promise<RunningServer & { log: VercelHarnessLog }> {
   const fn = await loadVercelFunction(await readFile(path.join(outputDir, "functions/api.php.func/index.js"), "utf8"));
   const staticDir = path.join(outputDir, "static");
   const log: VercelHarnessLog = { requests: [] };
@@ -76,7 +96,12 @@ export async function startVercelOutput(outputDir: string, options: { requireAut
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const handler = url.pathname === "/api.php" || url.pathname.startsWith("/api.php/");
-      log.requests.push({ path: url.pathname, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, handler });
+      log.requests.push({
+        path: url.pathname,
+        authorization: req.headers.authorization ?? null,
+        cookie: req.headers.cookie ?? null,
+        handler,
+      });
       if (options.requireAuth !== undefined && req.headers.authorization !== options.requireAuth) {
         res.writeHead(401, { "Content-Type": "text/plain" });
         res.end("Unauthorized\n");
@@ -91,7 +116,9 @@ export async function startVercelOutput(outputDir: string, options: { requireAut
       const file = path.join(staticDir, sitePath.endsWith("/") ? `${sitePath}index.html` : sitePath);
       const data = !handler && file.startsWith(staticDir + path.sep) ? await readFile(file).catch(() => null) : null;
       if (data !== null) {
-        res.writeHead(200, { "Content-Type": STATIC_TYPES[path.extname(file).slice(1).toLowerCase()] ?? "application/octet-stream" });
+        res.writeHead(200, {
+          "Content-Type": STATIC_TYPES[path.extname(file).slice(1).toLowerCase()] ?? "application/octet-stream",
+        });
         res.end(req.method === "HEAD" ? undefined : data);
         return;
       }
@@ -103,9 +130,12 @@ export async function startVercelOutput(outputDir: string, options: { requireAut
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
       const host = req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const response = await fn(new Request(`http://${host}${req.url ?? "/"}`, {
-        method: req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET"), headers,
-      }));
+      const response = await fn(
+        new Request(`http://${host}${req.url ?? "/"}`, {
+          method: req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET"),
+          headers,
+        }),
+      );
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {

@@ -13,12 +13,18 @@ describe("handler bundle", () => {
     expect(text).toBe(readFileSync(BUNDLE_PATH, "utf8"));
     expect(text).toMatch(/\nexport\s*\{[^}]*\bcreateApiHandler\b[^}]*\};?\s*$/);
     expect(text.match(/^\s*(import|export)\b/gm)).toHaveLength(1);
-    for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/]) expect(text).not.toMatch(node);
+    for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/])
+      expect(text).not.toMatch(node);
   });
 
   test("is built from src/api, src/model and src/edge (esbuild's module markers)", () => {
     const modules = [...handlerBundle().matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
-    for (const m of ["src/api/answers.ts", "src/api/php-request.ts", "src/model/version-compare.ts", "src/edge/handler.ts"]) {
+    for (const m of [
+      "src/api/answers.ts",
+      "src/api/php-request.ts",
+      "src/model/version-compare.ts",
+      "src/edge/handler.ts",
+    ]) {
       expect(modules).toContain(m);
     }
   });
@@ -30,7 +36,8 @@ describe("host entries", () => {
       const text = entryBundle(host);
       expect(text.match(/^\s*(import|export)\b/gm), host).toHaveLength(1);
       expect(text, host).toMatch(/\nexport\s*\{\s*\w+ as default\s*\};?\s*$/);
-      for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/]) expect(text, host).not.toMatch(node);
+      for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/])
+        expect(text, host).not.toMatch(node);
       const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
       expect(modules, host).toContain(`src/edge/entries/${host}.ts`);
       expect(modules, host).toContain("src/edge/handler.ts");

@@ -47,11 +47,13 @@ beforeAll(async () => {
   worker = ((await import(pathToFileURL(path.join(upload, CLOUDFLARE_ENTRY)).href)) as { default: Worker }).default;
   const config = JSON.parse(await readFile(path.join(upload, CLOUDFLARE_CONFIG), "utf8")) as Record<string, unknown>;
   expect(config).toMatchObject({
-    main: CLOUDFLARE_ENTRY, no_bundle: true,
+    main: CLOUDFLARE_ENTRY,
+    no_bundle: true,
     assets: { directory: CLOUDFLARE_ASSETS, binding: "ASSETS", run_worker_first: [...WORKER_ROUTES] },
   });
   // Pages' files are not emitted; the assets folder holds what is served (and _headers, which Cloudflare reads).
-  for (const f of ["_worker.js", "_routes.json"]) expect(existsSync(path.join(upload, f)) || existsSync(path.join(assetsDir, f)), f).toBe(false);
+  for (const f of ["_worker.js", "_routes.json"])
+    expect(existsSync(path.join(upload, f)) || existsSync(path.join(assetsDir, f)), f).toBe(false);
   expect(existsSync(path.join(assetsDir, "icons/php.png"))).toBe(true);
   expect(existsSync(path.join(assetsDir, "_edge-data/core.json"))).toBe(true);
 }, 60_000);
@@ -65,19 +67,30 @@ const ask = (url: string, method = "GET") => worker.fetch(new Request(`https://s
 describe("Cloudflare _worker.js", () => {
   test("answers /api.php outside the precomputed domain exactly (status, headers, body)", async () => {
     for (const [method, query] of [
-      ["GET", "action=getExtensionSetting&extension=PHP&type=VIEWING"], ["GET", "action=versionCheck&current_version=v1.2.0"],
-      ["GET", "action=versionCheck&current.version=9"], ["GET", "action=findIcon&extension=%FF"], ["OPTIONS", "action=config"],
-      ["HEAD", "action=icons"], ["POST", "action=status"], ["GET", "action=icon&name[]=x"], ["GET", "action=%63onfig"],
+      ["GET", "action=getExtensionSetting&extension=PHP&type=VIEWING"],
+      ["GET", "action=versionCheck&current_version=v1.2.0"],
+      ["GET", "action=versionCheck&current.version=9"],
+      ["GET", "action=findIcon&extension=%FF"],
+      ["OPTIONS", "action=config"],
+      ["HEAD", "action=icons"],
+      ["POST", "action=status"],
+      ["GET", "action=icon&name[]=x"],
+      ["GET", "action=%63onfig"],
     ] as const) {
       const res = await ask(`/api.php?${query}`, method);
       const want = expectedAnswer(model, { method, query });
-      expect({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, `${method} ${query}`).toEqual({
+      expect(
+        { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() },
+        `${method} ${query}`,
+      ).toEqual({
         status: want.status,
         headers: Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v])),
         body: want.body,
       });
     }
-    expect(await (await ask("/api.php/extra/path?action=config")).text()).toBe(phpRespond(model, "GET", "action=config").body);
+    expect(await (await ask("/api.php/extra/path?action=config")).text()).toBe(
+      phpRespond(model, "GET", "action=config").body,
+    );
     // The API asked the binding for data files only, and each once (kept for the isolate's life).
     expect(assetsAsked.length).toBeGreaterThan(0);
     for (const p of assetsAsked) expect(p).toMatch(/^\/_edge-data\//);

@@ -20,7 +20,9 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("a fresh handler's data re
     const queries = [
       ...extensions.map((e) => `action=findIcon&extension=${encodeURIComponent(e)}`),
       ...extensions.map((e) => `action=getExtensionSetting&extension=${encodeURIComponent(e)}&type=viewing`),
-      "action=findIcon&extension=no-such-extension", "action=findIcon&type=folder", "action=icon&name=php.png",
+      "action=findIcon&extension=no-such-extension",
+      "action=findIcon&type=folder",
+      "action=icon&name=php.png",
     ];
     let shardsSeen = new Set<string>();
     for (const query of queries) {
@@ -52,7 +54,10 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards' files (indexe
       for (const kind of ["e", "x", "v", "f"] as const) rows[kind] += parsed[kind].length;
     }
     expect(rows).toEqual({
-      e: site.iconMap.entries.size, x: site.extensionMap.indexing.size, v: site.extensionMap.viewing.size, f: site.iconDirFiles.size,
+      e: site.iconMap.entries.size,
+      x: site.extensionMap.indexing.size,
+      v: site.extensionMap.viewing.size,
+      f: site.iconDirFiles.size,
     });
   });
 });
@@ -68,17 +73,78 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what 
     const files = [...first.iconDirFiles];
     // Each model shares the parts it does not change with the one before (as dev's next model does, ModelParts).
     const edits: Array<[string, (m: SiteModel) => SiteModel]> = [
-      ["a mapping changed", (m) => ({ ...m, iconMap: iconMapOf(new Map([...entries.slice(0, 3), [entries[3]![0], "php.png"], ...entries.slice(4)]) as JsonObject, 1) })],
-      ["two more mappings changed, far apart (two shards)", (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [10, m.iconMap.json.size - 2], "text.png"), 4) })],
-      ["an indexing setting changed", (m) => ({ ...m, extensionMap: extensionMapOf(setAt(m.extensionMap.indexingJson, [2], "index_x"), m.extensionMap.viewingJson, 5) })],
-      ["a viewing setting changed", (m) => ({ ...m, extensionMap: extensionMapOf(m.extensionMap.indexingJson, setAt(m.extensionMap.viewingJson, [1], "view_x"), 6) })],
+      [
+        "a mapping changed",
+        (m) => ({
+          ...m,
+          iconMap: iconMapOf(
+            new Map([...entries.slice(0, 3), [entries[3]![0], "php.png"], ...entries.slice(4)]) as JsonObject,
+            1,
+          ),
+        }),
+      ],
+      [
+        "two more mappings changed, far apart (two shards)",
+        (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [10, m.iconMap.json.size - 2], "text.png"), 4) }),
+      ],
+      [
+        "an indexing setting changed",
+        (m) => ({
+          ...m,
+          extensionMap: extensionMapOf(
+            setAt(m.extensionMap.indexingJson, [2], "index_x"),
+            m.extensionMap.viewingJson,
+            5,
+          ),
+        }),
+      ],
+      [
+        "a viewing setting changed",
+        (m) => ({
+          ...m,
+          extensionMap: extensionMapOf(
+            m.extensionMap.indexingJson,
+            setAt(m.extensionMap.viewingJson, [1], "view_x"),
+            6,
+          ),
+        }),
+      ],
       ["nothing changed", (m) => m],
-      ["an icon's size", (m) => ({ ...m, iconDirFiles: new Map(files.map(([name, f], i) => [name, i === 5 ? { ...f, size: f.size + 1 } : f])) })],
-      ["a viewing setting removed", (m) => ({ ...m, extensionMap: extensionMapOf(m.extensionMap.indexingJson, new Map([...m.extensionMap.viewingJson].slice(1)) as JsonObject, 2) })],
-      ["mappings enough for twice the shards", (m) => ({
-        ...m, iconMap: iconMapOf(new Map([...entries, ...Array.from({ length: 6000 }, (_, i): [string, string] => [`ext${i}`, "php.png"])]) as JsonObject, 3),
-      })],
-      ["a mapping changed, with twice the shards", (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [7], "text.png"), 7) })],
+      [
+        "an icon's size",
+        (m) => ({
+          ...m,
+          iconDirFiles: new Map(files.map(([name, f], i) => [name, i === 5 ? { ...f, size: f.size + 1 } : f])),
+        }),
+      ],
+      [
+        "a viewing setting removed",
+        (m) => ({
+          ...m,
+          extensionMap: extensionMapOf(
+            m.extensionMap.indexingJson,
+            new Map([...m.extensionMap.viewingJson].slice(1)) as JsonObject,
+            2,
+          ),
+        }),
+      ],
+      [
+        "mappings enough for twice the shards",
+        (m) => ({
+          ...m,
+          iconMap: iconMapOf(
+            new Map([
+              ...entries,
+              ...Array.from({ length: 6000 }, (_, i): [string, string] => [`ext${i}`, "php.png"]),
+            ]) as JsonObject,
+            3,
+          ),
+        }),
+      ],
+      [
+        "a mapping changed, with twice the shards",
+        (m) => ({ ...m, iconMap: iconMapOf(setAt(m.iconMap.json, [7], "text.png"), 7) }),
+      ],
       ["back to the first", () => first],
     ];
     const memo = new EdgeDataMemo();
@@ -92,7 +158,8 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the data files with what 
       expect(text(kept), name).toEqual(text(edgeDataFiles(model)));
       const shards = kept.filter((f) => f.path.startsWith("_edge-data/shards/"));
       shardCounts = new Set([...shardCounts, shards.length]);
-      for (const f of shards) expect(f.hash?.toString("hex"), `${name}: ${f.path}`).toBe(createHash("sha1").update(f.data).digest("hex"));
+      for (const f of shards)
+        expect(f.hash?.toString("hex"), `${name}: ${f.path}`).toBe(createHash("sha1").update(f.data).digest("hex"));
     }
     expect(shardCounts.size, "the shard count changed on the way").toBeGreaterThan(1);
   });

@@ -29,7 +29,10 @@ async function compareDomain(content: string): Promise<{ compared: number; misma
   // The data files as a host serves them: their text.
   const read = memoryReader(model);
   const bundled = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };
-  const handlers: Array<[string, Handler]> = [["source", createApiHandler], ["bundle", bundled.createApiHandler]].map(([name, create]) => {
+  const handlers: Array<[string, Handler]> = [
+    ["source", createApiHandler],
+    ["bundle", bundled.createApiHandler],
+  ].map(([name, create]) => {
     const answer = (create as Create)();
     return [name as string, (request: Request) => answer(request, read)];
   });
@@ -47,9 +50,18 @@ async function compareDomain(content: string): Promise<{ compared: number; misma
       const got = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
       const wantHeaders = Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v]));
       wantHeaders["content-type"] ??= "application/json";
-      Object.assign(wantHeaders, Object.fromEntries(Object.entries(etagOf(want)).map(([k, v]) => [k.toLowerCase(), v])));
-      if (got.status !== want.status || got.body !== want.body || JSON.stringify(sorted(got.headers)) !== JSON.stringify(sorted(wantHeaders))) {
-        mismatches.push(`${name} ?${search}: ${got.status} ${JSON.stringify(got.headers)} vs ${want.status} ${JSON.stringify(wantHeaders)}`);
+      Object.assign(
+        wantHeaders,
+        Object.fromEntries(Object.entries(etagOf(want)).map(([k, v]) => [k.toLowerCase(), v])),
+      );
+      if (
+        got.status !== want.status ||
+        got.body !== want.body ||
+        JSON.stringify(sorted(got.headers)) !== JSON.stringify(sorted(wantHeaders))
+      ) {
+        mismatches.push(
+          `${name} ?${search}: ${got.status} ${JSON.stringify(got.headers)} vs ${want.status} ${JSON.stringify(wantHeaders)}`,
+        );
       }
       compared++;
     }
@@ -57,7 +69,8 @@ async function compareDomain(content: string): Promise<{ compared: number; misma
   return { compared, mismatches };
 }
 
-const sorted = (h: Record<string, string>): Array<[string, string]> => Object.entries(h).sort(([a], [b]) => (a < b ? -1 : 1));
+const sorted = (h: Record<string, string>): Array<[string, string]> =>
+  Object.entries(h).sort(([a], [b]) => (a < b ? -1 : 1));
 
 describe("the handler answers the precomputed domain with the built files", () => {
   test("demo content: every domain request gets the built file's status, headers and body", async () => {
@@ -68,11 +81,15 @@ describe("the handler answers the precomputed domain with the built files", () =
   }, 120_000);
 
   for (const fixture of REAL_FIXTURES) {
-    test.skipIf(!haveRealFixtures && !process.env.CI)(`${fixture}: every domain request gets the built file's status, headers and body`, async () => {
-      const { compared, mismatches } = await compareDomain(realFixture(fixture));
-      console.log(`edge domain parity, ${fixture}: ${compared - mismatches.length}/${compared}`);
-      expect(mismatches.slice(0, 5)).toEqual([]);
-      expect(compared).toBeGreaterThan(1000);
-    }, 300_000);
+    test.skipIf(!haveRealFixtures && !process.env.CI)(
+      `${fixture}: every domain request gets the built file's status, headers and body`,
+      async () => {
+        const { compared, mismatches } = await compareDomain(realFixture(fixture));
+        console.log(`edge domain parity, ${fixture}: ${compared - mismatches.length}/${compared}`);
+        expect(mismatches.slice(0, 5)).toEqual([]);
+        expect(compared).toBeGreaterThan(1000);
+      },
+      300_000,
+    );
   }
 });

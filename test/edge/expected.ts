@@ -13,7 +13,13 @@ import type { EdgeRequest } from "./requests.js";
 /** What a client must receive: status, headers (names as the answer spells them), body ("" for HEAD and OPTIONS). */
 export function expectedAnswer(site: SiteModel, request: Pick<EdgeRequest, "method" | "query">): PhpResponse {
   const answer = phpRespond(site, request.method, request.query);
-  return { ...answer, headers: { ...answer.headers, ...etagOf(phpRespond(site, request.method === "HEAD" ? "GET" : request.method, request.query)) } };
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      ...etagOf(phpRespond(site, request.method === "HEAD" ? "GET" : request.method, request.query)),
+    },
+  };
 }
 
 /** A 200 answer with a body carries a strong ETag: the SHA-1 of its bytes, base64url (issue 27: as the manifest's). */

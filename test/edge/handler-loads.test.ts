@@ -39,7 +39,12 @@ describe("the build's handler, loaded again and again", () => {
     const load = async (): Promise<string> => {
       const handler = await site.handler();
       let bodies = "";
-      for (const query of ["action=icons", "action=extensionMappings", "action=iconMappings", "action=findIcon&extension=txt"]) {
+      for (const query of [
+        "action=icons",
+        "action=extensionMappings",
+        "action=iconMappings",
+        "action=findIcon&extension=txt",
+      ]) {
         const res = await handler!.fetch(new Request(`http://site.example/api.php?${query}`));
         expect(res.status).toBe(200);
         bodies += await res.text();

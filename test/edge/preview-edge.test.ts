@@ -41,7 +41,8 @@ describe("preview of a build with an edge host (and --edge, the same)", () => {
       const want = expectedAnswer(model, r);
       expect(res.status, `${r.method} ${r.url}`).toBe(want.status);
       expect(await res.text(), `${r.method} ${r.url}`).toBe(want.body);
-      for (const [name, value] of Object.entries(want.headers)) expect(res.headers.get(name), `${r.method} ${r.url} ${name}`).toBe(value);
+      for (const [name, value] of Object.entries(want.headers))
+        expect(res.headers.get(name), `${r.method} ${r.url} ${name}`).toBe(value);
       expect(res.headers.has("cache-control"), r.url).toBe("Cache-Control" in want.headers);
     }
     expect(sample.length).toBeGreaterThan(100);
@@ -53,12 +54,15 @@ describe("preview of a build with an edge host (and --edge, the same)", () => {
 
   test("serves plain files from the static preview and never the handler or its data", async () => {
     expect((await fetch(`${base}/icons/php.png`)).status).toBe(200);
-    for (const p of ["/_worker.js", "/%5Fworker.js", "/routes.json", "/handler.js"]) expect((await fetch(`${base}${p}`)).status, p).toBe(404);
+    for (const p of ["/_worker.js", "/%5Fworker.js", "/routes.json", "/handler.js"])
+      expect((await fetch(`${base}${p}`)).status, p).toBe(404);
   });
 
   test("--static on an edge-only build is refused (no answer files); --edge is accepted", async () => {
     const out = path.join(root, "dist");
-    await expect(startPreview({ dir: out, port: 0, host: "127.0.0.1", semantics: "static" })).rejects.toThrow(/edge hosts only/);
+    await expect(startPreview({ dir: out, port: 0, host: "127.0.0.1", semantics: "static" })).rejects.toThrow(
+      /edge hosts only/,
+    );
     const again = await startPreview({ dir: out, port: 0, host: "127.0.0.1", edge: true });
     expect(again.semantics).toBe("edge");
     await again.close();

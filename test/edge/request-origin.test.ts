@@ -30,7 +30,9 @@ beforeAll(async () => {
   // The content itself holds the base URL (config.json's access_url): that one is content, and is never rewritten.
   content = await copyContent(DEMO_CONTENT);
   base = (JSON.parse(await readFile(path.join(content, "manifest.json"), "utf8")) as { base_url: string }).base_url;
-  const config = JSON.parse(await readFile(path.join(content, "config.json"), "utf8")) as { main: Record<string, unknown> };
+  const config = JSON.parse(await readFile(path.join(content, "config.json"), "utf8")) as {
+    main: Record<string, unknown>;
+  };
   config.main.access_url = `${base}/icons/php.png`;
   await writeFile(path.join(content, "config.json"), `${JSON.stringify(config, null, 4)}\n`);
   site = (await compileContent(content)).model;
@@ -51,13 +53,15 @@ describe("rebase", () => {
 
 describe("the data files of --base-url request", () => {
   test("core.json says so; without it, nothing changes", () => {
-    const core = (files: Array<{ path: string; data: string }>): CoreData => JSON.parse(files.find((f) => f.path.endsWith("core.json"))!.data) as CoreData;
+    const core = (files: Array<{ path: string; data: string }>): CoreData =>
+      JSON.parse(files.find((f) => f.path.endsWith("core.json"))!.data) as CoreData;
     const plain = edgeDataFiles(site);
     const request = edgeDataFiles(site, { requestOrigin: true });
     expect(core(plain).requestOrigin).toBeUndefined();
     expect(core(request).requestOrigin).toBe(true);
     // Only core.json and the offsets files differ: the bodies stay the answer files' bytes.
-    const bodies = (files: Array<{ path: string; data: string }>) => files.filter((f) => !f.path.endsWith("core.json") && !f.path.endsWith(".base-at.json"));
+    const bodies = (files: Array<{ path: string; data: string }>) =>
+      files.filter((f) => !f.path.endsWith("core.json") && !f.path.endsWith(".base-at.json"));
     expect(bodies(request)).toEqual(bodies(plain));
   });
 
@@ -93,12 +97,17 @@ describe("the handler with --base-url request", () => {
         const wantHeaders = Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v]));
         const wantEtag = wantHeaders.etag ?? null;
         delete wantHeaders.etag;
-        expect({ status: res.status, headers, body }, `${origin} ${r.method} ${r.url}`).toEqual({ status: want.status, headers: wantHeaders, body: want.body });
+        expect({ status: res.status, headers, body }, `${origin} ${r.method} ${r.url}`).toEqual({
+          status: want.status,
+          headers: wantHeaders,
+          body: want.body,
+        });
         // An ETag where the oracle has one, strong; at the build's own base URL, the answer file's very ETag.
         expect(etag === null, `${origin} ${r.url}`).toBe(wantEtag === null);
         if (etag !== null) expect(etag).toMatch(/^"[^"]+"$/);
         if (origin === base) expect(etag).toBe(wantEtag);
-        if (etag !== null && r.method === "GET") (bodiesByEtag.get(etag) ?? bodiesByEtag.set(etag, new Set()).get(etag)!).add(body);
+        if (etag !== null && r.method === "GET")
+          (bodiesByEtag.get(etag) ?? bodiesByEtag.set(etag, new Set()).get(etag)!).add(body);
         got.push({ body, etag });
         compared++;
       }
@@ -118,7 +127,8 @@ describe("the handler with --base-url request", () => {
     const answer = bundle.createApiHandler();
     const read = memoryReader(site, { requestOrigin: true });
     const [a, b] = ORIGINS as [string, string];
-    const get = async (origin: string, query: string, headers: Record<string, string> = {}) => answer(new Request(`${origin}/api.php?${query}`, { headers }), read);
+    const get = async (origin: string, query: string, headers: Record<string, string> = {}) =>
+      answer(new Request(`${origin}/api.php?${query}`, { headers }), read);
     const icons = (await (await get(a, "action=icons")).json()) as { icons: Array<{ url: string }> };
     expect(icons.icons.length).toBe(site.iconDirFiles.size);
     for (const icon of icons.icons) expect(icon.url.startsWith(`${a}/icons/`), icon.url).toBe(true);

@@ -20,7 +20,18 @@ describe("edge requests", () => {
   test("cover the domain and every probe category, deterministically", () => {
     const requests = edgeRequests(site);
     const categories = new Set(requests.map((r) => r.category));
-    for (const c of ["domain", "unknown-extension", "case", "type", "version", "icon-name", "php-get", "invalid-utf8", "method", "path-info"]) {
+    for (const c of [
+      "domain",
+      "unknown-extension",
+      "case",
+      "type",
+      "version",
+      "icon-name",
+      "php-get",
+      "invalid-utf8",
+      "method",
+      "path-info",
+    ]) {
       expect(categories.has(c), c).toBe(true);
     }
     expect(JSON.stringify(edgeRequests(site))).toBe(JSON.stringify(requests));
@@ -31,7 +42,9 @@ describe("edge requests", () => {
   // The oracle is phpRespond itself: this checks what the bundle adds around it (URL → raw query, methods, PATH_INFO,
   // Response bodies and headers), on the artifact the hosts run.
   test("the handler bundle answers every one of them as the oracle, through Web Requests", async () => {
-    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler(): (r: Request, read: DataReader) => Promise<Response> };
+    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as {
+      createApiHandler(): (r: Request, read: DataReader) => Promise<Response>;
+    };
     const answer = bundle.createApiHandler();
     const read = memoryReader(site);
     const handler = (request: Request) => answer(request, read);
@@ -41,7 +54,8 @@ describe("edge requests", () => {
       const want = expectedAnswer(site, r);
       const got = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
       expect(got, `${r.method} ${r.url}`).toEqual({
-        status: want.status, body: want.body,
+        status: want.status,
+        body: want.body,
         headers: Object.fromEntries(Object.entries(want.headers).map(([k, v]) => [k.toLowerCase(), v])),
       });
       compared++;

@@ -13,7 +13,15 @@ import { afterAll, describe, expect, test } from "vitest";
 import { build } from "../../src/build.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
-import { DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTURES, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import {
+  DEMO_CONTENT,
+  haveRealFixtures,
+  realFixture,
+  REAL_FIXTURES,
+  removeDir,
+  TEST_EPOCH,
+  tmpDir,
+} from "../helpers/fixtures.js";
 import { mustRunServers } from "../hosts/servers.js";
 import { expectedAnswer } from "./expected.js";
 import { edgeRequests, type EdgeRequest } from "./requests.js";
@@ -58,8 +66,10 @@ async function compare(pages: Pages, requests: readonly EdgeRequest[]): Promise<
     const fields: string[] = [];
     if (res.status !== want.status) fields.push(`status ${res.status}≠${want.status}`);
     if (body !== want.body) fields.push("body");
-    for (const [name, value] of Object.entries(want.headers)) if (res.headers.get(name) !== value) fields.push(`${name}: ${res.headers.get(name)}`);
-    if (!("Cache-Control" in want.headers) && res.headers.has("cache-control")) fields.push(`cache-control: ${res.headers.get("cache-control")}`);
+    for (const [name, value] of Object.entries(want.headers))
+      if (res.headers.get(name) !== value) fields.push(`${name}: ${res.headers.get(name)}`);
+    if (!("Cache-Control" in want.headers) && res.headers.has("cache-control"))
+      fields.push(`cache-control: ${res.headers.get("cache-control")}`);
     if (fields.length > 0) differences.push(`${r.method} ${r.url} [${r.category}]: ${fields.join("; ")}`);
   }
   return differences;
@@ -79,7 +89,14 @@ describe.skipIf(skipReason("workerd") !== undefined)("Cloudflare Workers output 
       expect(requests.length).toBeGreaterThan(500);
       expect((await fetch(`${pages.url}/icons.json`)).status).toBe(200);
       expect((await fetch(`${pages.url}/_edge-data/core.json`)).status).toBe(200);
-      for (const f of [...INTERNAL_FILES, "wrangler.json", "worker/index.js", "index.js", "public/icons.json", "handler.js"]) {
+      for (const f of [
+        ...INTERNAL_FILES,
+        "wrangler.json",
+        "worker/index.js",
+        "index.js",
+        "public/icons.json",
+        "handler.js",
+      ]) {
         expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
       }
       // Revalidation on workerd: the handler answers a matching If-None-Match with 304 itself; static assets get

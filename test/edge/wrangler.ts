@@ -33,26 +33,46 @@ async function startOnce(root: string): Promise<RunningServer> {
   const port = await freePort();
   const inspector = await freePort();
   let log = "";
-  const child: ChildProcess = spawn(WRANGLER, [
-    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
-    "--persist-to", path.join(root, "state"),
-  ], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false",
-      npm_config_registry: "http://127.0.0.1:9/", NO_COLOR: "1",
+  const child: ChildProcess = spawn(
+    WRANGLER,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--persist-to",
+      path.join(root, "state"),
+    ],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        WRANGLER_SEND_METRICS: "false",
+        npm_config_registry: "http://127.0.0.1:9/",
+        NO_COLOR: "1",
+      },
     },
+  );
+  child.stdout!.on("data", (d: Buffer) => {
+    log += d.toString();
   });
-  child.stdout!.on("data", (d: Buffer) => { log += d.toString(); });
-  child.stderr!.on("data", (d: Buffer) => { log += d.toString(); });
+  child.stderr!.on("data", (d: Buffer) => {
+    log += d.toString();
+  });
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       try {
         process.kill(-child.pid, "SIGTERM"); // the process group this helper started (wrangler and its workerd)
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
       await exited;
     }
   };
@@ -64,7 +84,10 @@ async function startOnce(root: string): Promise<RunningServer> {
       const message = `wrangler dev exited (${child.exitCode}):\n${log}`;
       throw /Address already in use/.test(log) ? new PortTaken(message) : new Error(message);
     }
-    const ok = await fetch(`${url}/api.php?action=status`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/api.php?action=status`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();

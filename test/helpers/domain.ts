@@ -15,7 +15,13 @@ function withOptional(base: DomainQuery, param: string, values: ReadonlyArray<st
 }
 
 export function knownExtensions(site: SiteModel): string[] {
-  return [...new Set([...site.extensionMap.indexing.keys(), ...site.extensionMap.viewing.keys(), ...site.iconMap.entries.keys()])];
+  return [
+    ...new Set([
+      ...site.extensionMap.indexing.keys(),
+      ...site.extensionMap.viewing.keys(),
+      ...site.iconMap.entries.keys(),
+    ]),
+  ];
 }
 
 export function domainQueries(site: SiteModel): DomainQuery[] {
@@ -27,7 +33,8 @@ export function domainQueries(site: SiteModel): DomainQuery[] {
   out.push(...withOptional({ action: "versionCheck" }, "current_version", [...EMPTY, ...site.versions]));
   out.push(...withOptional({ action: "extensionMappings" }, "type", [...EMPTY, "all", "indexing", "viewing"]));
   for (const type of [...EMPTY, "indexing", "viewing"]) {
-    const base: DomainQuery = type === undefined ? { action: "getExtensionSetting" } : { action: "getExtensionSetting", type };
+    const base: DomainQuery =
+      type === undefined ? { action: "getExtensionSetting" } : { action: "getExtensionSetting", type };
     out.push(...withOptional(base, "extension", [...EMPTY, ...ext]));
   }
   out.push(...withOptional({ action: "icon" }, "name", [...EMPTY, ...icons]));

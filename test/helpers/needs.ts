@@ -34,13 +34,21 @@ export function denoBinary(): string | null {
   try {
     const require = createRequire(import.meta.url);
     const pkg = `@deno/${process.platform}-${process.arch}${process.platform === "linux" ? "-glibc" : ""}`;
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), process.platform === "win32" ? "deno.exe" : "deno");
+    return path.join(
+      path.dirname(require.resolve(`${pkg}/package.json`)),
+      process.platform === "win32" ? "deno.exe" : "deno",
+    );
   } catch {
     return null;
   }
 }
 
-const pretend = new Set((process.env.BIS_TEST_PRETEND_MISSING ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+const pretend = new Set(
+  (process.env.BIS_TEST_PRETEND_MISSING ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const present: Record<Need, () => boolean> = {
   apache: () => existsSync("/usr/sbin/apache2") && existsSync("/usr/lib/apache2/modules/mod_rewrite.so"),

@@ -6,12 +6,16 @@ import { inCI, installed, MISSING_LINE, quick, type Need } from "./needs.js";
 
 export default function reportSkips(): void {
   if (quick) {
-    process.stdout.write("Quick run: the suites that need Apache, nginx or ../shared are left out (npm test runs them).\n");
+    process.stdout.write(
+      "Quick run: the suites that need Apache, nginx or ../shared are left out (npm test runs them).\n",
+    );
     return;
   }
   for (const need of ["apache", "nginx", "shared", "php", "chromium", "workerd", "deno", "edge-runtime"] as Need[]) {
     if (installed(need)) continue;
-    const line = inCI ? `CI is set, so the suites that need ${need} will fail: ${MISSING_LINE[need].replace(/^Skipping [^:]*: /, "")}` : MISSING_LINE[need];
+    const line = inCI
+      ? `CI is set, so the suites that need ${need} will fail: ${MISSING_LINE[need].replace(/^Skipping [^:]*: /, "")}`
+      : MISSING_LINE[need];
     process.stdout.write(`${line}\n`);
   }
 }

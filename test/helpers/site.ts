@@ -9,10 +9,21 @@ export const T = 1704067200; // 2024-01-01 00:00:00 UTC
 const obj = (entries: Array<[string, Json]>): JsonObject => new Map(entries);
 
 export function makeSite(overrides: Partial<SiteModel> = {}): SiteModel {
-  const indexing: Array<[string, string]> = [["php", "index_php"], ["js", "index_js"], ["7", "index_split"], ["jpeg", "index_jpg"]];
-  const viewing: Array<[string, string]> = [["php", "view_php"], ["md", "view_md"]];
+  const indexing: Array<[string, string]> = [
+    ["php", "index_php"],
+    ["js", "index_js"],
+    ["7", "index_split"],
+    ["jpeg", "index_jpg"],
+  ];
+  const viewing: Array<[string, string]> = [
+    ["php", "view_php"],
+    ["md", "view_md"],
+  ];
   const icons: Array<[string, string]> = [
-    ["file", "generic.png"], ["folder", "folder-blue.png"], ["php", "php.png"], ["js", "js.svg"],
+    ["file", "generic.png"],
+    ["folder", "folder-blue.png"],
+    ["php", "php.png"],
+    ["js", "js.svg"],
     ["pas", "pascal.png"], // mapped file missing: falls back to text.png
   ];
   const files: Array<[string, FileInfo]> = [
@@ -33,10 +44,22 @@ export function makeSite(overrides: Partial<SiteModel> = {}): SiteModel {
     description: "Test service",
     versions: ["1.1.2", "1.1.10", "1.2.0-r2", "1.2.0"],
     buildTime: T,
-    config: { json: obj([["version", "1.2.0-r2"], ["main", obj([["b", true]])], ["exclusions", obj([])], ["viewable_files", obj([])]]), version: "1.2.0-r2", lastModified: T - 100 },
+    config: {
+      json: obj([
+        ["version", "1.2.0-r2"],
+        ["main", obj([["b", true]])],
+        ["exclusions", obj([])],
+        ["viewable_files", obj([])],
+      ]),
+      version: "1.2.0-r2",
+      lastModified: T - 100,
+    },
     extensionMap: {
-      indexingJson: obj(indexing), viewingJson: obj(viewing),
-      indexing: new Map(indexing), viewing: new Map(viewing), lastModified: T - 200,
+      indexingJson: obj(indexing),
+      viewingJson: obj(viewing),
+      indexing: new Map(indexing),
+      viewing: new Map(viewing),
+      lastModified: T - 200,
     },
     iconMap: { json: obj(icons), entries: new Map(icons), lastModified: T - 300 },
     iconDirFiles: new Map(files),

@@ -37,7 +37,12 @@ async function siteFile(siteDir: string, sitePath: string): Promise<string | nul
 
 const typeOf = (sitePath: string): string | null => mime.lookup(sitePath) || null;
 
-function headerAnswer(status: number, body: string, headers: ReadonlyMap<string, string>, fallbackType: string | null): HostAnswer {
+function headerAnswer(
+  status: number,
+  body: string,
+  headers: ReadonlyMap<string, string>,
+  fallbackType: string | null,
+): HostAnswer {
   return {
     status,
     body,
@@ -72,7 +77,8 @@ export async function netlifyAnswerer(siteDir: string, engine: NetlifyEngine): P
     const m = engine.match(ENTRY, query);
     if (m === null) return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
     const body = await siteFile(siteDir, m.to);
-    if (body === null) return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
+    if (body === null)
+      return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
     const headers = new Map<string, string>();
     for (const b of blocks) {
       const hit = b.path.endsWith("/*") ? m.to.startsWith(b.path.slice(0, -1)) : m.to === b.path;
@@ -99,7 +105,11 @@ function sourceRegex(source: string): RegExp {
  * value matches the regex (we emit anchored ones); the value is the last one (Next.js; next-on-pages takes the
  * first); case-sensitive. Named groups feed `:name` in the destination.
  */
-function hasHolds(items: readonly VercelHas[] | undefined, params: URLSearchParams, groups: Record<string, string>): boolean {
+function hasHolds(
+  items: readonly VercelHas[] | undefined,
+  params: URLSearchParams,
+  groups: Record<string, string>,
+): boolean {
   for (const item of items ?? []) {
     const all = params.getAll(item.key);
     if (all.length === 0) return false;
@@ -127,9 +137,12 @@ export async function vercelAnswerer(siteDir: string, config: VercelJson): Promi
       if (!sourceRegex(rewrite.source).test(ENTRY)) continue;
       const groups: Record<string, string> = {};
       if (!hasHolds(rewrite.has, params, groups) || !missingHolds(rewrite.missing, params)) continue;
-      const dest = rewrite.destination.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => encodeURIComponent(groups[name] ?? ""));
+      const dest = rewrite.destination.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) =>
+        encodeURIComponent(groups[name] ?? ""),
+      );
       const body = await siteFile(siteDir, dest);
-      if (body === null) return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
+      if (body === null)
+        return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
       return headerAnswer(rewrite.statusCode ?? 200, body, headers, typeOf(dest));
     }
     return { status: 404, body: NOT_FOUND, contentType: "text/html", cacheControl: null, cors: null };
@@ -144,19 +157,26 @@ interface Worker {
 
 /** Runs the emitted `_worker.js` with a stub ASSETS binding that serves the built site's files. */
 export async function cloudflareAnswerer(siteDir: string): Promise<Answerer> {
-  const mod = (await import(`${pathToFileURL(path.join(siteDir, "_worker.js")).href}?t=${Date.now()}`)) as { default: Worker };
+  const mod = (await import(`${pathToFileURL(path.join(siteDir, "_worker.js")).href}?t=${Date.now()}`)) as {
+    default: Worker;
+  };
   const env = {
     ASSETS: {
       async fetch(request: Request): Promise<Response> {
         const sitePath = new URL(request.url).pathname;
         const body = await siteFile(siteDir, sitePath);
         if (body === null) return new Response("Not found", { status: 404 });
-        return new Response(body, { status: 200, headers: { "Content-Type": typeOf(sitePath) ?? "application/octet-stream" } });
+        return new Response(body, {
+          status: 200,
+          headers: { "Content-Type": typeOf(sitePath) ?? "application/octet-stream" },
+        });
       },
     },
   };
   return async (query) => {
-    return visibleAnswer(await mod.default.fetch(new Request(`https://site.example${ENTRY}${query === "" ? "" : `?${query}`}`), env));
+    return visibleAnswer(
+      await mod.default.fetch(new Request(`https://site.example${ENTRY}${query === "" ? "" : `?${query}`}`), env),
+    );
   };
 }
 

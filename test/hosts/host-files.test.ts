@@ -27,7 +27,8 @@ describe("host files for the demo content", () => {
       for (const file of files) await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${file.path}`);
       // Edge hosts: their folders beside the output, rendered with a stand-in handler bundle and data.
       for (const folder of beside) {
-        for (const file of folder.files) await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${folder.dir}/${file.path}`);
+        for (const file of folder.files)
+          await expect(file.data).toMatchFileSnapshot(`__snapshots__/${host}/${folder.dir}/${file.path}`);
       }
     });
   }
@@ -35,14 +36,17 @@ describe("host files for the demo content", () => {
   test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
     const paths = demo.site.map((f) => f.path);
     expect(demo.hosts.map((h) => h.name)).toEqual(["apache", "nginx", "cloudflare"]);
-    expect(demo.hosts.map((h) => h.files.map((f) => f.path)))
-      .toEqual(renderHosts(tableInput(table)).folders.map((h) => h.files.map((f) => f.path)));
+    expect(demo.hosts.map((h) => h.files.map((f) => f.path))).toEqual(
+      renderHosts(tableInput(table)).folders.map((h) => h.files.map((f) => f.path)),
+    );
     expect(demo.beside.map((f) => f.dir)).toEqual([".netlify/v1", ".vercel/output", ".wrangler/deploy"]);
     expect(paths).not.toContain(API_ENTRY.slice(1));
   });
 
   test("adapters are pure: the same table gives the same text", () => {
-    expect(renderHosts(tableInput(table), HOST_NAMES)).toEqual(renderHosts(tableInput(structuredClone(table)), HOST_NAMES));
+    expect(renderHosts(tableInput(table), HOST_NAMES)).toEqual(
+      renderHosts(tableInput(structuredClone(table)), HOST_NAMES),
+    );
   });
 
   test("vercel.json passes Vercel's own schema and limits", () => {
@@ -69,8 +73,14 @@ describe("host files for the demo content", () => {
       expect(omitted).toEqual([]);
       for (const line of text.split("\n").filter((l) => l.startsWith(API_ENTRY))) {
         const tokens = line.split(/\s+/);
-        const query = tokens.slice(1, tokens.findIndex((t, i) => i > 0 && t.startsWith("/")));
-        expect(query.every((t) => t.includes("=")), line).toBe(true);
+        const query = tokens.slice(
+          1,
+          tokens.findIndex((t, i) => i > 0 && t.startsWith("/")),
+        );
+        expect(
+          query.every((t) => t.includes("=")),
+          line,
+        ).toBe(true);
       }
     } finally {
       await removeDir(dir);
@@ -92,7 +102,9 @@ describe("--hosts", () => {
     try {
       parseHosts("gh-pages");
     } catch (error) {
-      expect((error as UsageError).hint).toMatch(/netlify, netlify-static, apache, nginx, vercel, vercel-static, cloudflare/);
+      expect((error as UsageError).hint).toMatch(
+        /netlify, netlify-static, apache, nginx, vercel, vercel-static, cloudflare/,
+      );
     }
   });
 });
@@ -100,15 +112,43 @@ describe("--hosts", () => {
 /** A table whose literals hold every character that could break a config syntax. */
 function hostileTable(): RouteTable {
   const literals = [
-    "a b", "a#b", "a\nb", "a&b=c", "100%", "%41", "\"q\"", "'q'", "a;b", "{x}", "$1", "%{ENV:X}", "${x}", "\\", "é",
-    "c++", "a/b", ":name", "~x", "a\tb", "\u2028", "(a|b)", "[a]", "^$", "*", "#", "=",
+    "a b",
+    "a#b",
+    "a\nb",
+    "a&b=c",
+    "100%",
+    "%41",
+    '"q"',
+    "'q'",
+    "a;b",
+    "{x}",
+    "$1",
+    "%{ENV:X}",
+    "${x}",
+    "\\",
+    "é",
+    "c++",
+    "a/b",
+    ":name",
+    "~x",
+    "a\tb",
+    "\u2028",
+    "(a|b)",
+    "[a]",
+    "^$",
+    "*",
+    "#",
+    "=",
   ];
   return {
     ...table,
     rules: [
       ...literals.map((v, i) => ({
-        id: `hostile.${i}.escaped`, match: { action: { eq: "hostile" }, key: { eq: v } },
-        target: `/api/hostile/~${Buffer.from(v).toString("hex")}.json`, status: 200 as const, headers: {},
+        id: `hostile.${i}.escaped`,
+        match: { action: { eq: "hostile" }, key: { eq: v } },
+        target: `/api/hostile/~${Buffer.from(v).toString("hex")}.json`,
+        status: 200 as const,
+        headers: {},
       })),
       ...table.rules,
     ],
@@ -131,7 +171,12 @@ describe("hostile literals", () => {
         if (omitted.includes(rule.id)) expect(m?.to).not.toBe(rule.target);
         else expect(m?.to, JSON.stringify(v)).toBe(rule.target);
       });
-      expect(text.split("\n").filter((l) => l.startsWith("/api.php")).every((l) => l.trim().split(/\s+/).length >= 3)).toBe(true);
+      expect(
+        text
+          .split("\n")
+          .filter((l) => l.startsWith("/api.php"))
+          .every((l) => l.trim().split(/\s+/).length >= 3),
+      ).toBe(true);
     } finally {
       await removeDir(dir);
     }

@@ -18,21 +18,68 @@ import { loadNetlifyEngine } from "./netlify-engine.js";
 import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
 
 export const HOSTILE_LITERALS = [
-  "a b", "a#b", "a\nb", "a\r\nb", "a&b=c", "100%", "%41", "\"q\"", "'q'", "a;b", "{x}", "$1", "%1", "%{ENV:X}", "${x}",
-  "\\", "\\\\n", "é", "日本", "😀", "c++", "a/b", "../x", ":name", "~x", "a\tb", "\u2028", "(a|b)", "[a]", "^$", "*",
-  "#", "=", "?", "<!-- -->", "</script>", "a`b", "x y\"; return 200 '", "\u0000",
+  "a b",
+  "a#b",
+  "a\nb",
+  "a\r\nb",
+  "a&b=c",
+  "100%",
+  "%41",
+  '"q"',
+  "'q'",
+  "a;b",
+  "{x}",
+  "$1",
+  "%1",
+  "%{ENV:X}",
+  "${x}",
+  "\\",
+  "\\\\n",
+  "é",
+  "日本",
+  "😀",
+  "c++",
+  "a/b",
+  "../x",
+  ":name",
+  "~x",
+  "a\tb",
+  "\u2028",
+  "(a|b)",
+  "[a]",
+  "^$",
+  "*",
+  "#",
+  "=",
+  "?",
+  "<!-- -->",
+  "</script>",
+  "a`b",
+  "x y\"; return 200 '",
+  "\u0000",
 ];
 
 function hostileTable(): RouteTable {
   return {
-    version: 1, entry: "/api.php", duplicateKeys: "last", valueCharset: "^[A-Za-z0-9_-][A-Za-z0-9._-]*$",
+    version: 1,
+    entry: "/api.php",
+    duplicateKeys: "last",
+    valueCharset: "^[A-Za-z0-9_-][A-Za-z0-9._-]*$",
     rules: [
       ...HOSTILE_LITERALS.map((v, i) => ({
-        id: `hostile.${i}.escaped`, match: { action: { eq: "hostile" }, key: { eq: v } },
-        target: `/api/hostile/~${Buffer.from(v).toString("hex")}.json`, status: 200 as const,
+        id: `hostile.${i}.escaped`,
+        match: { action: { eq: "hostile" }, key: { eq: v } },
+        target: `/api/hostile/~${Buffer.from(v).toString("hex")}.json`,
+        status: 200 as const,
         headers: { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" },
       })),
-      { id: "info", match: {}, target: "/api/info.json", status: 200, headers: { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" } },
+      {
+        id: "info",
+        match: {},
+        target: "/api/info.json",
+        status: 200,
+        headers: { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" },
+      },
     ],
   };
 }
@@ -48,9 +95,12 @@ beforeAll(async () => {
   root = await tmpDir("bis-hostile-");
   site = path.join(root, "site");
   await mkdir(path.join(site, "api", "hostile"), { recursive: true });
-  for (const rule of table.rules) await writeFile(path.join(site, rule.target), `${JSON.stringify({ rule: rule.id })}\n`);
+  for (const rule of table.rules)
+    await writeFile(path.join(site, rule.target), `${JSON.stringify({ rule: rule.id })}\n`);
   // The static hosts' configs, flat in the site folder (the edge hosts' files are not what this suite runs).
-  for (const f of renderHosts(tableInput(table), HOST_NAMES).folders.filter((h) => h.docroot !== "plain").flatMap((h) => h.files)) {
+  for (const f of renderHosts(tableInput(table), HOST_NAMES)
+    .folders.filter((h) => h.docroot !== "plain")
+    .flatMap((h) => h.files)) {
     await writeFile(path.join(site, f.path), f.data);
   }
   await chmod(root, 0o755);
@@ -86,7 +136,9 @@ describe("hostile literals through every host's engine", () => {
         const got = await answer(`action=hostile&key=${encodeURIComponent(v)}`);
         const expected = host === "netlify" && netlifyOmitted.includes(rule.id) ? "info" : rule.id;
         expect({ literal: v, status: got.status, body: got.body.trim() }).toEqual({
-          literal: v, status: 200, body: JSON.stringify({ rule: expected }),
+          literal: v,
+          status: 200,
+          body: JSON.stringify({ rule: expected }),
         });
       }
       // A near miss never matches: one more character.

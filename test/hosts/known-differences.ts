@@ -12,16 +12,18 @@ export interface KnownDifference {
 
 const ENCODED: KnownDifference = {
   category: "encoded",
-  why: "The raw query is matched, not decoded: a value sent with percent-encoded letters or digits (`%70hp`) "
-    + "counts as an unknown value. Clients send these characters unencoded.",
+  why:
+    "The raw query is matched, not decoded: a value sent with percent-encoded letters or digits (`%70hp`) " +
+    "counts as an unknown value. Clients send these characters unencoded.",
 };
 
 const IGNORE_CASE: KnownDifference[] = [
   {
     category: "case",
-    why: "Case-insensitive sets (getExtensionSetting's extension, findIcon's other case mixes) are listed in lower "
-      + "case only: `extension=PHP` for getExtensionSetting gets the unknown-extension answer (findIcon's UPPER and "
-      + "Capitalized spellings are precomputed and exact).",
+    why:
+      "Case-insensitive sets (getExtensionSetting's extension, findIcon's other case mixes) are listed in lower " +
+      "case only: `extension=PHP` for getExtensionSetting gets the unknown-extension answer (findIcon's UPPER and " +
+      "Capitalized spellings are precomputed and exact).",
   },
   { category: "mixed-case", why: "As for case: other spellings (`pHp`) get the fallback answer of the rule." },
 ];
@@ -34,12 +36,13 @@ export const KNOWN_DIFFERENCES: Record<HostName, KnownDifference[]> = {
     ...IGNORE_CASE,
     {
       category: "bare",
-      why: "A parameter without \"=\" (`&type`) counts as absent, not as the empty value; the later fallback rule answers.",
+      why: 'A parameter without "=" (`&type`) counts as absent, not as the empty value; the later fallback rule answers.',
     },
     {
       category: "left-out",
-      why: "A literal `_redirects` cannot spell (space, `#`, `%`, `=`, `/`, `:`, non-ASCII, …) leaves its rule out: "
-        + "the fallback answers.",
+      why:
+        "A literal `_redirects` cannot spell (space, `#`, `%`, `=`, `/`, `:`, non-ASCII, …) leaves its rule out: " +
+        "the fallback answers.",
     },
   ],
   apache: [ENCODED],

@@ -70,7 +70,11 @@ async function internalFilesHidden(server: RunningServer): Promise<void> {
 describe.skipIf(!canRun("nginx"))("nginx", () => {
   let nginx: RunningServer;
   beforeAll(async () => {
-    nginx = await startNginx(out, path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE), path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE));
+    nginx = await startNginx(
+      out,
+      path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE),
+      path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE),
+    );
     servers.push(nginx);
   }, 30_000);
 
@@ -109,10 +113,17 @@ describe.skipIf(!canRun("nginx"))("nginx map sizing", () => {
       ];
       const maps = ["map =$arg_x $bis_x {", "    default c0;", ...keys.map((k, i) => `    ${k} c${i % 7};`), "}"];
       await writeFile(path.join(dir, "http.conf"), [...mapHashSizing(maps), ...maps, ""].join("\n"));
-      await writeFile(path.join(dir, "nginx.conf"), [
-        "daemon off;", `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`, "events { }",
-        `http { access_log off; include ${dir}/http.conf; server { listen 127.0.0.1:1; return 200 $bis_x; } }`, "",
-      ].join("\n"));
+      await writeFile(
+        path.join(dir, "nginx.conf"),
+        [
+          "daemon off;",
+          `pid ${dir}/nginx.pid;`,
+          `error_log ${dir}/error.log warn;`,
+          "events { }",
+          `http { access_log off; include ${dir}/http.conf; server { listen 127.0.0.1:1; return 200 $bis_x; } }`,
+          "",
+        ].join("\n"),
+      );
       const t = spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
       expect(t.stderr).not.toContain("map_hash");
       expect(t.status).toBe(0);

@@ -24,7 +24,11 @@ describe.skipIf(!canRun("nginx"))("nginx", () => {
     const out = path.join(root, "dist");
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
     await chmod(root, 0o755);
-    nginx = await startNginx(out, path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE), path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE));
+    nginx = await startNginx(
+      out,
+      path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE),
+      path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE),
+    );
   }, 60_000);
 
   afterAll(async () => {

@@ -67,7 +67,8 @@ describe.skipIf(!canRun("nginx"))("odd requests: the static preview against ngin
       const name = describeCase(c);
       const got = [await statusOf(preview!.url, c), await statusOf(nginxUrl, c)] as [number, number];
       const kept = KEPT[name];
-      if (kept !== undefined ? kept.join() !== got.join() : got[0] !== got[1]) differ.push(`${name}: preview ${got[0]}, nginx ${got[1]}`);
+      if (kept !== undefined ? kept.join() !== got.join() : got[0] !== got[1])
+        differ.push(`${name}: preview ${got[0]}, nginx ${got[1]}`);
     }
     expect(differ).toEqual([]);
     expect(ODD_CASES.length).toBeGreaterThan(120);
@@ -75,9 +76,14 @@ describe.skipIf(!canRun("nginx"))("odd requests: the static preview against ngin
 
   test("nginx revalidates with 304 (ETag, and If-Modified-Since `before`) and sends the SVG policy", async () => {
     const first = await rawRequest(nginxUrl, "GET", "/icons/php.png");
-    expect((await rawRequest(nginxUrl, "GET", "/icons/php.png", { "If-None-Match": first.headers.get("etag")! })).status).toBe(304);
+    expect(
+      (await rawRequest(nginxUrl, "GET", "/icons/php.png", { "If-None-Match": first.headers.get("etag")! })).status,
+    ).toBe(304);
     // A date after Last-Modified: nginx's default (`exact`) answers 200, RFC 9110 and `before` 304.
-    expect((await rawRequest(nginxUrl, "GET", "/icons/php.png", { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" })).status).toBe(304);
+    expect(
+      (await rawRequest(nginxUrl, "GET", "/icons/php.png", { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" }))
+        .status,
+    ).toBe(304);
     const svg = await rawRequest(nginxUrl, "GET", "/icons/css.svg");
     expect([svg.status, svg.headers.get("content-security-policy")]).toEqual([200, CSP]);
     expect((await rawRequest(nginxUrl, "GET", "/icons/php.png")).headers.has("content-security-policy")).toBe(false);
@@ -87,8 +93,16 @@ describe.skipIf(!canRun("nginx"))("odd requests: the static preview against ngin
 describe.skipIf(!canRun("apache"))("Apache with the emitted .htaccess", () => {
   test("revalidates with 304 and sends the SVG policy", async () => {
     const first = await rawRequest(apacheUrl, "GET", "/icons/php.png");
-    expect((await rawRequest(apacheUrl, "GET", "/icons/php.png", { "If-None-Match": first.headers.get("etag")! })).status).toBe(304);
-    expect((await rawRequest(apacheUrl, "GET", "/icons/php.png", { "If-Modified-Since": first.headers.get("last-modified")! })).status).toBe(304);
+    expect(
+      (await rawRequest(apacheUrl, "GET", "/icons/php.png", { "If-None-Match": first.headers.get("etag")! })).status,
+    ).toBe(304);
+    expect(
+      (
+        await rawRequest(apacheUrl, "GET", "/icons/php.png", {
+          "If-Modified-Since": first.headers.get("last-modified")!,
+        })
+      ).status,
+    ).toBe(304);
     const svg = await rawRequest(apacheUrl, "GET", "/icons/css.svg");
     expect([svg.status, svg.headers.get("content-security-policy")]).toEqual([200, CSP]);
   });

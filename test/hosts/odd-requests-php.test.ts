@@ -15,20 +15,47 @@ import { rawRequest } from "./odd-requests.js";
 import { freePort } from "./servers.js";
 
 const QUERIES = [
-  "", "?", "?&&&", "?action=config", "?action=config&action=icons", "?action=%63onfig", "?ACTION=config", "?action=Config",
-  "?action=config&%", "?%zz=%zz&action=getExtensionSetting&extension=%", "?action=icon&name=..%2f..%2fconfig.json",
-  "?action=findIcon&extension=PHP", "?action=findIcon&extension=%FF", "?action=findIcon&extension=php&extension=js",
-  `?action=findIcon&extension=${"a".repeat(4000)}`, `?${"x=1&".repeat(1000)}action=status`, "?action[]=config",
-  "?action=versionCheck", "?action=versionCheck&current_version=0", "?action=versionCheck&current_version=1.0%2B1",
-  "?action=icon&name=php.png", "?action=icon&name=nope.png", "?action=icon", "?action=getExtensionSetting&extension=php&type=viewing",
-  "?action=findIcon&extension=+php+", "?action=findIcon&extension=p%00hp", "?action=status&", "?=config", "?action",
+  "",
+  "?",
+  "?&&&",
+  "?action=config",
+  "?action=config&action=icons",
+  "?action=%63onfig",
+  "?ACTION=config",
+  "?action=Config",
+  "?action=config&%",
+  "?%zz=%zz&action=getExtensionSetting&extension=%",
+  "?action=icon&name=..%2f..%2fconfig.json",
+  "?action=findIcon&extension=PHP",
+  "?action=findIcon&extension=%FF",
+  "?action=findIcon&extension=php&extension=js",
+  `?action=findIcon&extension=${"a".repeat(4000)}`,
+  `?${"x=1&".repeat(1000)}action=status`,
+  "?action[]=config",
+  "?action=versionCheck",
+  "?action=versionCheck&current_version=0",
+  "?action=versionCheck&current_version=1.0%2B1",
+  "?action=icon&name=php.png",
+  "?action=icon&name=nope.png",
+  "?action=icon",
+  "?action=getExtensionSetting&extension=php&type=viewing",
+  "?action=findIcon&extension=+php+",
+  "?action=findIcon&extension=p%00hp",
+  "?action=status&",
+  "?=config",
+  "?action",
 ];
 
-interface Case { method: string; query: string }
+interface Case {
+  method: string;
+  query: string;
+}
 const CASES: Case[] = [
   ...QUERIES.map((query) => ({ method: "GET", query })),
-  { method: "HEAD", query: "?action=config" }, { method: "HEAD", query: "?action=icon&name=nope.png" },
-  { method: "OPTIONS", query: "?action=config" }, { method: "OPTIONS", query: "" },
+  { method: "HEAD", query: "?action=config" },
+  { method: "HEAD", query: "?action=icon&name=nope.png" },
+  { method: "OPTIONS", query: "?action=config" },
+  { method: "OPTIONS", query: "" },
 ];
 
 const need = canRun("shared") && (process.env.CI !== undefined || spawnSync("php", ["-v"]).status === 0);
@@ -42,7 +69,16 @@ beforeAll(async () => {
   const out = path.join(root, "dist");
   await build({ content: DEMO_CONTENT, out, hosts: ["cloudflare"], baseUrl: "https://api.indexer.ccls.icu" });
   preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", edge: true });
-  const started = spawnSync("bash", [path.join(SHARED_DIR, "reference", "serve-reference.sh"), DEMO_CONTENT, String(await freePort()), path.join(root, "php")], { encoding: "utf8" });
+  const started = spawnSync(
+    "bash",
+    [
+      path.join(SHARED_DIR, "reference", "serve-reference.sh"),
+      DEMO_CONTENT,
+      String(await freePort()),
+      path.join(root, "php"),
+    ],
+    { encoding: "utf8" },
+  );
   if (started.status !== 0) throw new Error(`serve-reference.sh failed:\n${started.stderr}`);
   const [pid, url] = started.stdout.trim().split(" ");
   php = { pid: Number(pid), url: url! };
@@ -75,10 +111,16 @@ describe.skipIf(!need)("odd queries: preview --edge against the reference PHP se
     const differ: string[] = [];
     for (const c of CASES) {
       const target = `/api.php${c.query}`;
-      const [ours, theirs] = [await rawRequest(preview!.url, c.method, target), await rawRequest(php.url, c.method, target)];
+      const [ours, theirs] = [
+        await rawRequest(preview!.url, c.method, target),
+        await rawRequest(php.url, c.method, target),
+      ];
       const a = { status: ours.status, body: comparable(ours.body) };
       const b = { status: theirs.status, body: comparable(theirs.body) };
-      if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(`${c.method} ${target.slice(0, 80)}: ${JSON.stringify(a).slice(0, 200)} vs ${JSON.stringify(b).slice(0, 200)}`);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        differ.push(
+          `${c.method} ${target.slice(0, 80)}: ${JSON.stringify(a).slice(0, 200)} vs ${JSON.stringify(b).slice(0, 200)}`,
+        );
     }
     expect(differ).toEqual([]);
   });

@@ -5,15 +5,28 @@
 
 import net from "node:net";
 
-export interface RawAnswer { status: number; headers: Map<string, string>; body: Buffer }
+export interface RawAnswer {
+  status: number;
+  headers: Map<string, string>;
+  body: Buffer;
+}
 
 /** One request line and its headers, exactly as written; `Host` is added unless given. */
-export function rawRequest(base: string, method: string, target: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export function rawRequest(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
       const all = { Host: hostname, ...headers, Connection: "close" };
-      socket.write(`${method} ${target} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+      socket.write(
+        `${method} ${target} HTTP/1.1\r\n${Object.entries(all)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("")}\r\n`,
+      );
     });
     const chunks: Buffer[] = [];
     socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${method} ${target}`)));
@@ -23,9 +36,15 @@ export function rawRequest(base: string, method: string, target: string, headers
       const data = Buffer.concat(chunks);
       const split = data.indexOf("\r\n\r\n");
       const head = data.subarray(0, split).toString("latin1").split("\r\n");
-      const map = new Map(head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const map = new Map(
+        head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       const body = data.subarray(split + 4);
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? 0), headers: map, body: map.get("transfer-encoding") === "chunked" ? unchunk(body) : body });
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? 0),
+        headers: map,
+        body: map.get("transfer-encoding") === "chunked" ? unchunk(body) : body,
+      });
     });
   });
 }
@@ -56,46 +75,129 @@ const tag = (a: RawAnswer): string => a.headers.get("etag") ?? "";
 
 const paths = [
   // doubled and dotted slashes
-  "//config.json", "///icons//php.png", "/./config.json", "/icons/./php.png", "/icons/../config.json", "/icons/.././config.json",
-  "/icons/..", "/..", "/../config.json", "/icons/../../config.json", "//api.php?action=config", "/./api.php?action=config",
-  "/icons/../api.php?action=config", "/api.php/extra?action=config", "/api.php/?action=config", "/api.php/x/y?action=icons",
+  "//config.json",
+  "///icons//php.png",
+  "/./config.json",
+  "/icons/./php.png",
+  "/icons/../config.json",
+  "/icons/.././config.json",
+  "/icons/..",
+  "/..",
+  "/../config.json",
+  "/icons/../../config.json",
+  "//api.php?action=config",
+  "/./api.php?action=config",
+  "/icons/../api.php?action=config",
+  "/api.php/extra?action=config",
+  "/api.php/?action=config",
+  "/api.php/x/y?action=icons",
   // backslashes and their percent escapes
-  "/\\_worker.js", "/\\routes.json", "/icons\\..\\.build-manifest", "/icons\\php.png", "/%5c_worker.js", "/%5Croutes.json",
-  "/icons%5c..%5c.build-manifest", "/icons/..%5c..%5cconfig.json",
+  "/\\_worker.js",
+  "/\\routes.json",
+  "/icons\\..\\.build-manifest",
+  "/icons\\php.png",
+  "/%5c_worker.js",
+  "/%5Croutes.json",
+  "/icons%5c..%5c.build-manifest",
+  "/icons/..%5c..%5cconfig.json",
   // encoded dots and slashes
-  "/%2e/config.json", "/icons/%2e%2e/config.json", "/%2e%2e/config.json", "/icons%2fphp.png", "/icons/..%2fconfig.json",
-  "/icons/%2E%2E%2Fconfig.json", "/%2e%2e%2f%2e%2e%2fetc/passwd", "/icons/%70hp.png", "/%61pi.php?action=config",
+  "/%2e/config.json",
+  "/icons/%2e%2e/config.json",
+  "/%2e%2e/config.json",
+  "/icons%2fphp.png",
+  "/icons/..%2fconfig.json",
+  "/icons/%2E%2E%2Fconfig.json",
+  "/%2e%2e%2f%2e%2e%2fetc/passwd",
+  "/icons/%70hp.png",
+  "/%61pi.php?action=config",
   "/icons/%252e%252e/config.json",
   // internal files, any case and escape
-  "/_worker.js", "/%5Fworker.js", "/ROUTES.JSON", "/.build-manifest", "/%2ebuild-manifest", "/nginx.conf", "/serve.json",
+  "/_worker.js",
+  "/%5Fworker.js",
+  "/ROUTES.JSON",
+  "/.build-manifest",
+  "/%2ebuild-manifest",
+  "/nginx.conf",
+  "/serve.json",
   // broken escapes, NUL, non-UTF-8
-  "/%", "/%zz", "/icons/%E0%A4%A.png", "/icons/%00.png", "/icons/php.png%00.txt", "/%ED%A0%80.png", "/%FF.png",
+  "/%",
+  "/%zz",
+  "/icons/%E0%A4%A.png",
+  "/icons/%00.png",
+  "/icons/php.png%00.txt",
+  "/%ED%A0%80.png",
+  "/%FF.png",
   // not found, other spellings
-  "/API.PHP?action=config", "/api.PHP?action=config", "/api.php.bak", "/nothing", "/config.json/", "/icons/php.png/",
+  "/API.PHP?action=config",
+  "/api.PHP?action=config",
+  "/api.php.bak",
+  "/nothing",
+  "/config.json/",
+  "/icons/php.png/",
   // absolute-form
-  "http://127.0.0.1/api.php?action=config", "http://example.org/config.json", "HTTP://127.0.0.1/icons/php.png",
-  "http://127.0.0.1", "http://127.0.0.1/../config.json",
+  "http://127.0.0.1/api.php?action=config",
+  "http://example.org/config.json",
+  "HTTP://127.0.0.1/icons/php.png",
+  "http://127.0.0.1",
+  "http://127.0.0.1/../config.json",
   // queries: long, repeated, malformed, escaped
-  "/api.php", "/api.php?", "/api.php?&&&", "/api.php?action=config&action=icons", "/api.php?action=%63onfig",
-  "/api.php?action=config&%", "/api.php?%zz=%zz&action=getExtensionSetting&extension=%", "/api.php?action=icon&name=..%2f..%2fconfig.json",
-  `/api.php?action=findIcon&extension=${"a".repeat(4000)}`, `/api.php?${"x=1&".repeat(1000)}action=status`,
-  "/api.php?action=icon&name=php.png", "/api.php?action=icon&name=nope.png", "/api.php?action=findIcon&extension=%FF",
-  "/config.json?x=1", "/icons/php.png?%zz",
+  "/api.php",
+  "/api.php?",
+  "/api.php?&&&",
+  "/api.php?action=config&action=icons",
+  "/api.php?action=%63onfig",
+  "/api.php?action=config&%",
+  "/api.php?%zz=%zz&action=getExtensionSetting&extension=%",
+  "/api.php?action=icon&name=..%2f..%2fconfig.json",
+  `/api.php?action=findIcon&extension=${"a".repeat(4000)}`,
+  `/api.php?${"x=1&".repeat(1000)}action=status`,
+  "/api.php?action=icon&name=php.png",
+  "/api.php?action=icon&name=nope.png",
+  "/api.php?action=findIcon&extension=%FF",
+  "/config.json?x=1",
+  "/icons/php.png?%zz",
 ];
 
 const ranges = [
-  "bytes=0-3", "bytes=0-", "bytes=-5", "bytes=5-", "bytes=0-0,-1", "bytes=0-3,2-5", "bytes=1-2,0-0", "bytes=0-3,5-6,8-9",
-  "bytes=99999-", "bytes=99999-,999999-", "bytes=0-1,99999-", "bytes=-0", "bytes=-99999", "bytes=0-99999", "bytes=5-1",
-  "items=0-1", "BYTES=0-3", "bytes= 0-3", "bytes=", "bytes=0-3 ,5-6", "bytes=abc", "bytes=--1",
+  "bytes=0-3",
+  "bytes=0-",
+  "bytes=-5",
+  "bytes=5-",
+  "bytes=0-0,-1",
+  "bytes=0-3,2-5",
+  "bytes=1-2,0-0",
+  "bytes=0-3,5-6,8-9",
+  "bytes=99999-",
+  "bytes=99999-,999999-",
+  "bytes=0-1,99999-",
+  "bytes=-0",
+  "bytes=-99999",
+  "bytes=0-99999",
+  "bytes=5-1",
+  "items=0-1",
+  "BYTES=0-3",
+  "bytes= 0-3",
+  "bytes=",
+  "bytes=0-3 ,5-6",
+  "bytes=abc",
+  "bytes=--1",
 ];
 
 /** Every case: paths with GET, then methods, ranges and conditional requests on a plain file and on /api.php. */
 export const ODD_CASES: OddCase[] = [
   ...paths.map((target) => ({ target })),
-  { method: "HEAD", target: FILE }, { method: "HEAD", target: "/api.php?action=config" }, { method: "HEAD", target: "/nothing" },
-  { method: "OPTIONS", target: "/api.php?action=config" }, { method: "OPTIONS", target: "/api.php" }, { method: "OPTIONS", target: FILE },
-  { method: "POST", target: FILE }, { method: "POST", target: "/api.php?action=config" }, { method: "DELETE", target: FILE }, { method: "OPTIONS", target: "*" },
-  { target: FILE, headers: { Host: "127.0.0.1:8080" } }, { target: "/api.php?action=config", headers: { Host: "example.org:443" } },
+  { method: "HEAD", target: FILE },
+  { method: "HEAD", target: "/api.php?action=config" },
+  { method: "HEAD", target: "/nothing" },
+  { method: "OPTIONS", target: "/api.php?action=config" },
+  { method: "OPTIONS", target: "/api.php" },
+  { method: "OPTIONS", target: FILE },
+  { method: "POST", target: FILE },
+  { method: "POST", target: "/api.php?action=config" },
+  { method: "DELETE", target: FILE },
+  { method: "OPTIONS", target: "*" },
+  { target: FILE, headers: { Host: "127.0.0.1:8080" } },
+  { target: "/api.php?action=config", headers: { Host: "example.org:443" } },
   ...ranges.map((r) => ({ target: FILE, headers: { Range: r } })),
   { method: "HEAD", target: FILE, headers: { Range: "bytes=0-3" } },
   { target: "/api.php?action=config", headers: { Range: "bytes=0-3" } },

@@ -14,16 +14,16 @@ import type { VercelJson } from "../../src/hosts/vercel.js";
 import { startPreview } from "../../src/preview/server.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import {
-  httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer,
-} from "./answers.js";
+import { httpAnswerer, netlifyAnswerer, vercelAnswerer, type Answerer, type HostAnswer } from "./answers.js";
 import { KNOWN_DIFFERENCES } from "./known-differences.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
 import { generateRequests, type Category, type HostRequest } from "./requests.js";
 import { haveApache, haveNginx, mustRunServers, startApache, startNginx, type RunningServer } from "./servers.js";
 
 /** The hosts that answer from the precomputed files, as the preview does; the others run the request-time handler. */
-export const STATIC_HOSTS: readonly HostName[] = HOST_NAMES.filter((h) => h !== "netlify" && h !== "vercel" && h !== "cloudflare");
+export const STATIC_HOSTS: readonly HostName[] = HOST_NAMES.filter(
+  (h) => h !== "netlify" && h !== "vercel" && h !== "cloudflare",
+);
 
 export interface Mismatch {
   host: HostName;
@@ -57,7 +57,10 @@ function differingFields(a: HostAnswer, b: HostAnswer): string[] {
   return FIELDS.filter((f) => a[f] !== b[f]);
 }
 
-const short = (a: HostAnswer): HostAnswer => ({ ...a, body: a.body.length > 160 ? `${a.body.slice(0, 160)}…` : a.body });
+const short = (a: HostAnswer): HostAnswer => ({
+  ...a,
+  body: a.body.length > 160 ? `${a.body.slice(0, 160)}…` : a.body,
+});
 
 export interface ParityRun {
   siteDir: string;
@@ -90,7 +93,10 @@ export async function runParity(content: string, options: ParityOptions): Promis
     const hosts = options.hosts ?? STATIC_HOSTS;
     const netlifyRoot = layout.host("netlify-static");
     if (hosts.includes("netlify-static")) {
-      answerers["netlify-static"] = await netlifyAnswerer(netlifyRoot, await loadNetlifyEngine(path.join(netlifyRoot, "_redirects")));
+      answerers["netlify-static"] = await netlifyAnswerer(
+        netlifyRoot,
+        await loadNetlifyEngine(path.join(netlifyRoot, "_redirects")),
+      );
     }
     if (!hosts.includes("apache")) {
       // not compared in this run
@@ -102,7 +108,11 @@ export async function runParity(content: string, options: ParityOptions): Promis
     if (!hosts.includes("nginx")) {
       // not compared in this run
     } else if (haveNginx || mustRunServers) {
-      const nginx = await startNginx(siteDir, path.join(layout.host("nginx"), NGINX_HTTP_FILE), path.join(layout.host("nginx"), NGINX_SERVER_FILE));
+      const nginx = await startNginx(
+        siteDir,
+        path.join(layout.host("nginx"), NGINX_HTTP_FILE),
+        path.join(layout.host("nginx"), NGINX_SERVER_FILE),
+      );
       servers.push(nginx);
       answerers.nginx = httpAnswerer(nginx.url);
     } else skipped.nginx = "nginx is not installed";
@@ -154,15 +164,21 @@ export function summarize(name: string, run: ParityRun): string {
       lines.push(`  ${r.host.padEnd(10)} skipped (${r.skipped})`);
       continue;
     }
-    const allowed = Object.entries(r.allowed).map(([c, n]) => `${c} ${n}`).join(", ");
-    lines.push(`  ${r.host.padEnd(10)} ${r.compared} compared, ${r.equal} equal, known differences: ${allowed || "none"}, `
-      + `unexpected: ${r.unexpected.length}`);
+    const allowed = Object.entries(r.allowed)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(", ");
+    lines.push(
+      `  ${r.host.padEnd(10)} ${r.compared} compared, ${r.equal} equal, known differences: ${allowed || "none"}, ` +
+        `unexpected: ${r.unexpected.length}`,
+    );
   }
   for (const r of run.reports) {
     for (const m of r.unexpected.slice(0, 12)) {
-      lines.push(`    ${r.host} [${m.request.category}] ?${m.request.query} (${m.request.rule}): ${m.fields.join(",")} `
-        + `host=${m.host_answer.status} ${m.host_answer.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.host_answer.cacheControl} ct=${m.host_answer.contentType} `
-        + `| preview=${m.preview.status} ${m.preview.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.preview.cacheControl}`);
+      lines.push(
+        `    ${r.host} [${m.request.category}] ?${m.request.query} (${m.request.rule}): ${m.fields.join(",")} ` +
+          `host=${m.host_answer.status} ${m.host_answer.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.host_answer.cacheControl} ct=${m.host_answer.contentType} ` +
+          `| preview=${m.preview.status} ${m.preview.body.slice(0, 50).replace(/\s+/g, " ")} cc=${m.preview.cacheControl}`,
+      );
     }
   }
   return lines.join("\n");

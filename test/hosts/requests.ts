@@ -5,7 +5,17 @@
 import type { Predicate, RouteTable } from "../../src/routes/route-table.js";
 
 export const CATEGORIES = [
-  "own", "extra", "reordered", "repeated", "unknown", "empty", "bare", "case", "mixed-case", "key-case", "encoded",
+  "own",
+  "extra",
+  "reordered",
+  "repeated",
+  "unknown",
+  "empty",
+  "bare",
+  "case",
+  "mixed-case",
+  "key-case",
+  "encoded",
   /** Not generated: any request made from a rule the host's file had to leave out. */
   "left-out",
 ] as const;
@@ -31,7 +41,8 @@ const serialize = (pairs: readonly Pair[]): string => pairs.map(([k, v]) => `${e
 const upper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
 const capitalized = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
 const mixed = (s: string): string => [...s].map((c, i) => (i % 2 === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
-const percentAll = (s: string): string => [...Buffer.from(s, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+const percentAll = (s: string): string =>
+  [...Buffer.from(s, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 
 /** Evenly spread, deterministic sample that always includes the first and last member. */
 export function sample<T>(items: readonly T[], n: number): T[] {
@@ -67,7 +78,7 @@ export function generateRequests(table: RouteTable, options: RequestOptions): Ho
     for (const [param, p] of entries) {
       const vs = values(p, options.membersPerSet);
       const next: Pair[][] = [];
-      for (const base of own) for (const v of (next.length === 0 ? vs : vs.slice(0, 1))) next.push([...base, [param, v]]);
+      for (const base of own) for (const v of next.length === 0 ? vs : vs.slice(0, 1)) next.push([...base, [param, v]]);
       own.splice(0, own.length, ...next);
     }
     for (const pairs of own) add(rule.id, "own", serialize(pairs));
@@ -79,18 +90,25 @@ export function generateRequests(table: RouteTable, options: RequestOptions): Ho
     add(rule.id, "reordered", serialize([...base].reverse()));
     for (const [i, [param, v]] of base.entries()) {
       const others = base.filter((_, j) => j !== i);
-      add(rule.id, "repeated", serialize([[param, "zz-first"], ...base]));          // last value counts: v
-      add(rule.id, "repeated", serialize([...base, [param, "zz-last"]]));           // last value counts: zz-last
-      add(rule.id, "bare", `${serialize(base)}&${enc(param)}`);                     // last is a bare key: ""
+      add(rule.id, "repeated", serialize([[param, "zz-first"], ...base])); // last value counts: v
+      add(rule.id, "repeated", serialize([...base, [param, "zz-last"]])); // last value counts: zz-last
+      add(rule.id, "bare", `${serialize(base)}&${enc(param)}`); // last is a bare key: ""
       add(rule.id, "unknown", serialize([...others, [param, "zz-unknown"]]));
       add(rule.id, "empty", serialize([...others, [param, ""]]));
       add(rule.id, "bare", [serialize(others), enc(param)].filter((s) => s !== "").join("&"));
       add(rule.id, "empty", serialize([...others, [param, "0"]]));
-      for (const variant of [upper(v), capitalized(v)]) if (variant !== v) add(rule.id, "case", serialize([...others, [param, variant]]));
+      for (const variant of [upper(v), capitalized(v)])
+        if (variant !== v) add(rule.id, "case", serialize([...others, [param, variant]]));
       const m = mixed(v);
-      if (m !== v && m !== upper(v) && m !== capitalized(v)) add(rule.id, "mixed-case", serialize([...others, [param, m]]));
+      if (m !== v && m !== upper(v) && m !== capitalized(v))
+        add(rule.id, "mixed-case", serialize([...others, [param, m]]));
       if (param !== upper(param)) add(rule.id, "key-case", serialize([...others, [upper(param), v]]));
-      if (v !== "") add(rule.id, "encoded", [serialize(others), `${enc(param)}=${percentAll(v)}`].filter((s) => s !== "").join("&"));
+      if (v !== "")
+        add(
+          rule.id,
+          "encoded",
+          [serialize(others), `${enc(param)}=${percentAll(v)}`].filter((s) => s !== "").join("&"),
+        );
     }
   }
   return out;

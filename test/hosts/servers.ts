@@ -54,12 +54,17 @@ export async function freePort(): Promise<number> {
 async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
   const deadline = Date.now() + 15_000;
   let exited = false;
-  child.once("exit", () => { exited = true; });
+  child.once("exit", () => {
+    exited = true;
+  });
   while (Date.now() < deadline) {
     if (exited) throw new Error(`The server exited before listening:\n${await log()}`);
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => { socket.destroy(); resolve(true); });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once("error", () => resolve(false));
     });
     if (ok) return;
@@ -71,15 +76,18 @@ async function waitForPort(port: number, child: ChildProcess, log: () => Promise
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => { child.kill("SIGKILL"); }, 5000);
-    child.once("exit", () => { clearTimeout(timer); resolve(); });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+    }, 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 }
 
-const APACHE_MODULE_LIST = [
-  "mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir",
-];
+const APACHE_MODULE_LIST = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"];
 
 /** Apache in the foreground (-DFOREGROUND) with the site as document root and AllowOverride All. */
 export async function startApache(siteDir: string): Promise<RunningServer> {
@@ -108,8 +116,12 @@ export async function startApache(siteDir: string): Promise<RunningServer> {
     env: { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir, APACHE_LOG_DIR: dir },
   });
   let output = "";
-  child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
-  child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
+  child.stdout?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
   return supervise(child, () => output, dir, port);
 }
 
@@ -143,15 +155,20 @@ export async function startNginx(siteDir: string, httpConf: string, serverConf: 
   await writeFile(path.join(dir, "nginx.conf"), conf);
   const test = spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
-  const child = spawn(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
-  child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
+  child.stderr?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
   return supervise(child, () => output, dir, port);
 }
 
 /** Waits until a started server listens (its output and error.log explain a failure), and how to stop it. */
 async function supervise(child: ChildProcess, output: () => string, dir: string, port: number): Promise<RunningServer> {
-  const log = async (): Promise<string> => `${output()}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
+  const log = async (): Promise<string> =>
+    `${output()}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
   await waitForPort(port, child, log);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -14,7 +14,11 @@ const BIN = path.join(REPO, "bin/build-index-site.js");
 const temp = tempDirs();
 
 function run(args: string[], cwd = REPO) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,7 +41,9 @@ describe("build-index-site", () => {
     cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
     const r = run([], cwd);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd()).toMatch(/^Built dist\/: \d+ responses, \d+ route rules, \d+ files \(\d+(\.\d)? kB\) in (\d+ ms|\d+(\.\d)? s)\.$/); // seconds on a busy machine
+    expect(r.stdout.trimEnd()).toMatch(
+      /^Built dist\/: \d+ responses, \d+ route rules, \d+ files \(\d+(\.\d)? kB\) in (\d+ ms|\d+(\.\d)? s)\.$/,
+    ); // seconds on a busy machine
     expect(existsSync(path.join(cwd, "dist/api/findIcon/file/php.json"))).toBe(true);
     expect(existsSync(path.join(cwd, ".build-index-site/dist/routes.json"))).toBe(true);
     expect(existsSync(path.join(cwd, "dist/routes.json"))).toBe(false);
@@ -91,13 +97,28 @@ describe("build-index-site", () => {
 
   it("prints no colour codes to a pipe, and colours with FORCE_COLOR=1 (unless FORCE_COLOR=0)", async () => {
     const out = path.join(await temp(), "site");
-    const env = (extra: Record<string, string>) => ({ ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH, NO_COLOR: "", FORCE_COLOR: "", ...extra });
-    const piped = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({}) });
+    const env = (extra: Record<string, string>) => ({
+      ...process.env,
+      SOURCE_DATE_EPOCH: TEST_EPOCH,
+      NO_COLOR: "",
+      FORCE_COLOR: "",
+      ...extra,
+    });
+    const piped = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], {
+      encoding: "utf8",
+      env: env({}),
+    });
     expect(piped.stdout).toMatch(/^Built /);
     expect(piped.stdout).not.toMatch(/\x1b\[/);
-    const forced = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({ FORCE_COLOR: "1" }) });
+    const forced = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], {
+      encoding: "utf8",
+      env: env({ FORCE_COLOR: "1" }),
+    });
     expect(forced.stdout).toMatch(/^\x1b\[32mBuilt\x1b\[39m /);
-    const off = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], { encoding: "utf8", env: env({ FORCE_COLOR: "0" }) });
+    const off = spawnSync(process.execPath, [BIN, "build", "--content", DEMO_CONTENT, "--out", out, "--force"], {
+      encoding: "utf8",
+      env: env({ FORCE_COLOR: "0" }),
+    });
     expect(off.stdout).not.toMatch(/\x1b\[/);
   });
 
@@ -108,7 +129,13 @@ describe("build-index-site", () => {
     const cwd = await temp();
     cpSync(DEMO_CONTENT, path.join(cwd, "content"), { recursive: true });
     const script = path.join(cwd, "example.mjs");
-    await writeFile(script, example!.replace('from "build-index-site"', `from ${JSON.stringify(pathToFileURL(path.join(REPO, "lib/index.js")).href)}`));
+    await writeFile(
+      script,
+      example!.replace(
+        'from "build-index-site"',
+        `from ${JSON.stringify(pathToFileURL(path.join(REPO, "lib/index.js")).href)}`,
+      ),
+    );
     const r = spawnSync(process.execPath, [script], { cwd, encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -131,7 +158,9 @@ describe("build-index-site", () => {
   it("previews on port 0, printing one line with the URL, until killed", async () => {
     const out = path.join(await temp(), "site");
     expect(run(["build", "--content", DEMO_CONTENT, "--out", out]).code).toBe(0);
-    const child = spawn(process.execPath, [BIN, "preview", "--dir", out, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "preview", "--dir", out, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let text = "";
@@ -152,7 +181,10 @@ describe("build-index-site", () => {
           const m = /^GET \/api\.php\?action=config 200 \d+\.\d ms$/m.exec(text);
           if (m) resolve(m[0]);
         };
-        child.stdout.on("data", (chunk: Buffer) => { text += chunk.toString(); check(); });
+        child.stdout.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          check();
+        });
         setTimeout(() => resolve(text), 5000);
       });
       expect(logged).toMatch(/^GET \/api\.php\?action=config 200 \d+\.\d ms$/);

@@ -34,20 +34,30 @@ describe("reproducible builds", () => {
     // content cache (dist.content) the content files' paths, inodes and change times, for the next build's reads, and
     // the parses' record (dist.parsed) the content files' names as --content spells them.
     const ids = new Set([
-      ".build-index-site/dist/site.id", ".build-index-site/dist/.build-manifest", ".build-index-site/dist.dirs", ".build-index-site/dist.content",
+      ".build-index-site/dist/site.id",
+      ".build-index-site/dist/.build-manifest",
+      ".build-index-site/dist.dirs",
+      ".build-index-site/dist.content",
       ".build-index-site/dist.parsed",
     ]);
     const a = await build({ content: DEMO_CONTENT, out: path.join(root, "a", "dist"), sourceDateEpoch: TEST_EPOCH });
     const b = await build({ content: copy, out: path.join(root, "b", "dist"), sourceDateEpoch: TEST_EPOCH });
     // The bytes written count site.id's, whose inode may have another number of digits in the other build.
-    const withoutSiteId = async (counts: typeof a.counts, base: string) =>
-      ({ ...counts, bytes: counts.bytes - (await readFile(path.join(root, base, ".build-index-site/dist/site.id"))).length });
+    const withoutSiteId = async (counts: typeof a.counts, base: string) => ({
+      ...counts,
+      bytes: counts.bytes - (await readFile(path.join(root, base, ".build-index-site/dist/site.id"))).length,
+    });
     expect(await withoutSiteId(a.counts, "a")).toEqual(await withoutSiteId(b.counts, "b"));
     const [sa, sb] = [await snapshot(path.join(root, "a")), await snapshot(path.join(root, "b"))];
     expect([...sa.keys()].sort()).toEqual([...sb.keys()].sort());
-    expect([...sa.keys()]).toEqual(expect.arrayContaining(["dist/api/status.json", ".build-index-site/dist/routes.json", ".netlify/v1/config.json"]));
+    expect([...sa.keys()]).toEqual(
+      expect.arrayContaining(["dist/api/status.json", ".build-index-site/dist/routes.json", ".netlify/v1/config.json"]),
+    );
     for (const [file, bytes] of sa) if (!ids.has(file)) expect(sb.get(file)!.equals(bytes), file).toBe(true);
-    const status = JSON.parse(sa.get("dist/api/status.json")!.toString()) as { timestamp: string; config_last_modified: number };
+    const status = JSON.parse(sa.get("dist/api/status.json")!.toString()) as {
+      timestamp: string;
+      config_last_modified: number;
+    };
     expect(status.timestamp).toBe("2024-01-01 00:00:00");
     expect(status.config_last_modified).toBe(Number(TEST_EPOCH));
   });
@@ -59,7 +69,9 @@ describe("reproducible builds", () => {
     const old = new Date("2020-02-03T04:05:06Z");
     await utimes(path.join(copy, "config.json"), old, old);
     await build({ content: copy, out: path.join(root, "a"), sourceDateEpoch: TEST_EPOCH });
-    const config = JSON.parse(await readFile(path.join(root, "a/api/config.json"), "utf8")) as { last_modified: number };
+    const config = JSON.parse(await readFile(path.join(root, "a/api/config.json"), "utf8")) as {
+      last_modified: number;
+    };
     expect(config.last_modified).toBe(old.getTime() / 1000);
   });
 });

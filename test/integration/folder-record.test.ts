@@ -54,8 +54,9 @@ describe("the folders' record", () => {
   });
 
   it("foldersOf lists each file's folder and its parents, and the folder itself", () => {
-    expect([...foldersOf(["a.json", "api/x/1.json", "api/x/2.json", "api/y/3.json", "icons/a.png", "api/x/4.json"])].sort())
-      .toEqual(["", "api", "api/x", "api/y", "icons"]);
+    expect(
+      [...foldersOf(["a.json", "api/x/1.json", "api/x/2.json", "api/y/3.json", "icons/a.png", "api/x/4.json"])].sort(),
+    ).toEqual(["", "api", "api/x", "api/y", "icons"]);
   });
 
   it("trusts a folder only while its entries are unchanged", async () => {
@@ -126,12 +127,19 @@ async function expectSameAsFresh(content: string, out: string): Promise<void> {
   const fresh = path.join(await tmpDir("bis-fresh-"), "dist");
   temps.push(path.dirname(fresh));
   await build({ content, out: fresh, sourceDateEpoch: TEST_EPOCH, force: true });
-  for (const [mine, theirs] of [[out, fresh], [records, layoutOf(fresh).records]] as const) {
+  for (const [mine, theirs] of [
+    [out, fresh],
+    [records, layoutOf(fresh).records],
+  ] as const) {
     const [got, want] = [await files(mine), await files(theirs)];
     got.delete("site.id"); // the inode of each --out
     want.delete("site.id");
     const manifest = (text: string | undefined): string =>
-      Buffer.from(text ?? "", "base64").toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n");
+      Buffer.from(text ?? "", "base64")
+        .toString()
+        .split("\n")
+        .filter((l) => !l.endsWith(" site.id"))
+        .join("\n");
     expect(manifest(got.get(".build-manifest"))).toBe(manifest(want.get(".build-manifest")));
     got.delete(".build-manifest");
     want.delete(".build-manifest");

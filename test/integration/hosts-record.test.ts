@@ -26,24 +26,43 @@ describe("hosts.json", () => {
   it("prints and parses back; refuses what it does not know", () => {
     const outputs = [
       { name: "apache" as const, output: { files: [{ path: ".htaccess", data: "x" }], docroot: "site" as const } },
-      { name: "netlify" as const, output: { files: [], beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", data: "{}" }], plainFiles: "static" }] }, handlerBytes: 3, handlerGzipBytes: 2 },
+      {
+        name: "netlify" as const,
+        output: {
+          files: [],
+          beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", data: "{}" }], plainFiles: "static" }],
+        },
+        handlerBytes: 3,
+        handlerGzipBytes: 2,
+      },
     ];
     const sha1 = (text: string): string => createHash("sha1").update(text).digest("base64url");
     expect(parseHostsRecord(printHostsRecord("k", outputs))).toEqual({
       key: "k",
       hosts: [
         { name: "apache", files: [{ path: ".htaccess", sha1: sha1("x") }], docroot: "site", beside: [] },
-        { name: "netlify", files: [], beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", sha1: sha1("{}") }], plainFiles: "static" }], handlerBytes: 3, handlerGzipBytes: 2 },
+        {
+          name: "netlify",
+          files: [],
+          beside: [{ dir: ".netlify/v1", files: [{ path: "config.json", sha1: sha1("{}") }], plainFiles: "static" }],
+          handlerBytes: 3,
+          handlerGzipBytes: 2,
+        },
       ],
     });
-    for (const text of ["", "[]", '{"format":2,"key":"k","hosts":[]}', '{"format":1,"key":"k","hosts":[{"name":"iis","files":[],"beside":[]}]}',
+    for (const text of [
+      "",
+      "[]",
+      '{"format":2,"key":"k","hosts":[]}',
+      '{"format":1,"key":"k","hosts":[{"name":"iis","files":[],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[".htaccess"],"beside":[]}]}',
       // Paths that would lead out of their folder.
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"../../dist/x","sha1":"s"}],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"/etc/passwd","sha1":"s"}],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"..\\\\x","sha1":"s"}],"beside":[]}]}',
       '{"format":1,"key":"k","hosts":[{"name":"apache","files":[{"path":"a//b","sha1":"s"}],"beside":[]}]}',
-      '{"format":1,"key":"k","hosts":[{"name":"vercel","files":[],"beside":[{"dir":"../..","files":[]}]}]}']) {
+      '{"format":1,"key":"k","hosts":[{"name":"vercel","files":[],"beside":[{"dir":"../..","files":[]}]}]}',
+    ]) {
       expect(parseHostsRecord(text), text).toBeNull();
     }
   });
@@ -59,16 +78,28 @@ describe("hosts.json", () => {
     expect(record.hosts.map((h) => h.name).sort()).toEqual([...DEFAULT_HOSTS].sort());
 
     const { routes, model } = await compile({ content, out, sourceDateEpoch: TEST_EPOCH });
-    const fresh = renderHosts({ table: routes.table, service: model.service, out: "dist", entry: entryBundle }, DEFAULT_HOSTS).outputs;
+    const fresh = renderHosts(
+      { table: routes.table, service: model.service, out: "dist", entry: entryBundle },
+      DEFAULT_HOSTS,
+    ).outputs;
     const kept = lastBuild(layout).hostOutputs(record.key);
     // Each file read back carries its sha1 (the record's, checked) and its size in bytes: the record is printed, and
     // the file measured and written, without hashing or measuring it again.
     const sha1 = (data: string): string => createHash("sha1").update(data).digest("base64url");
     const withSha1 = (files: readonly HostFile[]): HostFile[] =>
       files.map((f) => ({ ...f, sha1: sha1(f.data), bytes: Buffer.from(f.data, "utf8").length }));
-    expect(kept?.map(({ name, output }) => ({ name, output }))).toEqual(fresh.map(({ name, output }) => ({
-      name, output: { ...output, files: withSha1(output.files), ...(output.beside === undefined ? {} : { beside: output.beside.map((b) => ({ ...b, files: withSha1(b.files) })) }) },
-    })));
+    expect(kept?.map(({ name, output }) => ({ name, output }))).toEqual(
+      fresh.map(({ name, output }) => ({
+        name,
+        output: {
+          ...output,
+          files: withSha1(output.files),
+          ...(output.beside === undefined
+            ? {}
+            : { beside: output.beside.map((b) => ({ ...b, files: withSha1(b.files) })) }),
+        },
+      })),
+    );
     expect(kept!.filter((h) => h.handlerGzipBytes !== undefined).length).toBeGreaterThan(0);
 
     expect(lastBuild(layout).hostOutputs(`${record.key}x`)).toBeNull();

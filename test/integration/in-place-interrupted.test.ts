@@ -34,9 +34,23 @@ async function snapshot(base: string): Promise<Map<string, string>> {
       const rel = path.relative(base, path.join(e.parentPath, e.name)).split(path.sep).join("/");
       // site.id, the folders' record (.dirs) and the content cache (.content) hold inodes and change times; .update is
       // the journal; the parses' record (.parsed) lists the parses in the order they were made.
-      if (rel.endsWith("/site.id") || rel.endsWith(".update") || rel.endsWith(".dirs") || rel.endsWith(".content") || rel.endsWith(".parsed")) continue;
+      if (
+        rel.endsWith("/site.id") ||
+        rel.endsWith(".update") ||
+        rel.endsWith(".dirs") ||
+        rel.endsWith(".content") ||
+        rel.endsWith(".parsed")
+      )
+        continue;
       let bytes = await readFile(path.join(base, rel));
-      if (rel === ".build-index-site/dist/.build-manifest") bytes = Buffer.from(bytes.toString().split("\n").filter((l) => !l.endsWith(" site.id")).join("\n"));
+      if (rel === ".build-index-site/dist/.build-manifest")
+        bytes = Buffer.from(
+          bytes
+            .toString()
+            .split("\n")
+            .filter((l) => !l.endsWith(" site.id"))
+            .join("\n"),
+        );
       out.set(rel, createHash("sha1").update(bytes).digest("hex"));
     }
   }
@@ -59,8 +73,10 @@ async function builtThenEdited(): Promise<{ content: string; out: string; before
 
 /** The command, as a user runs it. */
 async function cli(args: string[]): Promise<number | null> {
-  const child = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args],
-    { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: "ignore" });
+  const child = spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args], {
+    env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH },
+    stdio: "ignore",
+  });
   return new Promise((resolve) => child.on("close", resolve));
 }
 
@@ -79,7 +95,9 @@ async function freshBuild(content: string, command = false): Promise<Map<string,
 function expectWholeFiles(now: Map<string, string>, before: Map<string, string>, after: Map<string, string>): void {
   for (const [file, hash] of now) {
     if (file.endsWith(".bis-new")) continue; // the temporary beside the file being written (removed by the next run)
-    expect(hash === before.get(file) || hash === after.get(file), `${file} is neither the old nor the new file`).toBe(true);
+    expect(hash === before.get(file) || hash === after.get(file), `${file} is neither the old nor the new file`).toBe(
+      true,
+    );
   }
 }
 
@@ -90,8 +108,18 @@ describe("an in-place update stopped midway", () => {
     const { content, out, before } = await builtThenEdited();
     const after = await freshBuild(content);
     let n = 0;
-    await expect(build({ content, out, sourceDateEpoch: TEST_EPOCH, write: { onFile: () => { if (++n === 6) throw new Error("injected"); } } }))
-      .rejects.toThrow("injected");
+    await expect(
+      build({
+        content,
+        out,
+        sourceDateEpoch: TEST_EPOCH,
+        write: {
+          onFile: () => {
+            if (++n === 6) throw new Error("injected");
+          },
+        },
+      }),
+    ).rejects.toThrow("injected");
     const base = path.dirname(out);
     const now = await snapshot(base);
     expect(now).not.toEqual(before); // it had begun
@@ -104,7 +132,12 @@ describe("an in-place update stopped midway", () => {
     expect((await readBuild(out)).complete).toBe(false);
 
     const err: string[] = [];
-    expect(await main(["node", "bis", "check", "--content", content, "--out", out], { out: () => {}, err: (l: string) => err.push(l) })).toBe(0);
+    expect(
+      await main(["node", "bis", "check", "--content", content, "--out", out], {
+        out: () => {},
+        err: (l: string) => err.push(l),
+      }),
+    ).toBe(0);
     expect(err.join("\n")).toMatch(/is incomplete: a build was stopped midway/);
     expect(await main(["node", "bis", "verify", "http://127.0.0.1:9/", "--dir", out], silent)).toBe(2);
 
@@ -125,7 +158,9 @@ let n = 0;
 await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, sourceDateEpoch: ${JSON.stringify(TEST_EPOCH)},
   write: { onFile: () => { if (++n === 10) process.kill(process.pid, "SIGKILL"); } } });`;
       const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
-      const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, sig) => resolve(sig)));
+      const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on("close", (_code, sig) => resolve(sig)),
+      );
       expect(signal).toBe("SIGKILL");
       const base = path.dirname(out);
       expectWholeFiles(await snapshot(base), before, after);
@@ -136,11 +171,19 @@ await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, 
       expect(isIncomplete(out)).toBe(false);
       const got = await snapshot(base);
       expect([...got.keys()].sort(), next.join(" ")).toEqual([...afterCommand.keys()].sort());
-      expect([...afterCommand].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file), next.join(" ")).toEqual([]);
+      expect(
+        [...afterCommand].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file),
+        next.join(" "),
+      ).toEqual([]);
       expect((await readdir(base)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "dist"]);
       // The journal is gone; the folders' record is written again (the update forgot it before its first change), and
       // the content cache and the parses' record are there.
-      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual(["dist", "dist.content", "dist.dirs", "dist.parsed"]);
+      expect((await readdir(path.join(base, ".build-index-site"))).sort()).toEqual([
+        "dist",
+        "dist.content",
+        "dist.dirs",
+        "dist.parsed",
+      ]);
     }
   });
 

@@ -48,8 +48,13 @@ export async function snapshot(base: string): Promise<Map<string, string>> {
       // These hold inodes (the folders' record and the content cache, change times too): no two builds write the
       // same. The content cache is no output: what it says of each file is tested in test/content/content-cache.test.ts;
       // nor is the parses' record (test/content/parse-cache.test.ts), which lists the parses in the order they were made.
-      if (rel === ".build-index-site/dist/site.id" || rel === ".build-index-site/dist.dirs" || rel === ".build-index-site/dist.content"
-        || rel === ".build-index-site/dist.parsed") continue;
+      if (
+        rel === ".build-index-site/dist/site.id" ||
+        rel === ".build-index-site/dist.dirs" ||
+        rel === ".build-index-site/dist.content" ||
+        rel === ".build-index-site/dist.parsed"
+      )
+        continue;
       const { ino } = statSync(abs);
       let hash = rel === ".build-index-site/dist/.build-manifest" ? undefined : byInode.get(ino);
       if (hash === undefined) {
@@ -66,12 +71,19 @@ export async function snapshot(base: string): Promise<Map<string, string>> {
 function bytesOf(abs: string, rel: string): Buffer {
   const bytes = readFileSync(abs);
   if (rel !== ".build-index-site/dist/.build-manifest") return bytes;
-  return Buffer.from(bytes.toString("utf8").split("\n").filter((line) => !line.endsWith(" site.id")).join("\n"));
+  return Buffer.from(
+    bytes
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => !line.endsWith(" site.id"))
+      .join("\n"),
+  );
 }
 
 type Json = Record<string, unknown>;
 const readJson = async (file: string): Promise<Json> => JSON.parse(await readFile(file, "utf8")) as Json;
-const writeJson = (file: string, value: unknown): Promise<void> => writeFile(file, `${JSON.stringify(value, null, 4)}\n`);
+const writeJson = (file: string, value: unknown): Promise<void> =>
+  writeFile(file, `${JSON.stringify(value, null, 4)}\n`);
 
 /** One random edit of the content; returns what it did, for the failure message. */
 /** The files an edit touches, as they were (bytes and time, or absent): `undo` puts them back. */
@@ -104,20 +116,37 @@ async function randomEdit(content: string, random: () => number, n: number, undo
   const icons = (await readdir(path.join(content, "icons"))).filter((f) => f.endsWith(".png")).sort();
   const iconsJson = path.join(content, "icons.json");
   const extJson = path.join(content, "extensionMap.json");
-  for (const name of ["icons.json", "extensionMap.json", "config.json", "manifest.json"]) undo.keep(path.join(content, name));
-  const kind = pick(["add-icon", "change-icon", "rename-icon", "delete-icon", "edit-mapping", "add-mapping", "remove-mapping",
-    "edit-extension", "change-config", "change-manifest"] as const);
+  for (const name of ["icons.json", "extensionMap.json", "config.json", "manifest.json"])
+    undo.keep(path.join(content, name));
+  const kind = pick([
+    "add-icon",
+    "change-icon",
+    "rename-icon",
+    "delete-icon",
+    "edit-mapping",
+    "add-mapping",
+    "remove-mapping",
+    "edit-extension",
+    "change-config",
+    "change-manifest",
+  ] as const);
   switch (kind) {
     case "add-icon": {
       const name = `added-${n}.png`;
       undo.keep(path.join(content, "icons", name));
-      await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [Math.floor(random() * 255), 90, 40, 255]));
+      await writeFile(
+        path.join(content, "icons", name),
+        squarePng(8 + Math.floor(random() * 24), [Math.floor(random() * 255), 90, 40, 255]),
+      );
       return `${kind} ${name}`;
     }
     case "change-icon": {
       const name = pick(icons);
       undo.keep(path.join(content, "icons", name));
-      await writeFile(path.join(content, "icons", name), squarePng(8 + Math.floor(random() * 24), [20, Math.floor(random() * 255), 200, 255]));
+      await writeFile(
+        path.join(content, "icons", name),
+        squarePng(8 + Math.floor(random() * 24), [20, Math.floor(random() * 255), 200, 255]),
+      );
       return `${kind} ${name}`;
     }
     case "rename-icon": {
@@ -197,69 +226,76 @@ const attempt = async (run: () => Promise<BuildResult>): Promise<BuildResult | C
 export function propertySuite(part: 1 | 2): void {
   const half = Math.ceil(SEQUENCES / 2);
   const [from, count] = part === 1 ? [FIRST_SEED, half] : [FIRST_SEED + half, SEQUENCES - half];
-  describe.skipIf(!haveRealFixtures || count === 0)(`incremental rebuilds equal full builds (real fixture, random edits; part ${part})`, () => {
-    propertySequences(from, count);
-  });
+  describe.skipIf(!haveRealFixtures || count === 0)(
+    `incremental rebuilds equal full builds (real fixture, random edits; part ${part})`,
+    () => {
+      propertySequences(from, count);
+    },
+  );
 }
 
 function propertySequences(from: number, count: number): void {
   for (let seed = from; seed < from + count; seed++) {
-    it(`sequence ${seed}: ${EDITS} edits, each rebuilt in place and compared with a fresh full build`, { timeout: 600_000 }, async () => {
-      const root = await tmpDir("bis-incr-");
-      temps.push(root);
-      const content = path.join(root, "content");
-      await cp(realFixture("indexer-1.2.0-r2"), content, { recursive: true, preserveTimestamps: true });
-      const out = path.join(root, "site", "dist");
-      // Two rebuilds in three keep what `dev` keeps between builds (src/build.ts: the hosts' files, the parses, the
-      // published folders' listings, --out's manifest as the last update left it), so that one such rebuild follows
-      // another; the full builds keep nothing, and read nothing back (--force). The memo is told of every file an edit
-      // touches, as dev's watcher tells it.
-      const memo = new BuildMemo();
-      const real = realpathSync(content);
-      const seen = (undo: Undo): void => {
-        for (const file of undo.files()) memo.changed(real, path.relative(content, file));
-      };
-      const options = { content, out, nowMs: NOW, sourceDateEpoch: "" };
-      await build({ ...options, memo });
-      const random = prng(seed);
-      const done: string[] = [];
-      let inPlace = 0;
-      for (let n = 1; n <= EDITS; n++) {
-        const undo = new Undo();
-        done.push(await randomEdit(content, random, n, undo));
-        seen(undo);
-        const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
-        // A full build (--force: every folder written whole and swapped in; unchanged files hard-linked from the last
-        // full build in this folder, which is itself one), in a base folder of its own.
-        const fresh = path.join(root, "fresh", "dist");
-        const full = await attempt(() => build({ ...options, out: fresh, force: true }));
-        if (full instanceof ContentError) {
-          // Content the build refuses: the update refuses it too, and the output stays as it was.
-          const before = await snapshot(path.dirname(out));
-          expect(await attempt(() => build({ ...options, memo })), where).toBeInstanceOf(ContentError);
-          expect(await snapshot(path.dirname(out)), where).toEqual(before);
-          done.push("(refused, undone)");
-          await undo.undo();
+    it(
+      `sequence ${seed}: ${EDITS} edits, each rebuilt in place and compared with a fresh full build`,
+      { timeout: 600_000 },
+      async () => {
+        const root = await tmpDir("bis-incr-");
+        temps.push(root);
+        const content = path.join(root, "content");
+        await cp(realFixture("indexer-1.2.0-r2"), content, { recursive: true, preserveTimestamps: true });
+        const out = path.join(root, "site", "dist");
+        // Two rebuilds in three keep what `dev` keeps between builds (src/build.ts: the hosts' files, the parses, the
+        // published folders' listings, --out's manifest as the last update left it), so that one such rebuild follows
+        // another; the full builds keep nothing, and read nothing back (--force). The memo is told of every file an edit
+        // touches, as dev's watcher tells it.
+        const memo = new BuildMemo();
+        const real = realpathSync(content);
+        const seen = (undo: Undo): void => {
+          for (const file of undo.files()) memo.changed(real, path.relative(content, file));
+        };
+        const options = { content, out, nowMs: NOW, sourceDateEpoch: "" };
+        await build({ ...options, memo });
+        const random = prng(seed);
+        const done: string[] = [];
+        let inPlace = 0;
+        for (let n = 1; n <= EDITS; n++) {
+          const undo = new Undo();
+          done.push(await randomEdit(content, random, n, undo));
           seen(undo);
-          continue;
+          const where = `seed ${seed} (BIS_INCREMENTAL_SEED=${seed} BIS_INCREMENTAL_SEQUENCES=1), after: ${done.join("; ")}`;
+          // A full build (--force: every folder written whole and swapped in; unchanged files hard-linked from the last
+          // full build in this folder, which is itself one), in a base folder of its own.
+          const fresh = path.join(root, "fresh", "dist");
+          const full = await attempt(() => build({ ...options, out: fresh, force: true }));
+          if (full instanceof ContentError) {
+            // Content the build refuses: the update refuses it too, and the output stays as it was.
+            const before = await snapshot(path.dirname(out));
+            expect(await attempt(() => build({ ...options, memo })), where).toBeInstanceOf(ContentError);
+            expect(await snapshot(path.dirname(out)), where).toEqual(before);
+            done.push("(refused, undone)");
+            await undo.undo();
+            seen(undo);
+            continue;
+          }
+          // Every third rebuild keeps no memo: it reads the hosts' files back from the records, as the command does.
+          const updated = await build({ ...options, ...(n % 3 !== 0 ? { memo } : {}) });
+          // In place unless most of the site changes (then a full build is cheaper): either way, the same bytes.
+          if (updated.changes.mode === "in place") inPlace++;
+          const got = await snapshot(path.dirname(out));
+          const want = await snapshot(path.dirname(fresh));
+          expect([...got.keys()].sort(), where).toEqual([...want.keys()].sort());
+          const differing = [...want].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file);
+          expect(differing, where).toEqual([]);
+          // And it reports what it wrote as the full build does: the same files and bytes.
+          expect(updated.counts, where).toEqual((full as BuildResult).counts);
+          // Both builds could record the same wrong hash: each manifest line is held to its file's bytes too.
+          expect(untrueManifestLines(out), where).toEqual([]);
+          expect((await stat(out)).isDirectory()).toBe(true);
         }
-        // Every third rebuild keeps no memo: it reads the hosts' files back from the records, as the command does.
-        const updated = await build({ ...options, ...(n % 3 !== 0 ? { memo } : {}) });
-        // In place unless most of the site changes (then a full build is cheaper): either way, the same bytes.
-        if (updated.changes.mode === "in place") inPlace++;
-        const got = await snapshot(path.dirname(out));
-        const want = await snapshot(path.dirname(fresh));
-        expect([...got.keys()].sort(), where).toEqual([...want.keys()].sort());
-        const differing = [...want].filter(([file, hash]) => got.get(file) !== hash).map(([file]) => file);
-        expect(differing, where).toEqual([]);
-        // And it reports what it wrote as the full build does: the same files and bytes.
-        expect(updated.counts, where).toEqual((full as BuildResult).counts);
-        // Both builds could record the same wrong hash: each manifest line is held to its file's bytes too.
-        expect(untrueManifestLines(out), where).toEqual([]);
-        expect((await stat(out)).isDirectory()).toBe(true);
-      }
-      expect(inPlace, `seed ${seed}: ${done.join("; ")}`).toBeGreaterThanOrEqual(2);
-      await removeDir(root);
-    });
+        expect(inPlace, `seed ${seed}: ${done.join("; ")}`).toBeGreaterThanOrEqual(2);
+        await removeDir(root);
+      },
+    );
   }
 }

@@ -17,8 +17,10 @@ afterAll(async () => Promise.all(temps.map(removeDir)));
 
 /** Every file under dir, relative, "/"-separated, sorted. */
 function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .sort();
 }
 
 /** The trees as docs/layout.md gives them, from --out on disk: tree folder → the site paths it links. */
@@ -36,13 +38,18 @@ function checkTrees(out: string): void {
   const own: Record<string, string[]> = { "hosts/apache": [".htaccess"], "hosts/cloudflare/public": ["_headers"] };
   for (const [tree, linked] of expectedTrees(out)) {
     expect(listFiles(path.join(records, tree)), tree).toEqual([...linked, ...own[tree]!].sort());
-    for (const p of linked) expect(statSync(path.join(records, tree, p)).ino, `${tree}/${p}`).toBe(statSync(path.join(out, p)).ino);
+    for (const p of linked)
+      expect(statSync(path.join(records, tree, p)).ino, `${tree}/${p}`).toBe(statSync(path.join(out, p)).ino);
   }
 }
 
 /** The paths the records' manifest lists. */
-const listed = (out: string): string[] => readFileSync(path.join(layoutOf(out).records, ".build-manifest"), "utf8")
-  .split("\n").slice(2).filter((l) => l !== "").map((l) => l.split(" ").slice(2).join(" "));
+const listed = (out: string): string[] =>
+  readFileSync(path.join(layoutOf(out).records, ".build-manifest"), "utf8")
+    .split("\n")
+    .slice(2)
+    .filter((l) => l !== "")
+    .map((l) => l.split(" ").slice(2).join(" "));
 
 describe("the hosts' copies of the site in the records", () => {
   let options: BuildOptions;
@@ -51,7 +58,12 @@ describe("the hosts' copies of the site in the records", () => {
     const content = await copyContent(DEMO_CONTENT);
     const root = await tmpDir("bis-trees-");
     temps.push(content, root);
-    options = { content, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH, hosts: ["apache", "cloudflare", "nginx"] };
+    options = {
+      content,
+      out: path.join(root, "dist"),
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: ["apache", "cloudflare", "nginx"],
+    };
     await build(options);
   });
 
@@ -84,17 +96,20 @@ describe("the hosts' copies of the site in the records", () => {
 
   it("are checked by the up-to-date check: a link removed by hand is put back", async () => {
     await buildIfChanged(options);
-    expect("model" in await buildIfChanged(options)).toBe(false);
+    expect("model" in (await buildIfChanged(options))).toBe(false);
     const records = layoutOf(options.out).records;
     await rm(path.join(records, "hosts/apache/icons.json"));
     await rm(path.join(records, "hosts/cloudflare/public/index.html"));
-    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect("model" in (await buildIfChanged(options))).toBe(true);
     checkTrees(options.out);
   });
 
   it("without the hosts' record that implies them, the next build is written in full", async () => {
     await writeFile(path.join(layoutOf(options.out).records, "hosts.json"), "{}\n");
-    await writeFile(path.join(options.content, "icons/zz-other.png"), readFileSync(path.join(options.content, "icons/php.png")));
+    await writeFile(
+      path.join(options.content, "icons/zz-other.png"),
+      readFileSync(path.join(options.content, "icons/php.png")),
+    );
     const result = await build(options);
     expect(result.changes.mode).toBe("full");
     checkTrees(options.out);

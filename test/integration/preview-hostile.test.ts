@@ -97,16 +97,13 @@ describe("preview server under hostile requests", () => {
     if (!target.startsWith("/api.php?")) expect([400, 404]).toContain(r.status);
   });
 
-  it.each([
-    "/icons/%E0%A4%A.png",
-    "/%",
-    "/icons/%zz.png",
-    "/style/%C0%AF",
-    "/%ED%A0%80.png",
-  ])("answers malformed percent-encoding in the path with 400 or 404: %s", async (target) => {
-    const r = await raw(target);
-    expect([400, 404]).toContain(r.status);
-  });
+  it.each(["/icons/%E0%A4%A.png", "/%", "/icons/%zz.png", "/style/%C0%AF", "/%ED%A0%80.png"])(
+    "answers malformed percent-encoding in the path with 400 or 404: %s",
+    async (target) => {
+      const r = await raw(target);
+      expect([400, 404]).toContain(r.status);
+    },
+  );
 
   it.each([
     "/api.php?action=%E0%A4%A",
@@ -146,7 +143,9 @@ describe("preview server under hostile requests", () => {
     expect((await raw("/icons/", "GET")).status).toBe(404);
     expect((await raw("/api.php?action=config", "POST")).status).toBeLessThan(500);
     await new Promise<void>((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => { s.end("GARBAGE\r\n\r\n"); });
+      const s = net.connect(port, "127.0.0.1", () => {
+        s.end("GARBAGE\r\n\r\n");
+      });
       s.on("close", () => resolve());
       s.on("error", () => resolve());
       s.resume();
@@ -154,7 +153,12 @@ describe("preview server under hostile requests", () => {
     await new Promise<void>((resolve) => {
       const req = http.request({ port, host: "127.0.0.1", path: "/api.php?action=config" });
       req.on("error", () => resolve());
-      req.on("socket", (s) => s.on("connect", () => { s.destroy(); resolve(); }));
+      req.on("socket", (s) =>
+        s.on("connect", () => {
+          s.destroy();
+          resolve();
+        }),
+      );
       req.end();
     });
     await alive();

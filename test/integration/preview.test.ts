@@ -18,7 +18,14 @@ interface Served {
   headers: Headers;
 }
 
-async function serveSite(content: string): Promise<{ out: string; model: SiteModel; preview: Preview; get: (p: string, init?: RequestInit) => Promise<Served> }> {
+async function serveSite(
+  content: string,
+): Promise<{
+  out: string;
+  model: SiteModel;
+  preview: Preview;
+  get: (p: string, init?: RequestInit) => Promise<Served>;
+}> {
   const out = path.join(await tmpDir(), "dist");
   const { model } = await build({ content, out, sourceDateEpoch: TEST_EPOCH });
   const preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1" });
@@ -41,7 +48,16 @@ const visible = (s: Served) => ({
 function expected(model: SiteModel, search: string) {
   const a = answer(model, new Map(new URLSearchParams(search)));
   // Cache-Control by action, as behaviour.md lists it (kept apart from the code under test on purpose).
-  const cache: Record<string, number> = { config: 3600, versionCheck: 900, icons: 86400, iconMappings: 86400, findIcon: 86400, extensionMappings: 86400, getExtensionSetting: 86400, configReference: 86400 };
+  const cache: Record<string, number> = {
+    config: 3600,
+    versionCheck: 900,
+    icons: 86400,
+    iconMappings: 86400,
+    findIcon: 86400,
+    extensionMappings: 86400,
+    getExtensionSetting: 86400,
+    configReference: 86400,
+  };
   return {
     status: a.status,
     body: answerText(a),
@@ -79,8 +95,16 @@ describe("preview of the demo content", () => {
     const php = await site.get("/api.php?action=findIcon&type=file&extension=php");
     expect(php.status).toBe(200);
     expect(JSON.parse(php.body)).toEqual({
-      success: true, type: "file", extension: "php",
-      icon: { filename: "php.png", url: "https://icons.example.org/icons/php.png", path: "icons/php.png", size: 90, last_modified: Number(TEST_EPOCH) },
+      success: true,
+      type: "file",
+      extension: "php",
+      icon: {
+        filename: "php.png",
+        url: "https://icons.example.org/icons/php.png",
+        path: "icons/php.png",
+        size: 90,
+        last_modified: Number(TEST_EPOCH),
+      },
     });
     expect(php.headers.get("content-type")).toBe("application/json");
     expect(php.headers.get("cache-control")).toBe("public, max-age=86400");
@@ -94,7 +118,9 @@ describe("preview of the demo content", () => {
 
   it("ignores extra parameters and their order; the last repeated parameter wins", async () => {
     const base = visible(await site.get("/api.php?action=findIcon&type=file&extension=py"));
-    expect(visible(await site.get("/api.php?_=1700000000&extension=py&foo=bar&type=file&action=findIcon"))).toEqual(base);
+    expect(visible(await site.get("/api.php?_=1700000000&extension=py&foo=bar&type=file&action=findIcon"))).toEqual(
+      base,
+    );
     expect(visible(await site.get("/api.php?action=findIcon&type=file&extension=php&extension=py"))).toEqual(base);
     expect(visible(await site.get("/api.php?action=config&action=findIcon&type=file&extension=py&_=1"))).toEqual(base);
     const encoded = visible(await site.get("/api.php?action=findIcon&type=file&extension=%70%79"));
@@ -107,7 +133,9 @@ describe("preview of the demo content", () => {
     const ranged = await site.get("/api.php?action=icon&name=nope.png", { headers: { Range: "bytes=0-3" } });
     expect([ranged.status, ranged.body]).toEqual([404, plain.body]);
     const lastModified = plain.headers.get("last-modified") ?? new Date().toUTCString();
-    const conditional = await site.get("/api.php?action=icon&name=nope.png", { headers: { "If-None-Match": "*", "If-Modified-Since": lastModified } });
+    const conditional = await site.get("/api.php?action=icon&name=nope.png", {
+      headers: { "If-None-Match": "*", "If-Modified-Since": lastModified },
+    });
     expect([conditional.status, conditional.body]).toEqual([404, plain.body]);
   });
 
@@ -159,10 +187,12 @@ describe.skipIf(!haveRealFixtures)("preview of the real fixture indexer-1.2.0-r2
     expect(queries.length).toBeGreaterThan(3000);
     const wrong: string[] = [];
     for (let i = 0; i < queries.length; i += 16) {
-      await Promise.all(queries.slice(i, i + 16).map(async (search) => {
-        const got = visible(await site.get(`/api.php?${search}`));
-        if (JSON.stringify(got) !== JSON.stringify(expected(site.model, search))) wrong.push(search);
-      }));
+      await Promise.all(
+        queries.slice(i, i + 16).map(async (search) => {
+          const got = visible(await site.get(`/api.php?${search}`));
+          if (JSON.stringify(got) !== JSON.stringify(expected(site.model, search))) wrong.push(search);
+        }),
+      );
     }
     expect(wrong.slice(0, 10)).toEqual([]);
   });

@@ -55,11 +55,18 @@ describe("dev's memo of --out's manifest", () => {
     expect(untrueManifestLines(out)).toEqual([]);
     expect(memo.publish?.siteLines(siteManifest)).not.toBeNull();
     // The kept lines hold the bytes the update wrote, which the next one patches, and where each set's answers lie.
-    expect(memo.publish?.siteLines(siteManifest)?.printed?.bytes().equals(await readFile(siteManifest))).toBe(true);
+    expect(
+      memo.publish
+        ?.siteLines(siteManifest)
+        ?.printed?.bytes()
+        .equals(await readFile(siteManifest)),
+    ).toBe(true);
     const kept = memo.publish!.siteLines(siteManifest)!;
     expect(kept.runs?.size).toBeGreaterThan(10);
     for (const [members, run] of kept.runs!) {
-      expect(members.map((m) => `${run.prefix}${m}.json`)).toEqual(kept.paths.slice(run.start, run.start + members.length));
+      expect(members.map((m) => `${run.prefix}${m}.json`)).toEqual(
+        kept.paths.slice(run.start, run.start + members.length),
+      );
     }
 
     // Another build (the command, no memo) writes the record anew: the memo's lines are not used.
@@ -85,10 +92,14 @@ describe("a patch of the records' site.manifest", () => {
   // set) read as the entries they were; a patch would keep them, a full print does not.
   const edits: Array<[string, (line: string) => string]> = [
     ["a size with a leading zero", (line) => line.replace(/^(\S{27}) (\d+) /, "$1 0$2 ")],
-    ["a sha1's spare bits set", (line) => line.replace(/^(\S{26})(\S) /, (_m, head: string, last: string) => {
-      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-      return `${head}${alphabet[alphabet.indexOf(last) | 1]!} `;
-    })],
+    [
+      "a sha1's spare bits set",
+      (line) =>
+        line.replace(/^(\S{26})(\S) /, (_m, head: string, last: string) => {
+          const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+          return `${head}${alphabet[alphabet.indexOf(last) | 1]!} `;
+        }),
+    ],
   ];
   for (const [what, edit] of edits) {
     it(`is not made from a text with ${what}: the update prints it whole, as a full build does`, async () => {

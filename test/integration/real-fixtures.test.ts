@@ -23,7 +23,11 @@ describe.skipIf(!haveRealFixtures)("real fixture indexer-1.2.0-r2", () => {
     expect([status.icon_count, status.mapping_count, status.extension_mapping_count]).toEqual([486, 542, 1068]);
     const icons = ask("action=icons").body;
     expect(icons.count).toBe(486);
-    expect(icons.icons.slice(0, 3).map((i: { filename: string }) => i.filename)).toEqual(["3gp-mobile-video.png", "7z.png", "a-archive.png"]);
+    expect(icons.icons.slice(0, 3).map((i: { filename: string }) => i.filename)).toEqual([
+      "3gp-mobile-video.png",
+      "7z.png",
+      "a-archive.png",
+    ]);
     const ada = icons.icons.map((i: { filename: string }) => i.filename).filter((f: string) => f.startsWith("ada"));
     expect(ada).toEqual(["ada-body.png", "ada-spec.png", "ada.png"]);
   });
@@ -32,7 +36,9 @@ describe.skipIf(!haveRealFixtures)("real fixture indexer-1.2.0-r2", () => {
     const { ask } = await site("indexer-1.2.0-r2");
     // icons.json maps "pas" to pascal.png, which is not in icons/.
     expect(ask("action=findIcon&type=file&extension=pas").body.icon).toMatchObject({
-      filename: "text.png", url: "https://api.indexer.ccls.icu/icons/text.png", path: "icons/text.png",
+      filename: "text.png",
+      url: "https://api.indexer.ccls.icu/icons/text.png",
+      path: "icons/text.png",
     });
     expect(ask("action=findIcon&type=folder").body.icon.filename).toBe("folder-proto.png");
     expect(ask("action=findIcon&extension=file").body.icon.filename).toBe("non-descript-default-file.png");
@@ -41,14 +47,26 @@ describe.skipIf(!haveRealFixtures)("real fixture indexer-1.2.0-r2", () => {
 
   it("compares versions with PHP semantics", async () => {
     const { ask } = await site("indexer-1.2.0-r2");
-    expect(ask("action=versionCheck&current_version=1.2.0-r1").body).toMatchObject({ update_needed: true, message: "Update available: 1.2.0-r1 -> 1.2.0-r2" });
-    expect(ask("action=versionCheck&current_version=1.2.0-r2").body).toMatchObject({ update_needed: false, message: "You have the latest version: 1.2.0-r2" });
+    expect(ask("action=versionCheck&current_version=1.2.0-r1").body).toMatchObject({
+      update_needed: true,
+      message: "Update available: 1.2.0-r1 -> 1.2.0-r2",
+    });
+    expect(ask("action=versionCheck&current_version=1.2.0-r2").body).toMatchObject({
+      update_needed: false,
+      message: "You have the latest version: 1.2.0-r2",
+    });
     expect(ask("action=versionCheck&current_version=1.1.19-r1").body.update_needed).toBe(true);
   });
 
   it("looks settings up through both maps", async () => {
     const { ask } = await site("indexer-1.2.0-r2");
-    expect(ask("action=getExtensionSetting&extension=PS1").body).toEqual({ success: true, extension: "ps1", type: "indexing", setting: "index_powershell", found: true });
+    expect(ask("action=getExtensionSetting&extension=PS1").body).toEqual({
+      success: true,
+      extension: "ps1",
+      type: "indexing",
+      setting: "index_powershell",
+      found: true,
+    });
     expect(ask("action=getExtensionSetting&extension=csv&type=viewing").body.setting).toBe("view_txt");
     expect(ask("action=getExtensionSetting&extension=csv").body).toMatchObject({ setting: null, found: false });
   });
@@ -60,7 +78,9 @@ describe.skipIf(!haveRealFixtures)("real fixture indexer-1.2.0-r2", () => {
     expect(routes.files.has("/api/findIcon/file-upper/PHP.json")).toBe(true);
     expect(routes.files.has("/api/getExtensionSetting/viewing/csv.json")).toBe(true);
     expect(routes.files.has("/api/versionCheck/1.1.19-r1.json")).toBe(true);
-    console.info(`indexer-1.2.0-r2: ${routes.files.size} answers, ${routes.table.rules.length} rules, ${files.length} files`);
+    console.info(
+      `indexer-1.2.0-r2: ${routes.files.size} answers, ${routes.table.rules.length} rules, ${files.length} files`,
+    );
   });
 });
 
@@ -76,8 +96,17 @@ describe.skipIf(!haveRealFixtures)("real fixture indexer-1.1.15", () => {
   it("counts as behaviour.md says", async () => {
     const { ask } = await site("indexer-1.1.15");
     const status = ask("action=status").body;
-    expect([status.icon_count, status.mapping_count, status.extension_mapping_count, status.version]).toEqual([386, 542, 1068, "1.1.15"]);
-    expect(ask("action=findIcon&type=folder&extension=php").body).toMatchObject({ type: "folder", extension: "php", icon: { filename: "folder.png" } });
+    expect([status.icon_count, status.mapping_count, status.extension_mapping_count, status.version]).toEqual([
+      386,
+      542,
+      1068,
+      "1.1.15",
+    ]);
+    expect(ask("action=findIcon&type=folder&extension=php").body).toMatchObject({
+      type: "folder",
+      extension: "php",
+      icon: { filename: "folder.png" },
+    });
     expect(ask("action=versionCheck&current_version=1.1.15").body.update_needed).toBe(false);
   });
 });

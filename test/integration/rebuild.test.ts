@@ -26,7 +26,10 @@ async function snapshot(dir: string): Promise<Map<string, Entry>> {
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const file = path.join(e.parentPath, e.name);
-    out.set(path.relative(dir, file).split(path.sep).join("/"), { ino: (await stat(file)).ino, bytes: await readFile(file) });
+    out.set(path.relative(dir, file).split(path.sep).join("/"), {
+      ino: (await stat(file)).ino,
+      bytes: await readFile(file),
+    });
   }
   return out;
 }
@@ -40,7 +43,10 @@ let out: string;
 
 const buildIt = (options: { out?: string; reuse?: boolean; force?: boolean } = {}) =>
   build({
-    content, out: options.out ?? out, sourceDateEpoch: TEST_EPOCH, ...(options.reuse === false ? { write: { reuse: false } } : {}),
+    content,
+    out: options.out ?? out,
+    sourceDateEpoch: TEST_EPOCH,
+    ...(options.reuse === false ? { write: { reuse: false } } : {}),
     ...(options.force === true ? { force: true } : {}),
   });
 
@@ -80,7 +86,11 @@ describe("rebuilds reuse unchanged files", () => {
   it("a generated file edited by hand in the output is left to an update (the manifest is trusted) and written again by --force", async () => {
     await buildIt();
     // A copy of the content, an answer, and a file of the records: none depends on the icon added below.
-    const targets = [path.join(out, "icons.json"), path.join(out, "api/config.json"), path.join(layoutOf(out).records, "handler.js")];
+    const targets = [
+      path.join(out, "icons.json"),
+      path.join(out, "api/config.json"),
+      path.join(layoutOf(out).records, "handler.js"),
+    ];
     const built = await Promise.all(targets.map((f) => readFile(f)));
     // Same size, other bytes, as a tool that rewrites a file in place would leave them.
     const edited = built.map((b) => Buffer.from(b.toString("latin1").replace(/[a-z]/, "#"), "latin1"));
@@ -100,7 +110,10 @@ describe("rebuilds reuse unchanged files", () => {
     }
   });
 
-  it.each([["in place", 24], ["full", 28]] as const)("a one-icon change gives new inodes only to the files whose bytes change (%s)", async (mode, size) => {
+  it.each([
+    ["in place", 24],
+    ["full", 28],
+  ] as const)("a one-icon change gives new inodes only to the files whose bytes change (%s)", async (mode, size) => {
     const before = await snapshot(out);
     const recordsBefore = await snapshot(layoutOf(out).records);
     const dirBefore = (await stat(out)).ino;
@@ -129,17 +142,26 @@ describe("rebuilds reuse unchanged files", () => {
     // Only the icon, answers about it and the handler's data files that hold it (core.json: the icons answer's ETag;
     // the icons answer; the shard of php.png): no other content file.
     // The catalogue shows each icon's size: its pages and data change too.
-    for (const file of changed) expect(file, file).toMatch(/^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|_edge-data\/(core\.json|whole\/icons\.json|shards\/\d+\.json)|index\.html|catalogue\/.*)$/);
+    for (const file of changed)
+      expect(file, file).toMatch(
+        /^(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*|_edge-data\/(core\.json|whole\/icons\.json|shards\/\d+\.json)|index\.html|catalogue\/.*)$/,
+      );
     expect(changed.filter((f) => f.startsWith("_edge-data/shards/"))).toHaveLength(1);
     // In the records: the stamp, the manifests, what the answers and the catalogue's pages are computed from (the
     // icon's size and time) and the hosts' links to the changed files; not the route table, not the handler (the same
     // for every site).
     const recordsAfter = await snapshot(layoutOf(out).records);
-    const changedRecords = [...recordsAfter].filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes)).map(([file]) => file);
-    expect(changedRecords).toEqual(expect.arrayContaining(["build.json", "site.manifest", MANIFEST_FILE, ...(mode === "full" ? ["site.id"] : [])]));
+    const changedRecords = [...recordsAfter]
+      .filter(([file, entry]) => !recordsBefore.get(file)?.bytes.equals(entry.bytes))
+      .map(([file]) => file);
+    expect(changedRecords).toEqual(
+      expect.arrayContaining(["build.json", "site.manifest", MANIFEST_FILE, ...(mode === "full" ? ["site.id"] : [])]),
+    );
     if (mode === "in place") expect(changedRecords).not.toContain("site.id");
     for (const file of changedRecords) {
-      expect(file, file).toMatch(/^(build\.json|site\.manifest|site\.id|\.build-manifest|answer-inputs\.json|catalogue-inputs\.json|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/apache\/(index\.html|catalogue\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*|index\.html|catalogue\/.*))$/);
+      expect(file, file).toMatch(
+        /^(build\.json|site\.manifest|site\.id|\.build-manifest|answer-inputs\.json|catalogue-inputs\.json|hosts\/apache\/(icons\/php\.png|api\/icons\.json|api\/icon\/.*|api\/findIcon\/.*)|hosts\/apache\/(index\.html|catalogue\/.*)|hosts\/cloudflare\/public\/(icons\/php\.png|_edge-data\/.*|index\.html|catalogue\/.*))$/,
+      );
     }
     expect(changed.length).toBeLessThan(after.size / 4);
 
@@ -164,7 +186,11 @@ describe("rebuilds reuse unchanged files", () => {
     expect(Math.round(copy.mtimeMs)).toBe(time * 1000);
     // The hosts' copies are hard links of --out's files: the same file, its new time included.
     const records = layoutOf(out).records;
-    for (const host of [path.join(records, "hosts/apache"), path.join(records, "hosts/cloudflare/public"), path.join(root, ".vercel/output/static")]) {
+    for (const host of [
+      path.join(records, "hosts/apache"),
+      path.join(records, "hosts/cloudflare/public"),
+      path.join(root, ".vercel/output/static"),
+    ]) {
       const linked = await stat(path.join(host, "icons/php.png"));
       expect(linked.ino, host).toBe(copy.ino);
     }
@@ -211,8 +237,12 @@ describe("rebuilds reuse unchanged files", () => {
     const run = async (options: { force?: boolean; hosts?: Array<"netlify" | "apache"> } = {}): Promise<string[]> => {
       const seen: string[] = [];
       const result = await build({
-        content, out, sourceDateEpoch: TEST_EPOCH, ...options,
-        onMode: (mode) => seen.push(mode), write: { onFile: () => void seen.push("file") },
+        content,
+        out,
+        sourceDateEpoch: TEST_EPOCH,
+        ...options,
+        onMode: (mode) => seen.push(mode),
+        write: { onFile: () => void seen.push("file") },
       });
       expect(seen.filter((s) => s !== "file").at(-1)).toBe(result.changes.mode);
       return seen.filter((s, i) => s !== "file" || seen[i - 1] !== "file"); // runs of files as one

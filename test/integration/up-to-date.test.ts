@@ -27,11 +27,19 @@ describe("buildIfChanged", () => {
     const options = await setup();
     expect(built(await buildIfChanged(options))).toBe(true);
     const inputs = layoutOf(options.out).stamp;
-    const before = [await inode(options.out), await inode(inputs), (await stat(path.join(options.out, "api/info.json"))).mtimeMs];
+    const before = [
+      await inode(options.out),
+      await inode(inputs),
+      (await stat(path.join(options.out, "api/info.json"))).mtimeMs,
+    ];
     const again = await buildIfChanged(options);
     expect(built(again)).toBe(false);
     expect(again.counts.answers).toBeGreaterThan(100);
-    expect([await inode(options.out), await inode(inputs), (await stat(path.join(options.out, "api/info.json"))).mtimeMs]).toEqual(before);
+    expect([
+      await inode(options.out),
+      await inode(inputs),
+      (await stat(path.join(options.out, "api/info.json"))).mtimeMs,
+    ]).toEqual(before);
   });
 
   it("rebuilds when a content file, an option or the output changed", async () => {
@@ -51,23 +59,33 @@ describe("buildIfChanged", () => {
 
     expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org" }))).toBe(true);
     expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org" }))).toBe(false);
-    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
+    expect(
+      built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] })),
+    ).toBe(true);
 
     const answer = path.join(options.out, "api/findIcon/file/php.json");
     await rm(answer);
-    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
+    expect(
+      built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] })),
+    ).toBe(true);
     expect(JSON.parse(await readFile(answer, "utf8"))).toMatchObject({ extension: "php" });
     // A data file of the handler, removed, is written again too.
     const data = path.join(options.out, "_edge-data/core.json");
     await rm(data);
-    expect(built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] }))).toBe(true);
+    expect(
+      built(await buildIfChanged({ ...options, baseUrl: "https://other.example.org", hosts: ["netlify", "nginx"] })),
+    ).toBe(true);
     expect(JSON.parse(await readFile(data, "utf8"))).toMatchObject({ baseUrl: "https://other.example.org" });
   });
 
   it("is what the CLI runs: a second build says it is up to date, --force rebuilds", async () => {
     const options = await setup();
-    const run = (...extra: string[]) => spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", options.content, "--out", options.out, ...extra],
-      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH } });
+    const run = (...extra: string[]) =>
+      spawnSync(
+        process.execPath,
+        [path.join(REPO, "bin/build-index-site.js"), "--content", options.content, "--out", options.out, ...extra],
+        { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH } },
+      );
     expect(run().stdout).toMatch(/^Built /);
     const second = run();
     expect(second.status).toBe(0);

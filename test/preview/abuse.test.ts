@@ -41,7 +41,11 @@ afterAll(async () => {
   await removeDir(content);
 });
 
-interface Answer { status: number; headers: string; body: string }
+interface Answer {
+  status: number;
+  headers: string;
+  body: string;
+}
 
 /** Sends one request exactly as written (request line and headers) and reads the whole answer. */
 function rawRequest(p: number, head: string): Promise<Answer> {
@@ -88,7 +92,10 @@ describe("the preview behaves like a host (issue 8 point 17)", () => {
     }
     // The file's own Last-Modified as If-Range keeps the range.
     const exact = await new Promise<string>((resolve) => {
-      http.get(`${preview.url}style/site.css`, (res) => { res.resume(); resolve(String(res.headers["last-modified"])); });
+      http.get(`${preview.url}style/site.css`, (res) => {
+        res.resume();
+        resolve(String(res.headers["last-modified"]));
+      });
     });
     expect((await get("/style/site.css", `Range: bytes=0-3\r\nIf-Range: ${exact}\r\n`)).status).toBe(206);
   });
@@ -103,7 +110,12 @@ describe("the preview behaves like a host (issue 8 point 17)", () => {
   });
 
   it("API answers carried Content-Disposition", async () => {
-    for (const target of ["/api.php?action=config", "/api.php?action=icon&name=text.png", "/api.php?action=nope", "/icons/text.png"]) {
+    for (const target of [
+      "/api.php?action=config",
+      "/api.php?action=icon&name=text.png",
+      "/api.php?action=nope",
+      "/icons/text.png",
+    ]) {
       const r = await get(target);
       expect(r.status).toBeLessThan(500);
       expect(r.headers).not.toContain("content-disposition");
@@ -115,7 +127,14 @@ describe("the preview survives abuse (issue 8 points 12, 14, 15)", () => {
   it.each(INTERNAL_FILES)("served the internal file /%s", async (file) => {
     // Not in --out (docs/layout.md), and not served however the path is spelled.
     expect(existsSync(path.join(out, file))).toBe(false);
-    for (const target of [`/${file}`, `//${file}`, `/${file.toUpperCase()}`, `/./${file}`, `/icons/../${file}`, `/${encodeURIComponent(file).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`]) {
+    for (const target of [
+      `/${file}`,
+      `//${file}`,
+      `/${file.toUpperCase()}`,
+      `/./${file}`,
+      `/icons/../${file}`,
+      `/${encodeURIComponent(file).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`,
+    ]) {
       expect((await get(target)).status).toBe(404);
     }
   });
@@ -123,7 +142,9 @@ describe("the preview survives abuse (issue 8 points 12, 14, 15)", () => {
   it("a path segment over 255 bytes got 500 and logged the absolute path", async () => {
     const errors: unknown[] = [];
     const original = console.error;
-    console.error = (...args: unknown[]) => { errors.push(args); };
+    console.error = (...args: unknown[]) => {
+      errors.push(args);
+    };
     try {
       for (const name of ["a".repeat(256), "é".repeat(200), `${"x".repeat(300)}.png`]) {
         expect((await get(`/icons/${encodeURIComponent(name)}`)).status).toBe(404);
@@ -167,7 +188,10 @@ describe("the preview sees a rebuild (issue 8 point 16, issue 10 point 3)", () =
 
 describe("listen errors are one clear line (issue 8 point 10)", () => {
   it("--host 8.8.8.8 (not an address of this machine) threw EADDRNOTAVAIL with a stack trace", async () => {
-    const error = await startPreview({ dir: out, port: 0, host: "8.8.8.8" }).then(() => null, (e: unknown) => e);
+    const error = await startPreview({ dir: out, port: 0, host: "8.8.8.8" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).message).toContain("8.8.8.8");
     expect((error as BuildError).hint).toContain("--host");
@@ -184,18 +208,30 @@ describe("a flood (issue 8 point 13)", () => {
       `const p = await startPreview({ dir: ${JSON.stringify(out)}, port: 0, host: "127.0.0.1" });`,
       "console.log(new URL(p.url).port);",
     ].join("\n");
-    const child: ChildProcess = spawn("bash", ["-c", `ulimit -n 1024; exec node --input-type=module -e ${shellQuote(script)}`], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child: ChildProcess = spawn(
+      "bash",
+      ["-c", `ulimit -n 1024; exec node --input-type=module -e ${shellQuote(script)}`],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     try {
       const childPort = await new Promise<number>((resolve, reject) => {
         child.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
         child.once("exit", (code) => reject(new Error(`the preview exited (${code}): ${stderr}`)));
       });
       // Many files, so that each request opens one; the client never reads a byte of the answers.
-      const targets = ["/icons/text.png", "/icons/folder.png", "/style/site.css", "/api.php?action=config", "/api.php?action=icons"];
+      const targets = [
+        "/icons/text.png",
+        "/icons/folder.png",
+        "/style/site.css",
+        "/api.php?action=config",
+        "/api.php?action=icons",
+      ];
       const flood = net.connect(childPort, "127.0.0.1");
       await new Promise<void>((resolve) => flood.once("connect", () => resolve()));
       flood.pause();

@@ -11,7 +11,6 @@ import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { sha1Tag } from "../helpers/manifests.js";
 
-
 let root = "";
 let out = "";
 let preview: Preview | undefined;
@@ -28,7 +27,10 @@ afterAll(async () => {
   await removeDir(root);
 });
 
-const get = async (file: string, headers: Record<string, string> = {}): Promise<{ status: number; etag: string | null; body: Buffer }> => {
+const get = async (
+  file: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; etag: string | null; body: Buffer }> => {
   const r = await fetch(new URL(file, preview!.url), { headers });
   return { status: r.status, etag: r.headers.get("etag"), body: Buffer.from(await r.arrayBuffer()) };
 };

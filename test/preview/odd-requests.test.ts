@@ -31,14 +31,25 @@ afterAll(async () => {
   await removeDir(root);
 });
 
-interface Raw { status: number; headers: Map<string, string>; body: Buffer }
+interface Raw {
+  status: number;
+  headers: Map<string, string>;
+  body: Buffer;
+}
 
 /** Sends the request line and headers exactly as given (no client-side normalisation). */
-function raw(which: "static" | "edge", target: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
+function raw(
+  which: "static" | "edge",
+  target: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<Raw> {
   const port = Number(new URL(previews[which]!.url).port);
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
-      const lines = Object.entries({ Host: "127.0.0.1", ...headers, Connection: "close" }).map(([k, v]) => `${k}: ${v}\r\n`);
+      const lines = Object.entries({ Host: "127.0.0.1", ...headers, Connection: "close" }).map(
+        ([k, v]) => `${k}: ${v}\r\n`,
+      );
       socket.write(`${method} ${target} HTTP/1.1\r\n${lines.join("")}\r\n`);
     });
     const chunks: Buffer[] = [];
@@ -48,7 +59,9 @@ function raw(which: "static" | "edge", target: string, headers: Record<string, s
       const all = Buffer.concat(chunks);
       const split = all.indexOf("\r\n\r\n");
       const head = all.subarray(0, split).toString("latin1").split("\r\n");
-      const map = new Map(head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const map = new Map(
+        head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       let body: Buffer = all.subarray(split + 4);
       if (map.get("transfer-encoding") === "chunked") body = unchunk(body);
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0]!)?.[1]), headers: map, body });
@@ -68,11 +81,19 @@ function unchunk(data: Buffer): Buffer {
   }
 }
 
-
 describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
   test("defect 1: a backslash is no separator: internal files never leak through one", async () => {
-    for (const target of ["/\\_worker.js", "/\\routes.json", "/icons\\..\\.build-manifest", "/%5c_worker.js", "/%5Croutes.json",
-      "/icons%5c..%5c.build-manifest", "/icons/..\\..\\routes.json", "/\\.build-manifest", "/style\\..\\serve.json"]) {
+    for (const target of [
+      "/\\_worker.js",
+      "/\\routes.json",
+      "/icons\\..\\.build-manifest",
+      "/%5c_worker.js",
+      "/%5Croutes.json",
+      "/icons%5c..%5c.build-manifest",
+      "/icons/..\\..\\routes.json",
+      "/\\.build-manifest",
+      "/style\\..\\serve.json",
+    ]) {
       const r = await raw(which, target);
       expect(r.status, target).toBe(404);
       expect(r.body.toString(), target).not.toMatch(/build-index-site manifest|createApiHandler|"rules"|"headers"/);
@@ -82,7 +103,11 @@ describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
   test("defect 2: 416 has an empty body; an unknown unit is ignored; several ranges are multipart/byteranges", async () => {
     const file = await readFile(path.join(out, "config.json"));
     const beyond = await raw(which, "/config.json", { Range: `bytes=${file.length + 10}-` });
-    expect([beyond.status, beyond.headers.get("content-range"), beyond.body.length]).toEqual([416, `bytes */${file.length}`, 0]);
+    expect([beyond.status, beyond.headers.get("content-range"), beyond.body.length]).toEqual([
+      416,
+      `bytes */${file.length}`,
+      0,
+    ]);
     const items = await raw(which, "/config.json", { Range: "items=0-1" });
     expect([items.status, items.body.equals(file)]).toEqual([200, true]);
     const multi = await raw(which, "/config.json", { Range: "bytes=0-1,-2" });
@@ -90,10 +115,17 @@ describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
     const boundary = /^multipart\/byteranges; boundary=(.+)$/.exec(multi.headers.get("content-type") ?? "")?.[1];
     expect(boundary).toBeDefined();
     const text = multi.body.toString("latin1");
-    expect(text).toContain(`Content-Range: bytes 0-1/${file.length}\r\n\r\n${file.subarray(0, 2).toString("latin1")}\r\n--${boundary}`);
-    expect(text).toContain(`Content-Range: bytes ${file.length - 2}-${file.length - 1}/${file.length}\r\n\r\n${file.subarray(-2).toString("latin1")}\r\n--${boundary}--`);
+    expect(text).toContain(
+      `Content-Range: bytes 0-1/${file.length}\r\n\r\n${file.subarray(0, 2).toString("latin1")}\r\n--${boundary}`,
+    );
+    expect(text).toContain(
+      `Content-Range: bytes ${file.length - 2}-${file.length - 1}/${file.length}\r\n\r\n${file.subarray(-2).toString("latin1")}\r\n--${boundary}--`,
+    );
     const suffix = await raw(which, "/config.json", { Range: `bytes=-${file.length * 2}` });
-    expect([suffix.status, suffix.headers.get("content-range")]).toEqual([206, `bytes 0-${file.length - 1}/${file.length}`]);
+    expect([suffix.status, suffix.headers.get("content-range")]).toEqual([
+      206,
+      `bytes 0-${file.length - 1}/${file.length}`,
+    ]);
   });
 
   test("defect 3: a strong ETag from the content hash; revalidations get 304", async () => {
@@ -101,12 +133,18 @@ describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
     const first = await raw(which, "/icons/php.png");
     expect(first.headers.get("etag")).toBe(sha1Tag(icon));
     const lastModified = first.headers.get("last-modified")!;
-    for (const h of [{ "If-None-Match": sha1Tag(icon) } as Record<string, string>, { "If-None-Match": `"x", W/${sha1Tag(icon)}` }, { "If-Modified-Since": lastModified }]) {
+    for (const h of [
+      { "If-None-Match": sha1Tag(icon) } as Record<string, string>,
+      { "If-None-Match": `"x", W/${sha1Tag(icon)}` },
+      { "If-Modified-Since": lastModified },
+    ]) {
       const r = await raw(which, "/icons/php.png", h);
       expect([r.status, r.body.length, r.headers.get("etag")], JSON.stringify(h)).toEqual([304, 0, sha1Tag(icon)]);
     }
     expect((await raw(which, "/icons/php.png", { "If-None-Match": '"other"' })).status).toBe(200);
-    expect((await raw(which, "/icons/php.png", { "If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT" })).status).toBe(200);
+    expect((await raw(which, "/icons/php.png", { "If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT" })).status).toBe(
+      200,
+    );
     expect((await raw(which, "/icons/php.png", { "If-Match": '"other"' })).status).toBe(412);
     expect((await raw(which, "/icons/php.png", { "If-Range": sha1Tag(icon), Range: "bytes=0-3" })).status).toBe(206);
     // The answers of /api.php too: the static preview's file, the edge handler's body.
@@ -127,7 +165,12 @@ describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
 
   test("defect 5: //api.php, /./api.php and /api.php/extra (PATH_INFO) are /api.php", async () => {
     const origin = await raw(which, "/api.php?action=config");
-    for (const target of ["//api.php?action=config", "/./api.php?action=config", "/api.php/extra?action=config", "/icons/../api.php?action=config"]) {
+    for (const target of [
+      "//api.php?action=config",
+      "/./api.php?action=config",
+      "/api.php/extra?action=config",
+      "/icons/../api.php?action=config",
+    ]) {
       const r = await raw(which, target);
       expect([r.status, r.body.toString()], target).toEqual([200, origin.body.toString()]);
     }
@@ -135,6 +178,10 @@ describe.each(["static", "edge"] as const)("preview (%s)", (which) => {
 
   test("SVG icons carry a Content-Security-Policy that keeps scripts from running", async () => {
     const r = await raw(which, "/icons/css.svg");
-    expect([r.status, r.headers.get("content-type"), r.headers.get("content-security-policy")]).toEqual([200, "image/svg+xml", CSP]);
+    expect([r.status, r.headers.get("content-type"), r.headers.get("content-security-policy")]).toEqual([
+      200,
+      "image/svg+xml",
+      CSP,
+    ]);
   });
 });

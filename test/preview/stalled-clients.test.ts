@@ -44,8 +44,13 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Status of a plain GET, or "timeout" when no answer comes within `ms`. */
 async function status(target: string, ms = 5000): Promise<number | string> {
-  return fetch(`${preview.url}${target.replace(/^\//, "")}`, { signal: AbortSignal.timeout(ms) })
-    .then(async (r) => { await r.arrayBuffer(); return r.status; }, () => "timeout");
+  return fetch(`${preview.url}${target.replace(/^\//, "")}`, { signal: AbortSignal.timeout(ms) }).then(
+    async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    },
+    () => "timeout",
+  );
 }
 
 describe.skipIf(process.platform !== "linux")("stalled clients (needs /proc/self/fd)", () => {
@@ -77,11 +82,17 @@ describe.skipIf(process.platform !== "linux")("a flood of a streamed file (needs
     const script = `const { startPreview } = await import(${JSON.stringify(lib)});
 const p = await startPreview({ dir: ${JSON.stringify(out)}, port: 0, host: "127.0.0.1" });
 console.log(p.url);`;
-    const child = spawn("bash", ["-c", `ulimit -n 1024; exec node --input-type=module -e '${script.replace(/'/g, "'\\''")}'`], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "bash",
+      ["-c", `ulimit -n 1024; exec node --input-type=module -e '${script.replace(/'/g, "'\\''")}'`],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
-    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
@@ -98,7 +109,13 @@ console.log(p.url);`;
       }
       await pause(2000);
       const ask = (target: string): Promise<number | string> =>
-        fetch(`${url}${target}`, { signal: AbortSignal.timeout(8000) }).then(async (r) => { await r.arrayBuffer(); return r.status; }, () => "timeout");
+        fetch(`${url}${target}`, { signal: AbortSignal.timeout(8000) }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+          () => "timeout",
+        );
       expect(await ask("api.php?action=config")).toBe(200);
       expect(await ask("config.json")).toBe(200);
       for (const flood of floods) flood.destroy();

@@ -38,7 +38,7 @@ it("a site folder that is a symlink moved to a new build kept answering from the
   preview = await startPreview({ dir: site, port: 0, host: "127.0.0.1" });
   const icon = async (): Promise<string> => {
     const r = await fetch(`${preview!.url}api.php?action=findIcon&extension=txt`);
-    return (await r.json() as { icon: { filename: string } }).icon.filename;
+    return ((await r.json()) as { icon: { filename: string } }).icon.filename;
   };
   expect(await icon()).toBe("text.png");
 

@@ -26,7 +26,8 @@ afterAll(async () => Promise.all(temps.map(removeDir)));
 /** A content folder with a few thousand icons, so that a build takes long enough to be killed or overlapped. */
 let big: string;
 beforeAll(async () => {
-  if (!existsSync(path.join(REPO, "lib/cli.js"))) throw new Error("lib/ is missing: run `npm run build` first (npm test does).");
+  if (!existsSync(path.join(REPO, "lib/cli.js")))
+    throw new Error("lib/ is missing: run `npm run build` first (npm test does).");
   big = await writeBase();
   temps.push(big);
   await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(path.join(big, "icons", `icon-${i}.png`), PNG)));
@@ -38,15 +39,23 @@ interface Run {
 }
 
 function start(out: string, ...extra: string[]): Run {
-  const child = spawn(process.execPath, [BIN, "build", "--content", big, "--out", out, "--hosts", IN_OUT_HOSTS.join(","), ...extra],
-    { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "build", "--content", big, "--out", out, "--hosts", IN_OUT_HOSTS.join(","), ...extra],
+    { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => { stderr += d.toString(); });
-  return { child, done: new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr }))) };
+  child.stderr!.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return {
+    child,
+    done: new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr }))),
+  };
 }
 
 async function waitFor(what: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 5000 && !await what(); i++) await new Promise((r) => setTimeout(r, 2));
+  for (let i = 0; i < 5000 && !(await what()); i++) await new Promise((r) => setTimeout(r, 2));
   expect(await what()).toBe(true);
 }
 
@@ -54,7 +63,10 @@ async function waitFor(what: () => Promise<boolean>): Promise<void> {
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) out[path.relative(dir, path.join(e.parentPath, e.name))] = createHash("sha1").update(await readFile(path.join(e.parentPath, e.name))).digest("hex");
+    if (e.isFile())
+      out[path.relative(dir, path.join(e.parentPath, e.name))] = createHash("sha1")
+        .update(await readFile(path.join(e.parentPath, e.name)))
+        .digest("hex");
   }
   return out;
 }
@@ -116,7 +128,11 @@ describe("two builds into one --out", () => {
     try {
       const second = await start(out, "--force").done;
       expect(second.code).toBe(2);
-      expect(second.stderr).toMatch(new RegExp(`^--out .*site is being written by another build \\(pid ${process.pid}, since [^)]+\\): two builds into one folder would mix their files\\.\\n {2}Wait for that build to finish`));
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `^--out .*site is being written by another build \\(pid ${process.pid}, since [^)]+\\): two builds into one folder would mix their files\\.\\n {2}Wait for that build to finish`,
+        ),
+      );
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expect(await snapshot(out)).toEqual(built);
       expect((await readdir(root)).sort()).toEqual([".build-index-site", ".site.lock", "site"]);
@@ -135,7 +151,10 @@ describe("two builds into one --out", () => {
     const built = await snapshot(out);
     const results = await Promise.all([start(out, "--force").done, start(out, "--force").done]);
     const codes = results.map((r) => r.code).sort();
-    expect([[0, 0], [0, 2]]).toContainEqual(codes);
+    expect([
+      [0, 0],
+      [0, 2],
+    ]).toContainEqual(codes);
     for (const r of results) if (r.code === 2) expect(r.stderr).toMatch(/is being written by another build \(pid \d+/);
     expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
     expect(await snapshot(out)).toEqual(built);
@@ -153,7 +172,12 @@ describe("two builds into one --out", () => {
     const started = new Promise<void>((resolve) => (writing = resolve));
     let resume!: () => void;
     const held = new Promise<void>((resolve) => (resume = resolve));
-    const first = writeOutput(out, files, { onFile: () => { writing(); return held; } });
+    const first = writeOutput(out, files, {
+      onFile: () => {
+        writing();
+        return held;
+      },
+    });
     await started;
     const second = writeOutput(out, files);
     await second.catch(() => {});

@@ -46,46 +46,95 @@ describe("OS errors while writing give one line with the path and one with what 
       if (++calls === 5) throw osError(code, text, "open", p);
       return realWriteFile(p, data);
     }) as typeof realWriteFile;
-    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: IN_OUT_HOSTS, write: { reuse: false, methods: { writeFile } } }).then(() => null, (e: unknown) => e);
+    const error = await build({
+      content,
+      out,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: IN_OUT_HOSTS,
+      write: { reuse: false, methods: { writeFile } },
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).code).toBe(code);
     const lines = formatError(error).split("\n");
     expect(lines).toHaveLength(2);
     // The path as the user named --out, not the temporary folder beside it.
-    expect(lines[0]).toMatch(new RegExp(`^Could not write ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^ ]+ \\(open\\): .* \\[${code}\\]\\.$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Could not write ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^ ]+ \\(open\\): .* \\[${code}\\]\\.$`,
+      ),
+    );
     expect(lines[0]).not.toMatch(/\.tmp-/);
     expect(lines[1]).toMatch(hint);
     expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("an error making the output's folders (EEXIST from mkdir) names the folder", async () => {
-    const mkdir = (async (p: string) => { throw osError("EEXIST", "file already exists", "mkdir", p); }) as unknown as typeof realMkdir;
-    const error = await build({ content, out, sourceDateEpoch: TEST_EPOCH, hosts: IN_OUT_HOSTS, write: { methods: { mkdir } } }).then(() => null, (e: unknown) => e);
-    expect(formatError(error)).toMatch(/^Could not write .* \(mkdir\): it already exists \[EEXIST\]\.\n {2}Another program/);
+    const mkdir = (async (p: string) => {
+      throw osError("EEXIST", "file already exists", "mkdir", p);
+    }) as unknown as typeof realMkdir;
+    const error = await build({
+      content,
+      out,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: IN_OUT_HOSTS,
+      write: { methods: { mkdir } },
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(formatError(error)).toMatch(
+      /^Could not write .* \(mkdir\): it already exists \[EEXIST\]\.\n {2}Another program/,
+    );
   });
 
   it("a real ENAMETOOLONG: an --out name longer than the file system allows", async () => {
     const err: string[] = [];
-    const code = await main(["node", "bis", "build", "--content", content, "--out", path.join(root, "x".repeat(300))], { out: () => {}, err: (l) => err.push(l) });
+    const code = await main(["node", "bis", "build", "--content", content, "--out", path.join(root, "x".repeat(300))], {
+      out: () => {},
+      err: (l) => err.push(l),
+    });
     expect(code).toBe(1);
     const lines = err.join("\n").split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^Could not write .*x{300}.*: the name or path is too long for the file system \[ENAMETOOLONG\]\.$/);
+    expect(lines[0]).toMatch(
+      /^Could not write .*x{300}.*: the name or path is too long for the file system \[ENAMETOOLONG\]\.$/,
+    );
     expect(lines[1]).toMatch(/Choose a shorter --out path/);
     expect((await readdir(root)).sort()).toEqual([".build-index-site", "site"]);
   });
 
   it("--json reports the OS code and the hint", async () => {
     const lines: string[] = [];
-    const code = await main(["node", "bis", "build", "--json", "--content", content, "--out", path.join(root, "y".repeat(300))], { out: (l) => lines.push(l), err: () => {} });
+    const code = await main(
+      ["node", "bis", "build", "--json", "--content", content, "--out", path.join(root, "y".repeat(300))],
+      { out: (l) => lines.push(l), err: () => {} },
+    );
     expect(code).toBe(1);
-    expect(JSON.parse(lines.join("\n"))).toMatchObject({ ok: false, errors: [{ code: "ENAMETOOLONG", hint: expect.stringMatching(/shorter/) }] });
+    expect(JSON.parse(lines.join("\n"))).toMatchObject({
+      ok: false,
+      errors: [{ code: "ENAMETOOLONG", hint: expect.stringMatching(/shorter/) }],
+    });
   });
 });
 
 describe("a SOURCE_DATE_EPOCH out of range (or not a number) is a usage error: exit 2, what to do, no stack trace", () => {
-  const run = (epoch: string) => spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", out, "--hosts", IN_OUT_HOSTS.join(",")],
-    { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: epoch } });
+  const run = (epoch: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(REPO, "bin/build-index-site.js"),
+        "--content",
+        content,
+        "--out",
+        out,
+        "--hosts",
+        IN_OUT_HOSTS.join(","),
+      ],
+      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: epoch } },
+    );
 
   it.each(["99999999999999999999", "253402300800", "1e9", "-1", "yesterday"])("SOURCE_DATE_EPOCH=%s", (epoch) => {
     const result = run(epoch);
@@ -97,8 +146,19 @@ describe("a SOURCE_DATE_EPOCH out of range (or not a number) is a usage error: e
   });
 
   it("the largest accepted value (end of year 9999) builds", () => {
-    const result = spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js"), "--content", content, "--out", path.join(root, "far"), "--hosts", IN_OUT_HOSTS.join(",")],
-      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "253402300799" } });
+    const result = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO, "bin/build-index-site.js"),
+        "--content",
+        content,
+        "--out",
+        path.join(root, "far"),
+        "--hosts",
+        IN_OUT_HOSTS.join(","),
+      ],
+      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "253402300799" } },
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });

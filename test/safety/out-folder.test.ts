@@ -36,7 +36,10 @@ beforeAll(async () => {
 async function runDefaultHosts(...args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
   const err: string[] = [];
   const out: string[] = [];
-  const code = await main(["node", "build-index-site", "build", "--content", content, ...args], { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await main(["node", "build-index-site", "build", "--content", content, ...args], {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
   return { code, err, out };
 }
 
@@ -52,7 +55,13 @@ async function tree(dir: string): Promise<Record<string, string>> {
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const file = path.join(e.parentPath, e.name);
     const rel = path.relative(dir, file);
-    out[rel] = e.isFile() ? createHash("sha1").update(await readFile(file)).digest("hex") : e.isSymbolicLink() ? `-> ${await readlink(file)}` : "dir";
+    out[rel] = e.isFile()
+      ? createHash("sha1")
+          .update(await readFile(file))
+          .digest("hex")
+      : e.isSymbolicLink()
+        ? `-> ${await readlink(file)}`
+        : "dir";
   }
   return out;
 }
@@ -74,7 +83,10 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await writeFile(path.join(project, "package.json"), "{}\n");
     await writeFile(path.join(project, "src/index.ts"), "export {};\n");
     const before = await tree(path.dirname(project));
-    expectRefused(await runDefaultHosts("--out", project), /^--out .*project is a folder that build-index-site did not write \(2 entries, and no records of it in \.build-index-site\/project\/\): refusing to replace it\.$/);
+    expectRefused(
+      await runDefaultHosts("--out", project),
+      /^--out .*project is a folder that build-index-site did not write \(2 entries, and no records of it in \.build-index-site\/project\/\): refusing to replace it\.$/,
+    );
     expect(await tree(path.dirname(project))).toEqual(before);
   });
 
@@ -84,8 +96,14 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await writeFile(path.join(root, "notes/todo.md"), "- keep me\n");
     await writeFile(path.join(root, "some-file"), "precious\n");
     const before = await tree(root);
-    expectRefused(await runDefaultHosts("--out", path.join(root, "notes")), /notes is a folder that build-index-site did not write/);
-    expectRefused(await runDefaultHosts("--out", path.join(root, "some-file")), /some-file is a file, not a folder that build-index-site wrote/);
+    expectRefused(
+      await runDefaultHosts("--out", path.join(root, "notes")),
+      /notes is a folder that build-index-site did not write/,
+    );
+    expectRefused(
+      await runDefaultHosts("--out", path.join(root, "some-file")),
+      /some-file is a file, not a folder that build-index-site wrote/,
+    );
     expect(await tree(root)).toEqual(before);
   });
 
@@ -94,7 +112,10 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     await mkdir(path.join(root, ".build-index-site", "dist"), { recursive: true });
     await writeFile(path.join(root, ".build-index-site", "dist", "notes.md"), "mine\n");
     const before = await tree(root);
-    expectRefused(await runDefaultHosts("--out", path.join(root, "dist")), /\.build-index-site\/dist exists and was not written by build-index-site/);
+    expectRefused(
+      await runDefaultHosts("--out", path.join(root, "dist")),
+      /\.build-index-site\/dist exists and was not written by build-index-site/,
+    );
     expect(await tree(root)).toEqual(before);
     expect((await run("--out", path.join(root, "dist"), "--replace-out")).code).toBe(0);
     expect(await readdir(path.join(root, ".build-index-site", "dist"))).not.toContain("notes.md");
@@ -122,7 +143,9 @@ describe("--out deletes whatever it points at: refused unless it is this tool's 
     expect((await run("--out", path.join(root, "new/deeper"))).code).toBe(0);
     expect((await run("--out", path.join(root, "empty"), "--force")).code).toBe(0); // its own output now
     // The marker that makes it ours is in its records, beside it (docs/layout.md).
-    expect(readFileSync(path.join(root, ".build-index-site", "empty", MANIFEST_FILE), "utf8")).toMatch(/^build-index-site manifest 1\n/);
+    expect(readFileSync(path.join(root, ".build-index-site", "empty", MANIFEST_FILE), "utf8")).toMatch(
+      /^build-index-site manifest 1\n/,
+    );
     expect((await readdir(root)).sort()).toEqual([".build-index-site", "empty", "new"]);
   });
 
@@ -165,7 +188,13 @@ describe("a symlinked --out into another folder: the folders beside it go beside
     await mkdir(path.join(root, "b/real"), { recursive: true });
     await symlink("../b/real", path.join(root, "a/dist"));
     expect((await runDefaultHosts("--out", path.join(root, "a/dist"))).code).toBe(0);
-    expect((await readdir(path.join(root, "b"))).sort()).toEqual([".build-index-site", ".netlify", ".vercel", ".wrangler", "real"]);
+    expect((await readdir(path.join(root, "b"))).sort()).toEqual([
+      ".build-index-site",
+      ".netlify",
+      ".vercel",
+      ".wrangler",
+      "real",
+    ]);
     expect(await readdir(path.join(root, "a"))).toEqual(["dist"]);
     const again = await runDefaultHosts("--out", path.join(root, "a/dist"));
     expect(again.code).toBe(0);
@@ -187,7 +216,9 @@ describe("a mount point --out (a Docker volume cannot be renamed: EBUSY after al
     for (const extra of [[], ["--replace-out"]]) {
       const result = await run("--out", mountPoint, ...extra);
       expect(result.code).toBe(2);
-      expect(result.err[0]).toMatch(/^--out \/proc is a mount point .*: the build replaces --out by renaming a folder beside it, which a mount point does not allow\.\n {2}Point --out at a new folder inside it \(e\.g\. --out \/proc\/site\)/);
+      expect(result.err[0]).toMatch(
+        /^--out \/proc is a mount point .*: the build replaces --out by renaming a folder beside it, which a mount point does not allow\.\n {2}Point --out at a new folder inside it \(e\.g\. --out \/proc\/site\)/,
+      );
     }
     expect(await readdir("/").then((names) => names.filter((n) => n.startsWith(".proc")))).toEqual([]);
   });

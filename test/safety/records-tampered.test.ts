@@ -39,7 +39,10 @@ describe("records naming paths outside their folder", () => {
     await writeFile(outside, "keep\n");
     const entry = "Z6rhUbzvYGgU3zv0QNyH1gsfLZI 5";
     // --out's manifest and the records' own: files and a folder above their folder.
-    await appendFile(layout.siteManifest, `${entry} ../victim.txt\n${entry} ../../outside.txt\n${entry} api/../../victim.txt\n`);
+    await appendFile(
+      layout.siteManifest,
+      `${entry} ../victim.txt\n${entry} ../../outside.txt\n${entry} api/../../victim.txt\n`,
+    );
     await appendFile(path.join(layout.records, ".build-manifest"), `${entry} ../../site/victim.txt\n`);
 
     await editMapping(content, "php.png");
@@ -49,7 +52,10 @@ describe("records naming paths outside their folder", () => {
     expect(existsSync(path.join(out, "icons.json"))).toBe(true);
 
     // A journal left by an "interrupted" update, naming the same paths: finished, and nothing outside is touched.
-    await writeFile(layout.journal, `build-index-site update 1\n${out}\t../victim.txt\n${out}\t../../outside.txt\n${layout.records}\t../../site/victim.txt\n`);
+    await writeFile(
+      layout.journal,
+      `build-index-site update 1\n${out}\t../victim.txt\n${out}\t../../outside.txt\n${layout.records}\t../../site/victim.txt\n`,
+    );
     await editMapping(content, "text.png");
     await build(options);
     expect(existsSync(layout.journal)).toBe(false);

@@ -42,11 +42,11 @@ describe("stale bytes: a same-size edit with normalised modification times is pu
     temps.push(root);
     const options = { content, out: path.join(root, "dist"), sourceDateEpoch: TEST_EPOCH };
     const icon = "icons/json.png";
-    expect("model" in await buildIfChanged(options)).toBe(true);
-    expect("model" in await buildIfChanged(options)).toBe(false); // unchanged: up to date
+    expect("model" in (await buildIfChanged(options))).toBe(true);
+    expect("model" in (await buildIfChanged(options))).toBe(false); // unchanged: up to date
 
     const edited = await sameSizeEdit(path.join(content, icon));
-    expect("model" in await buildIfChanged(options)).toBe(true);
+    expect("model" in (await buildIfChanged(options))).toBe(true);
     expect((await readFile(path.join(options.out, icon))).equals(edited)).toBe(true);
 
     const again = await sameSizeEdit(path.join(content, icon));
@@ -105,7 +105,14 @@ describe("SOURCE_DATE_EPOCH clamps every file's modification time in dist/ (repr
     const rec = (file: string): string => path.relative(base, path.join(records, file));
     expect(times.size).toBeGreaterThan(50);
     for (const [file, { mtimeMs }] of times) expect(mtimeMs, file).toBeLessThanOrEqual(epochMs);
-    for (const file of [rec("routes.json"), "dist/api/config.json", rec(".build-manifest"), rec("build.json"), rec("site.manifest"), "dist/icons/folder.png"]) {
+    for (const file of [
+      rec("routes.json"),
+      "dist/api/config.json",
+      rec(".build-manifest"),
+      rec("build.json"),
+      rec("site.manifest"),
+      "dist/icons/folder.png",
+    ]) {
       expect(times.get(file)!.mtimeMs, file).toBe(epochMs);
     }
     expect(times.get("dist/icons/json.png")!.mtimeMs).toBe(old.getTime());
@@ -184,7 +191,13 @@ describe("linked files (Vercel's static/): a hard link to a file the build wrote
     const { root, source, entry } = await file();
     const out = path.join(root, "out");
     const exdev = Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
-    await writeOutput(out, [{ path: "static/source.txt", linkTo: source, entry }], { methods: { link: async () => { throw exdev; } } });
+    await writeOutput(out, [{ path: "static/source.txt", linkTo: source, entry }], {
+      methods: {
+        link: async () => {
+          throw exdev;
+        },
+      },
+    });
     const [copy, original] = await Promise.all([stat(path.join(out, "static/source.txt")), stat(source)]);
     expect(copy.ino).not.toBe(original.ino);
     expect(await readFile(path.join(out, "static/source.txt"), "utf8")).toBe("plain file\n");

@@ -18,8 +18,8 @@ const LIB = path.join(REPO, "lib/output/write-output.js");
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
 
-const SITE_A = { "a.json": "{\"site\":\"A\"}\n", "sub/b.json": "[1]\n", "sub/deep/c.txt": "A\n" };
-const SITE_B = { "a.json": "{\"site\":\"B\"}\n", "sub/b.json": "[1]\n", "new.json": "{}\n" };
+const SITE_A = { "a.json": '{"site":"A"}\n', "sub/b.json": "[1]\n", "sub/deep/c.txt": "A\n" };
+const SITE_B = { "a.json": '{"site":"B"}\n', "sub/b.json": "[1]\n", "new.json": "{}\n" };
 const files = (site: Record<string, string>) => Object.entries(site).map(([p, data]) => ({ path: p, data }));
 
 /** The data files of an output folder (the manifest is checked apart: its header is the tool's marker). */
@@ -68,10 +68,13 @@ process.stdout.write("finished without being killed\\n");
 function crashAt(out: string, step: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
-      env: { ...process.env, CRASH_SPEC: JSON.stringify({ out, files: files(SITE_B), step }) }, stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, CRASH_SPEC: JSON.stringify({ out, files: files(SITE_B), step }) },
+      stdio: ["ignore", "pipe", "inherit"],
     });
     let stdout = "";
-    child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
     child.on("error", reject);
     child.on("close", (_code, signal) => resolve({ signal, stdout }));
   });

@@ -9,7 +9,13 @@ import type { JsonObject } from "../../src/model/json.js";
 import { iconMapOf, type SiteModel } from "../../src/model/types.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
 import {
-  AnswerInputsMemo, answerInputs, changedInputs, changedPrints, parseAnswerInputs, printAnswerInputs, type AnswerInputs,
+  AnswerInputsMemo,
+  answerInputs,
+  changedInputs,
+  changedPrints,
+  parseAnswerInputs,
+  printAnswerInputs,
+  type AnswerInputs,
 } from "../../src/routes/answer-inputs.js";
 
 /** Whether an answer whose inputs have `key` ("" for the global print alone) keeps its bytes from `last` to `now`:
@@ -58,14 +64,18 @@ describe("answer inputs", () => {
       const [a, b] = [answerInputs(before, TOOL), answerInputs(after, tool)];
       const expected = changedInputs(a, b);
       const got = changedPrints(printAnswerInputs(a), printAnswerInputs(b), b);
-      expect(got === null ? null : [...got].sort(), edits.map((e) => e.name).join("; ")).toEqual(expected === null ? null : [...expected].sort());
+      expect(got === null ? null : [...got].sort(), edits.map((e) => e.name).join("; ")).toEqual(
+        expected === null ? null : [...expected].sort(),
+      );
       // The texts' own path (the same keys in the same order) must be taken, not only the parsed one.
       if (tool === TOOL && [...a.keys.keys()].join("\n") === [...b.keys.keys()].join("\n")) aligned++;
       if (expected !== null && expected.size > 0) changedSome++;
     });
     expect(aligned).toBeGreaterThan(50);
     expect(changedSome).toBeGreaterThan(100);
-    expect(changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL))).toBeNull();
+    expect(
+      changedPrints(null, printAnswerInputs(answerInputs(makeSite(), TOOL)), answerInputs(makeSite(), TOOL)),
+    ).toBeNull();
   });
 
   it("makes with dev's memo, across 300 rounds of random edits, the prints and text made without it", () => {
@@ -73,7 +83,10 @@ describe("answer inputs", () => {
     let rounds = 0;
     eachRound(13, 300, ({ before, edits, after }, next) => {
       const tool = next() < 0.1 ? "tool-2" : TOOL;
-      for (const [site, name] of [[before, "before"], [after, edits.map((e) => e.name).join("; ")]] as const) {
+      for (const [site, name] of [
+        [before, "before"],
+        [after, edits.map((e) => e.name).join("; ")],
+      ] as const) {
         const got = memo.make(site, tool);
         const fresh = new AnswerInputsMemo().make(site, tool);
         expect(got.text, name).toBe(fresh.text);
@@ -86,19 +99,34 @@ describe("answer inputs", () => {
     });
     expect(rounds).toBe(300);
     // A mapping moved to another icon whose file prints the same (size and time): the mapping's print changes.
-    const twins = makeSite({ iconDirFiles: new Map([...makeSite().iconDirFiles, ["twin.png", { size: 15, lastModified: T - 5 }]]) });
-    const moved = { ...twins, iconMap: iconMapOf(new Map([...twins.iconMap.entries, ["php", "twin.png"]]) as JsonObject, T - 300) };
+    const twins = makeSite({
+      iconDirFiles: new Map([...makeSite().iconDirFiles, ["twin.png", { size: 15, lastModified: T - 5 }]]),
+    });
+    const moved = {
+      ...twins,
+      iconMap: iconMapOf(new Map([...twins.iconMap.entries, ["php", "twin.png"]]) as JsonObject, T - 300),
+    };
     memo.make(twins, TOOL);
-    expect(memo.make(moved, TOOL).inputs.keys.get("e:php")).toBe(JSON.stringify(["index_php", "view_php", "twin.png", `15 ${T - 5}`]));
+    expect(memo.make(moved, TOOL).inputs.keys.get("e:php")).toBe(
+      JSON.stringify(["index_php", "view_php", "twin.png", `15 ${T - 5}`]),
+    );
     // A mapping renamed (as many keys as before, one of them another): made anew, as without the memo.
-    const renamed = { ...moved, iconMap: iconMapOf(new Map([...moved.iconMap.entries].map(([k, v]) => [k === "pas" ? "ada" : k, v])) as JsonObject, T - 300) };
+    const renamed = {
+      ...moved,
+      iconMap: iconMapOf(
+        new Map([...moved.iconMap.entries].map(([k, v]) => [k === "pas" ? "ada" : k, v])) as JsonObject,
+        T - 300,
+      ),
+    };
     expect(memo.make(renamed, TOOL).text).toBe(new AnswerInputsMemo().make(renamed, TOOL).text);
   });
 
   it("produces every answer again when the tool or a global input changes, and a key it does not know", () => {
     const site = makeSite();
     expect(unchangedInputs(answerInputs(site, TOOL), answerInputs(site, "tool-2"))("e:php")).toBe(false);
-    expect(unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, baseUrl: "https://other.example" }, TOOL))("")).toBe(false);
+    expect(
+      unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, baseUrl: "https://other.example" }, TOOL))(""),
+    ).toBe(false);
     // The build time (new at every build without SOURCE_DATE_EPOCH) is versionCheck's alone.
     const later = unchangedInputs(answerInputs(site, TOOL), answerInputs({ ...site, buildTime: T + 1 }, TOOL));
     expect(later("v")).toBe(false);
@@ -147,12 +175,25 @@ describe("answer inputs", () => {
 
   it("prints and reads back any key, and reads nothing from a file it does not know", () => {
     // Prints are JSON text (answerInputs makes them so), written into the record as they are.
-    const inputs = { global: "g\n\"x\"", keys: new Map([["e:__proto__", "1"], ["e:a\"b\nc", JSON.stringify(["x\u2028\"", null])], ["i:ü.png", "\"-\""]]) };
+    const inputs = {
+      global: 'g\n"x"',
+      keys: new Map([
+        ["e:__proto__", "1"],
+        ['e:a"b\nc', JSON.stringify(['x\u2028"', null])],
+        ["i:ü.png", '"-"'],
+      ]),
+    };
     expect(parseAnswerInputs(printAnswerInputs(inputs))).toEqual(inputs);
     const site = answerInputs(makeSite(), TOOL);
     expect(parseAnswerInputs(printAnswerInputs(site))).toEqual(site);
     // The first format quoted each print again: such a record is not read (every answer is produced again).
-    for (const text of ["", "{", "[]", '{"format":1,"global":"g","keys":{"a":"1"}}', '{"format":3,"global":"g","keys":{}}']) {
+    for (const text of [
+      "",
+      "{",
+      "[]",
+      '{"format":1,"global":"g","keys":{"a":"1"}}',
+      '{"format":3,"global":"g","keys":{}}',
+    ]) {
       expect(parseAnswerInputs(text), text).toBeNull();
     }
   });

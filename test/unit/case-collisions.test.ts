@@ -17,7 +17,7 @@ function reference(paths: string[]): string[][] {
 
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe("caseCollisions", () => {
@@ -29,7 +29,8 @@ describe("caseCollisions", () => {
       const next = random(seed);
       const paths = new Set<string>();
       const n = 1 + Math.floor(next() * 12);
-      for (let i = 0; i < n; i++) paths.add(folders[Math.floor(next() * folders.length)]! + names[Math.floor(next() * names.length)]!);
+      for (let i = 0; i < n; i++)
+        paths.add(folders[Math.floor(next() * folders.length)]! + names[Math.floor(next() * names.length)]!);
       const files: OutputFile[] = [...paths].map((p) => ({ path: p, data: "" }));
       const expected = reference([...paths]);
       if (expected.length > 0) collided++;
@@ -56,7 +57,8 @@ describe("caseCollisions", () => {
       for (let s = 1 + Math.floor(next() * 3); s > 0; s--) {
         const dir = dirs[Math.floor(next() * dirs.length)]!;
         const members = [...new Set(words.filter(() => next() < 0.3))]
-          .filter((m) => !taken.has(`${dir}/${m}`)).sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
+          .filter((m) => !taken.has(`${dir}/${m}`))
+          .sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
         for (const m of members) taken.add(`${dir}/${m}`);
         if (members.length > 0) answers.addSet(dir, members, () => sample, sample);
       }

@@ -9,7 +9,17 @@ import { filePath } from "../../src/output/file-path.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const DIRS = [
-  "/", "/work/site/dist", "/work/site/dist/", "/work//site/./dist", "/work/site/../dist", "dist", "./dist", "", ".", "..", "/é/日本",
+  "/",
+  "/work/site/dist",
+  "/work/site/dist/",
+  "/work//site/./dist",
+  "/work/site/../dist",
+  "dist",
+  "./dist",
+  "",
+  ".",
+  "..",
+  "/é/日本",
   // More folders than filePath keeps at once (64).
   ...Array.from({ length: 80 }, (_, i) => `/tmp/site-${i}${i % 2 === 0 ? "//" : "/"}dist${i % 3 === 0 ? "/" : ""}`),
 ];
@@ -24,7 +34,13 @@ describe("filePath", () => {
       const dir = pick(DIRS);
       const names = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(NAMES));
       const rel = `${random() < 0.05 ? "/" : ""}${names.join("/")}${random() < 0.05 ? "/" : ""}`;
-      if (path.isAbsolute(dir) && names.every((n) => n !== "" && n !== "." && n !== "..") && !rel.startsWith("/") && !rel.endsWith("/")) plain++;
+      if (
+        path.isAbsolute(dir) &&
+        names.every((n) => n !== "" && n !== "." && n !== "..") &&
+        !rel.startsWith("/") &&
+        !rel.endsWith("/")
+      )
+        plain++;
       expect(filePath(dir, rel), `${JSON.stringify(dir)} + ${JSON.stringify(rel)}`).toBe(path.join(dir, rel));
     }
     // The concatenation was taken often, not only path.join's way.
@@ -32,7 +48,9 @@ describe("filePath", () => {
   });
 
   test("plain paths under an absolute folder", () => {
-    expect(filePath("/work/site/dist", "api/findIcon/file/php.json")).toBe("/work/site/dist/api/findIcon/file/php.json");
+    expect(filePath("/work/site/dist", "api/findIcon/file/php.json")).toBe(
+      "/work/site/dist/api/findIcon/file/php.json",
+    );
     expect(filePath("/", "icons/php.png")).toBe("/icons/php.png");
     expect(filePath("/work//x/./y/", "a/.b")).toBe("/work/x/y/a/.b");
     expect(filePath("/work/x", "a/../b")).toBe("/work/x/b");

@@ -9,7 +9,8 @@ import type { RouteTable } from "../../src/routes/route-table.js";
 import { buildRoutes } from "../../src/routes/build-routes.js";
 import { makeSite } from "../helpers/site.js";
 
-const keyOf = (table: RouteTable): string => hostsKey({ table, service: "Indexer API", out: "dist" }, ["netlify"], "tool-1");
+const keyOf = (table: RouteTable): string =>
+  hostsKey({ table, service: "Indexer API", out: "dist" }, ["netlify"], "tool-1");
 
 describe("the hosts' key", () => {
   const table = buildRoutes(makeSite()).table;

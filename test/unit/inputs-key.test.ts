@@ -9,18 +9,36 @@ import { prng } from "../../scripts/prng.mjs";
 import type { RawContent, RawFile } from "../../src/content/read-content.js";
 import { inputsKey, type KeySettings } from "../../src/output/up-to-date.js";
 
-const settings: KeySettings = { baseUrl: undefined, sourceDateEpoch: "1735689600", strict: false, hosts: ["*"], plan: "free" };
+const settings: KeySettings = {
+  baseUrl: undefined,
+  sourceDateEpoch: "1735689600",
+  strict: false,
+  hosts: ["*"],
+  plan: "free",
+};
 
 const sha1 = (s: string): Buffer => createHash("sha1").update(s).digest();
-const file = (name: string, bytes: string, mtimeMs = 1_700_000_000_000): RawFile =>
-  ({ path: `icons/${name}`, absPath: `/c/icons/${name}`, size: bytes.length, mtimeMs, facts: { hash: sha1(bytes) } });
+const file = (name: string, bytes: string, mtimeMs = 1_700_000_000_000): RawFile => ({
+  path: `icons/${name}`,
+  absPath: `/c/icons/${name}`,
+  size: bytes.length,
+  mtimeMs,
+  facts: { hash: sha1(bytes) },
+});
 
 /** Content as readContent gives it: new file objects each read, each keeping its facts object while unchanged. */
 const content = (files: readonly RawFile[]): RawContent => ({
-  dir: "/c", json: {}, configReference: null, iconsDirExists: true, iconDirFiles: [], published: files.map((f) => ({ ...f })), diagnostics: [],
+  dir: "/c",
+  json: {},
+  configReference: null,
+  iconsDirExists: true,
+  iconDirFiles: [],
+  published: files.map((f) => ({ ...f })),
+  diagnostics: [],
 });
 /** The same, read afresh: no facts object is one a key has seen. */
-const afresh = (files: readonly RawFile[]): RawContent => content(files.map((f) => ({ ...f, facts: { hash: Buffer.from(f.facts!.hash) } })));
+const afresh = (files: readonly RawFile[]): RawContent =>
+  content(files.map((f) => ({ ...f, facts: { hash: Buffer.from(f.facts!.hash) } })));
 
 describe("inputsKey: runs of published files kept while unchanged", () => {
   test("200 random edits: each key is the key read afresh, and differs from the one before", async () => {
@@ -34,11 +52,16 @@ describe("inputsKey: runs of published files kept while unchanged", () => {
       const f = files[i]!;
       const r = next();
       files = [...files];
-      if (r < 0.3) files[i] = file(f.path.slice(6), `edited ${round}`, f.mtimeMs); // new bytes
-      else if (r < 0.45) files[i] = { ...f, mtimeMs: f.mtimeMs - 1000 }; // touched (before SOURCE_DATE_EPOCH)
-      else if (r < 0.55) files[i] = { ...f, size: f.size + 1 }; // same hash, other size (as the key sees it)
-      else if (r < 0.7) files.splice(i, 0, file(`${f.path.slice(6, -4)}-added${round}.png`, `new ${round}`)); // added
-      else if (r < 0.85) files.splice(i, 1); // removed
+      if (r < 0.3)
+        files[i] = file(f.path.slice(6), `edited ${round}`, f.mtimeMs); // new bytes
+      else if (r < 0.45)
+        files[i] = { ...f, mtimeMs: f.mtimeMs - 1000 }; // touched (before SOURCE_DATE_EPOCH)
+      else if (r < 0.55)
+        files[i] = { ...f, size: f.size + 1 }; // same hash, other size (as the key sees it)
+      else if (r < 0.7)
+        files.splice(i, 0, file(`${f.path.slice(6, -4)}-added${round}.png`, `new ${round}`)); // added
+      else if (r < 0.85)
+        files.splice(i, 1); // removed
       else files[i] = { ...f, path: `${f.path.slice(0, -4)}-renamed.png` }; // renamed, same bytes
       const key = await inputsKey(content(files), settings);
       expect(key, `seed ${seed}, round ${round}`).toBe(await inputsKey(afresh(files), settings));
@@ -56,7 +79,9 @@ describe("inputsKey: runs of published files kept while unchanged", () => {
     const later = files.map((f) => ({ ...f, mtimeMs: f.mtimeMs + 1000 })); // both after the epoch: clamped alike
     expect(await inputsKey(content(later), settings)).toBe(key);
     const unclamped = { ...settings, sourceDateEpoch: undefined };
-    expect(await inputsKey(content(later), unclamped), "runs kept under the epoch are not those without").toBe(await inputsKey(afresh(later), unclamped));
+    expect(await inputsKey(content(later), unclamped), "runs kept under the epoch are not those without").toBe(
+      await inputsKey(afresh(later), unclamped),
+    );
     expect(await inputsKey(content(later), unclamped)).not.toBe(await inputsKey(content(files), unclamped));
   });
 });

@@ -6,7 +6,16 @@ import { insideFolder } from "../../src/model/relative-path.js";
 
 describe("insideFolder", () => {
   it("takes names below the folder, dotted names included, and nothing that leaves it or is not a file's path", () => {
-    for (const p of ["a.json", "api/findIcon/file/php.json", ".htaccess", "hosts/apache/.htaccess", "a/.well-known/x", "...", "a/..b/c", "x..y.png"]) {
+    for (const p of [
+      "a.json",
+      "api/findIcon/file/php.json",
+      ".htaccess",
+      "hosts/apache/.htaccess",
+      "a/.well-known/x",
+      "...",
+      "a/..b/c",
+      "x..y.png",
+    ]) {
       expect(insideFolder(p), p).toBe(true);
     }
     for (const p of ["", ".", "..", "../x", "a/../../b", "a/..", "/etc/passwd", "a//b", "a/", "./a", "a/./b", "a/."]) {

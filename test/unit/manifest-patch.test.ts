@@ -18,7 +18,11 @@ function site(random: () => number, count: number, round: number): { files: Outp
   const entries = new ManifestEntries(count);
   for (let i = 0; i < count; i++) {
     files.push({ path: `${NAMES[Math.floor(random() * NAMES.length)]!}${i}`, data: "" });
-    entries.set(i, createHash("sha1").update(`${round} ${i}`).digest(), Math.floor(random() * 10 ** Math.floor(random() * 9)));
+    entries.set(
+      i,
+      createHash("sha1").update(`${round} ${i}`).digest(),
+      Math.floor(random() * 10 ** Math.floor(random() * 9)),
+    );
   }
   return { files, entries };
 }
@@ -38,7 +42,12 @@ describe("a patched manifest", () => {
         now.copy(i, entries, i);
         if (random() < 0.1) {
           changed.push(i);
-          if (random() < 0.7) now.set(i, createHash("sha1").update(`new ${round} ${i}`).digest(), Math.floor(random() * 10 ** Math.floor(random() * 12)));
+          if (random() < 0.7)
+            now.set(
+              i,
+              createHash("sha1").update(`new ${round} ${i}`).digest(),
+              Math.floor(random() * 10 ** Math.floor(random() * 12)),
+            );
         }
       }
       const want = printedManifest(files, now, epoch).bytes();
@@ -77,7 +86,9 @@ describe("a patched manifest", () => {
     for (let i = 0; i < files.length; i++) now.copy(i, entries, i);
     now.set(7, createHash("sha1").update("seven").digest(), 123456789);
     const patched = updatedManifest(printedManifest(files, now, undefined), files.length, {
-      from: made, changed: [7], line: (k) => `${now.get(k)!} ${files[k]!.path}\n`,
+      from: made,
+      changed: [7],
+      line: (k) => `${now.get(k)!} ${files[k]!.path}\n`,
     });
     expect(patched.bytes().equals(printedManifest(files, now, undefined).bytes())).toBe(true);
     expect([...patched.chunks()].join("")).toBe(printedManifest(files, now, undefined).bytes().toString("utf8"));

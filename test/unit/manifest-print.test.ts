@@ -11,7 +11,16 @@ import { MARKER_HEADER } from "../../src/output/out-folder.js";
 import { mtimesLine, printedManifest } from "../../src/output/write-output.js";
 import { prng } from "../../scripts/prng.mjs";
 
-const NAMES = ["icons/php.png", "api/findIcon/file/ejs.json", "a", "é.png", "日本.svg", "emoji-😀.png", "x y+z.json", "ÿ"];
+const NAMES = [
+  "icons/php.png",
+  "api/findIcon/file/ejs.json",
+  "a",
+  "é.png",
+  "日本.svg",
+  "emoji-😀.png",
+  "x y+z.json",
+  "ÿ",
+];
 
 describe("the manifest's bytes", () => {
   test("are the UTF-8 of its lines (Node's base64url and UTF-8), for random entries, sizes and paths, some unset", () => {
@@ -28,7 +37,12 @@ describe("the manifest's bytes", () => {
         const hash = createHash("sha1").update(`${round} ${i}`).digest();
         // A size that is no safe integer comes only from a line edited by hand: printed as String() prints it.
         const odd = [1.5, 1e21, 2 ** 53 + 2];
-        const size = random() < 0.05 ? odd[Math.floor(random() * odd.length)]! : random() < 0.5 ? Math.floor(random() * 10) : Math.floor(random() * 2 ** 40);
+        const size =
+          random() < 0.05
+            ? odd[Math.floor(random() * odd.length)]!
+            : random() < 0.5
+              ? Math.floor(random() * 10)
+              : Math.floor(random() * 2 ** 40);
         entries.set(i, hash, size);
         lines.push(`${hash.toString("base64url")} ${size} ${name}\n`);
       }
@@ -60,9 +74,16 @@ describe("the manifest's bytes", () => {
     const hash = createHash("sha1").update("x").digest();
     entries.set(0, hash, 1);
     entries.set(1, hash, 22);
-    const files: OutputFile[] = [{ path: "ignored", data: "" }, { path: "ignored-too", data: "" }];
+    const files: OutputFile[] = [
+      { path: "ignored", data: "" },
+      { path: "ignored-too", data: "" },
+    ];
     const text = printedManifest(files, entries, undefined, ["a/ü.json", "b"]).bytes().toString("utf8");
-    expect(text.split("\n").slice(2)).toEqual([`${hash.toString("base64url")} 1 a/ü.json`, `${hash.toString("base64url")} 22 b`, ""]);
+    expect(text.split("\n").slice(2)).toEqual([
+      `${hash.toString("base64url")} 1 a/ü.json`,
+      `${hash.toString("base64url")} 22 b`,
+      "",
+    ]);
   });
 });
 

@@ -19,7 +19,13 @@ describe("servedByEdge", () => {
 describe("sortedByPath", () => {
   it("sorts as a stable sort by path does, asking each file's path once", () => {
     let asked = 0;
-    const file = (path: string, tag: number): { readonly path: string; tag: number } => ({ get path() { asked++; return path; }, tag });
+    const file = (path: string, tag: number): { readonly path: string; tag: number } => ({
+      get path() {
+        asked++;
+        return path;
+      },
+      tag,
+    });
     const paths = ["b/x", "a", "icons/z.png", "a", "B", "icons/a.png", "a/b", "icons/z.png"];
     const files = paths.map(file);
     const sorted = sortedByPath(files);

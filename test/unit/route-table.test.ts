@@ -10,18 +10,32 @@ import { compileContent, DEMO_CONTENT, haveRealFixtures, realFixture, REAL_FIXTU
 import { domainQueries, knownExtensions, type DomainQuery } from "../helpers/domain.js";
 import { makeSite } from "../helpers/site.js";
 
-const rule = (id: string, match: Rule["match"], target = `/${id}.json`): Rule => ({ id, match, target, status: 200, headers: {} });
-const table = (rules: Rule[]): RouteTable => ({ version: 1, entry: "/api.php", duplicateKeys: "last", valueCharset: "", rules });
+const rule = (id: string, match: Rule["match"], target = `/${id}.json`): Rule => ({
+  id,
+  match,
+  target,
+  status: 200,
+  headers: {},
+});
+const table = (rules: Rule[]): RouteTable => ({
+  version: 1,
+  entry: "/api.php",
+  duplicateKeys: "last",
+  valueCharset: "",
+  rules,
+});
 
 describe("matchRoute semantics", () => {
-  const t = compileTable(table([
-    rule("a-empty", { action: { eq: "a" }, v: { eq: "" } }),
-    rule("a-known", { action: { eq: "a" }, v: { in: ["x", "y"] } }, "/a/{v}.json"),
-    rule("a-case", { action: { eq: "a" }, v: { in: ["k"], ignoreCase: true } }, "/a/k/{v}.json"),
-    rule("a-any", { action: { eq: "a" }, v: { present: true } }),
-    rule("a-absent", { action: { eq: "a" } }),
-    rule("all", {}),
-  ]));
+  const t = compileTable(
+    table([
+      rule("a-empty", { action: { eq: "a" }, v: { eq: "" } }),
+      rule("a-known", { action: { eq: "a" }, v: { in: ["x", "y"] } }, "/a/{v}.json"),
+      rule("a-case", { action: { eq: "a" }, v: { in: ["k"], ignoreCase: true } }, "/a/k/{v}.json"),
+      rule("a-any", { action: { eq: "a" }, v: { present: true } }),
+      rule("a-absent", { action: { eq: "a" } }),
+      rule("all", {}),
+    ]),
+  );
   const id = (search: string): string => matchRoute(t, parseQuery(search)).rule.id;
   const target = (search: string): string => matchRoute(t, parseQuery(search)).target;
 
@@ -65,8 +79,11 @@ function checkDomain(site: SiteModel, queries: DomainQuery[]): void {
     const want = answer(site, query);
     const served = files.get(target);
     if (served === undefined) wrong.push(`${JSON.stringify(q)}: ${r.id} → ${target} has no file`);
-    else if (answerText(served) !== answerText(want) || r.status !== want.status
-      || JSON.stringify(r.headers) !== JSON.stringify(answerHeaders(want))) {
+    else if (
+      answerText(served) !== answerText(want) ||
+      r.status !== want.status ||
+      JSON.stringify(r.headers) !== JSON.stringify(answerHeaders(want))
+    ) {
       wrong.push(`${JSON.stringify(q)}: ${r.id} → ${target} differs from the reference`);
     }
   }
@@ -93,14 +110,17 @@ describe("the built table answers the precomputed domain exactly", () => {
     checkDomain(model, queries);
   });
 
-  it("also exactly for case variants of getExtensionSetting, type=\"\", and UPPER/Capitalized findIcon", () => {
+  it('also exactly for case variants of getExtensionSetting, type="", and UPPER/Capitalized findIcon', () => {
     const site = makeSite();
     const queries: DomainQuery[] = [];
     for (const e of knownExtensions(site)) {
       const upper = e.toUpperCase();
       const cap = e.charAt(0).toUpperCase() + e.slice(1);
       for (const v of [upper, cap, e.replace(/^./, (c) => c.toUpperCase()).replace(/.$/, (c) => c.toUpperCase())]) {
-        queries.push({ action: "getExtensionSetting", extension: v }, { action: "getExtensionSetting", extension: v, type: "viewing" });
+        queries.push(
+          { action: "getExtensionSetting", extension: v },
+          { action: "getExtensionSetting", extension: v, type: "viewing" },
+        );
       }
       queries.push({ action: "getExtensionSetting", extension: e, type: "" });
       queries.push({ action: "findIcon", extension: upper }, { action: "findIcon", type: "file", extension: cap });
@@ -165,7 +185,12 @@ describe("fallbacks outside the domain keep the fields a client acts on", () => 
   it("an unknown version is told to update, with the config URL", () => {
     const got = serve("action=versionCheck&current_version=9.9-unknown");
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ update_needed: true, latest_version: "1.2.0-r2", config_url: "https://icons.example.org/api.php?action=config", current_version: "" });
+    expect(got.body).toMatchObject({
+      update_needed: true,
+      latest_version: "1.2.0-r2",
+      config_url: "https://icons.example.org/api.php?action=config",
+      current_version: "",
+    });
   });
   it("an unknown icon name is not found", () => {
     expect(serve("action=icon&name=nope.png")).toEqual({ status: 404, body: { error: "Icon not found", status: 404 } });
@@ -175,7 +200,12 @@ describe("fallbacks outside the domain keep the fields a client acts on", () => 
 describe("compareBytes", () => {
   it("orders by UTF-8 bytes, also where UTF-16 order differs", async () => {
     const { compareBytes } = await import("../../src/model/types.js");
-    expect(["ada.png", "ada-body.png", "Z.png", "a.png"].sort(compareBytes)).toEqual(["Z.png", "a.png", "ada-body.png", "ada.png"]);
+    expect(["ada.png", "ada-body.png", "Z.png", "a.png"].sort(compareBytes)).toEqual([
+      "Z.png",
+      "a.png",
+      "ada-body.png",
+      "ada.png",
+    ]);
     // U+FF5E (EF BD 9E) sorts before U+1F600 (F0 9F 98 80) in bytes, after it in UTF-16 units (D83D DE00).
     expect(["\u{1F600}", "\uFF5E"].sort(compareBytes)).toEqual(["\uFF5E", "\u{1F600}"]);
     expect(["\u{1F600}", "\uFF5E"].sort()).toEqual(["\u{1F600}", "\uFF5E"]);
@@ -186,6 +216,17 @@ describe("compareBytes", () => {
     const ascii = ["ada.png", "ada-body.png", "Z.png", "a.png", "~63", "0"];
     expect(sortBytes([...ascii])).toEqual([...ascii].sort(compareBytes));
     const high = [...ascii, "\u{1F600}", "\uFF5E", "\u00E9", "\uE000"];
-    expect(sortBytes([...high])).toEqual(["0", "Z.png", "a.png", "ada-body.png", "ada.png", "~63", "\u00E9", "\uE000", "\uFF5E", "\u{1F600}"]);
+    expect(sortBytes([...high])).toEqual([
+      "0",
+      "Z.png",
+      "a.png",
+      "ada-body.png",
+      "ada.png",
+      "~63",
+      "\u00E9",
+      "\uE000",
+      "\uFF5E",
+      "\u{1F600}",
+    ]);
   });
 });

@@ -11,7 +11,8 @@ import { eachRound } from "../helpers/site-edits.js";
 import { makeSite } from "../helpers/site.js";
 
 /** Path → text of every answer file. */
-const answers = (routes: BuiltRoutes): Map<string, string> => new Map([...routes.files.outputs()].map((f) => [f.path, f.produce()]));
+const answers = (routes: BuiltRoutes): Map<string, string> =>
+  new Map([...routes.files.outputs()].map((f) => [f.path, f.produce()]));
 
 /** The members of findIcon's rule for lower-case extensions: the list the memo keeps, found by its identity. */
 const findIconMembers = (routes: BuiltRoutes): unknown => {
@@ -19,10 +20,14 @@ const findIconMembers = (routes: BuiltRoutes): unknown => {
   return predicate !== undefined && "in" in predicate ? predicate.in : undefined;
 };
 
-const keysOf = (site: SiteModel): string => JSON.stringify([
-  [...site.extensionMap.indexing.keys()], [...site.extensionMap.viewing.keys()], [...site.iconMap.entries.keys()],
-  [...site.iconDirFiles.keys()], site.versions,
-]);
+const keysOf = (site: SiteModel): string =>
+  JSON.stringify([
+    [...site.extensionMap.indexing.keys()],
+    [...site.extensionMap.viewing.keys()],
+    [...site.iconMap.entries.keys()],
+    [...site.iconDirFiles.keys()],
+    site.versions,
+  ]);
 
 describe("the route table's memo", () => {
   it("gives what a build without it gives, after 300 random edits, and keeps its lists only for the same keys", () => {
@@ -54,8 +59,19 @@ describe("the route table's memo", () => {
     const memo = new RoutesMemo();
     const site = makeSite();
     buildRoutes(site, memo);
-    const moved = buildRoutes({ ...site, iconMap: { ...site.iconMap, entries: new Map([...site.iconMap.entries].map(([k, v]) => [k, k === "php" ? "js.svg" : v])) } }, memo);
+    const moved = buildRoutes(
+      {
+        ...site,
+        iconMap: {
+          ...site.iconMap,
+          entries: new Map([...site.iconMap.entries].map(([k, v]) => [k, k === "php" ? "js.svg" : v])),
+        },
+      },
+      memo,
+    );
     expect(moved.files.get("/api/findIcon/file/php.json")?.body).toMatchObject({ icon: { filename: "js.svg" } });
-    expect(buildRoutes(site, memo).files.get("/api/findIcon/file/php.json")?.body).toMatchObject({ icon: { filename: "php.png" } });
+    expect(buildRoutes(site, memo).files.get("/api/findIcon/file/php.json")?.body).toMatchObject({
+      icon: { filename: "php.png" },
+    });
   });
 });

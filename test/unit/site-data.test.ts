@@ -24,11 +24,32 @@ function hostileModel(): SiteModel {
   const odd = 'q"uote\\back\u2028line\u0000nul\ud83d\ude00emoji\ud800lone</script>';
   const json = (entries: Array<[string, unknown]>): JsonObject => new Map(entries) as JsonObject;
   return {
-    baseUrl: "https://x.example/p", service: odd, serviceVersion: "1", description: "", versions: [odd, "1.0"], buildTime: 1,
-    config: { json: json([[odd, json([["a", [1, -0.5, 1e21, null, true, json([])]]])], ["version", "2"]]), version: "2", lastModified: 3 },
+    baseUrl: "https://x.example/p",
+    service: odd,
+    serviceVersion: "1",
+    description: "",
+    versions: [odd, "1.0"],
+    buildTime: 1,
+    config: {
+      json: json([
+        [odd, json([["a", [1, -0.5, 1e21, null, true, json([])]]])],
+        ["version", "2"],
+      ]),
+      version: "2",
+      lastModified: 3,
+    },
     extensionMap: extensionMapOf(json([[odd, "x"]]), json([]), 4),
-    iconMap: iconMapOf(json([[odd, `${odd}.png`], ["php", "php.png"]]), 5),
-    iconDirFiles: new Map([[`${odd}.png`, { size: 0, lastModified: 0 }], ["php.png", { size: 10, lastModified: 7 }]]),
+    iconMap: iconMapOf(
+      json([
+        [odd, `${odd}.png`],
+        ["php", "php.png"],
+      ]),
+      5,
+    ),
+    iconDirFiles: new Map([
+      [`${odd}.png`, { size: 0, lastModified: 0 }],
+      ["php.png", { size: 10, lastModified: 7 }],
+    ]),
     configReference: null,
   };
 }
@@ -59,7 +80,9 @@ describe("siteDataText", () => {
     const next = async (): Promise<string> => {
       const model = buildModel(await readContent(dir), { clock, parsed, parts }).model!;
       printed.length = 0;
-      const text = siteDataText(model, (name, print) => memo.partText(model, name, () => (printed.push(name), print())));
+      const text = siteDataText(model, (name, print) =>
+        memo.partText(model, name, () => (printed.push(name), print())),
+      );
       expect(text).toBe(JSON.stringify(toSiteData(buildModel(await readContent(dir), { clock }).model!)));
       return text;
     };

@@ -15,22 +15,34 @@ import { treeLinks } from "../../src/output/tree-links.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";
 
-const tree = (host: string, docroot: "site" | "plain", own: string[]): LinkTree =>
-  ({ host, prefix: `hosts/${host}/`, docroot, own: new Set(own), ownAmongAnswers: own.some((p) => p.startsWith("api/")) });
+const tree = (host: string, docroot: "site" | "plain", own: string[]): LinkTree => ({
+  host,
+  prefix: `hosts/${host}/`,
+  docroot,
+  own: new Set(own),
+  ownAmongAnswers: own.some((p) => p.startsWith("api/")),
+});
 
 describe("treeLinks", () => {
   it("gives the links the rule gives file by file, in the same order, with the same folders and bytes", async () => {
     const { site } = await compile({ content: DEMO_CONTENT, sourceDateEpoch: "1704067200" });
     expect(site.filter((f) => f instanceof AnswerOutput).length).toBeGreaterThan(100);
     const answerPath = site.find((f) => f instanceof AnswerOutput && f.member !== null)!.path;
-    const trees = [tree("apache", "site", [".htaccess"]), tree("cloudflare", "plain", ["_headers"]), tree("odd", "site", [answerPath])];
+    const trees = [
+      tree("apache", "site", [".htaccess"]),
+      tree("cloudflare", "plain", ["_headers"]),
+      tree("odd", "site", [answerPath]),
+    ];
     const seed = Number(process.env.TREE_LINKS_SEED ?? 28);
     const next = prng(seed);
     for (let round = 0; round < 40; round++) {
       const entries = new ManifestEntries(site.length);
-      site.forEach((_, i) => { if (next() > 0.02) entries.set(i, Buffer.alloc(20, i % 251), 1 + Math.floor(next() * 1000)); });
+      site.forEach((_, i) => {
+        if (next() > 0.02) entries.set(i, Buffer.alloc(20, i % 251), 1 + Math.floor(next() * 1000));
+      });
       const untrusted = new Set(site.filter(() => next() < 0.05).map((f) => folderOf(f)));
-      const trusted = (rel: string): boolean => ![...untrusted].some((folder) => rel.endsWith(`/${folder}`) || (folder === "" && rel.split("/").length === 2));
+      const trusted = (rel: string): boolean =>
+        ![...untrusted].some((folder) => rel.endsWith(`/${folder}`) || (folder === "" && rel.split("/").length === 2));
       const rewritten = new Set(site.map((_, i) => i).filter(() => next() < 0.03));
       const all = next() < 0.1;
       const got = treeLinks(trees, { files: site, entries, dir: "/out" }, { trusted, rewritten, all });
@@ -49,7 +61,10 @@ describe("treeLinks", () => {
           else otherBytes += size;
         });
       }
-      expect(got.links.map((l) => l.path), `seed ${seed}, round ${round}`).toEqual(links);
+      expect(
+        got.links.map((l) => l.path),
+        `seed ${seed}, round ${round}`,
+      ).toEqual(links);
       expect(got.folders).toEqual(folders);
       expect(got.otherBytes).toBe(otherBytes);
     }

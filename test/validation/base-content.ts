@@ -7,7 +7,10 @@ import { afterAll } from "vitest";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 
 /** A 1×1 PNG, a 1×1 GIF and a small SVG: real images that image-size reads. */
-export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 export const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 export const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16"/></svg>\n';
 
@@ -91,6 +94,7 @@ export async function edit(dir: string, rel: string, from: string, to: string): 
   const file = path.join(dir, rel);
   const text = await readFile(file, "utf8");
   const at = text.indexOf(from);
-  if (at === -1 || text.indexOf(from, at + 1) !== -1) throw new Error(`test setup: ${JSON.stringify(from)} is not in ${rel} exactly once`);
+  if (at === -1 || text.indexOf(from, at + 1) !== -1)
+    throw new Error(`test setup: ${JSON.stringify(from)} is not in ${rel} exactly once`);
   await writeFile(file, text.slice(0, at) + to + text.slice(at + from.length));
 }

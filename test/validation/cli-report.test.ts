@@ -31,7 +31,9 @@ describe("check", () => {
     const before = (await readdir(dir)).sort();
     const r = await cli("check", "--content", dir);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^Checked .+: no errors, 0 warnings; \d+ responses, \d+ route rules, \d+ files would be written \((\d+ ms|\d+\.\d s)\)\.$/); // seconds on a busy machine
+    expect(r.out).toMatch(
+      /^Checked .+: no errors, 0 warnings; \d+ responses, \d+ route rules, \d+ files would be written \((\d+ ms|\d+\.\d s)\)\.$/,
+    ); // seconds on a busy machine
     expect((await readdir(dir)).sort()).toEqual(before);
     expect(existsSync(path.join(path.dirname(dir), "dist"))).toBe(false);
   });
@@ -40,11 +42,15 @@ describe("check", () => {
     const dir = await withMissingIcon();
     const r = await cli("check", "--content", dir);
     expect(r.code).toBe(0);
-    expect(r.err).toBe(`${dir}/icons.json:3:10 #/php: warning: icons/elephant.png does not exist: findIcon for "php" falls back to text.png. [ICON_MISSING]\n`
-      + `  Add icons/elephant.png, or map "php" to an existing icon.`);
+    expect(r.err).toBe(
+      `${dir}/icons.json:3:10 #/php: warning: icons/elephant.png does not exist: findIcon for "php" falls back to text.png. [ICON_MISSING]\n` +
+        `  Add icons/elephant.png, or map "php" to an existing icon.`,
+    );
     const strict = await cli("check", "--content", dir, "--strict");
     expect(strict.code).toBe(1);
-    expect(strict.err).toMatch(/^The content has 1 error\.\n.+icons\.json:3:10 #\/php: error: icons\/elephant\.png does not exist/);
+    expect(strict.err).toMatch(
+      /^The content has 1 error\.\n.+icons\.json:3:10 #\/php: error: icons\/elephant\.png does not exist/,
+    );
   });
 
   it("exits 1 listing every error, and 2 for a content folder that does not exist", async () => {
@@ -68,11 +74,18 @@ describe("--json", () => {
     const report = JSON.parse(r.out) as JsonReport;
     expect(report.ok).toBe(true);
     expect(report.errors).toEqual([]);
-    expect(report.warnings).toEqual([{
-      severity: "warning", code: "ICON_MISSING", file: `${dir}/icons.json`, pointer: "/php", line: 3, column: 10,
-      message: `icons/elephant.png does not exist: findIcon for "php" falls back to text.png.`,
-      hint: `Add icons/elephant.png, or map "php" to an existing icon.`,
-    }]);
+    expect(report.warnings).toEqual([
+      {
+        severity: "warning",
+        code: "ICON_MISSING",
+        file: `${dir}/icons.json`,
+        pointer: "/php",
+        line: 3,
+        column: 10,
+        message: `icons/elephant.png does not exist: findIcon for "php" falls back to text.png.`,
+        hint: `Add icons/elephant.png, or map "php" to an existing icon.`,
+      },
+    ]);
     expect(report.counts).toMatchObject({ errors: 0, warnings: 1 });
     expect(report.counts.answers).toBeGreaterThan(10);
   });
@@ -100,7 +113,11 @@ describe("--json", () => {
     await edit(dir, "manifest.json", "https://", "http://");
     const bad = await cli("build", "--content", dir, "--out", out, "--json");
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.out)).toMatchObject({ ok: false, errors: [{ code: "BASE_URL", pointer: "/base_url", line: 2 }], counts: { errors: 1 } });
+    expect(JSON.parse(bad.out)).toMatchObject({
+      ok: false,
+      errors: [{ code: "BASE_URL", pointer: "/base_url", line: 2 }],
+      counts: { errors: 1 },
+    });
 
     const usage = await cli("build", "--content", dir, "--out", dir, "--json");
     expect(usage.code).toBe(2);

@@ -67,13 +67,21 @@ async function checkHostFiles(files: OutputFile[], work: string): Promise<string
   // Netlify: the parser the Netlify CLI uses; every rule line is one redirect, nothing more, nothing less.
   const redirects = text(files, "_redirects");
   await writeFile(path.join(work, "_redirects"), redirects);
-  const parsed = await parseAllRedirects({ redirectsFiles: [path.join(work, "_redirects")], netlifyConfigPath: undefined, configRedirects: [], minimal: false });
-  if (parsed.errors.length > 0) problems.push(`netlify _redirects: ${parsed.errors.map((e: Error) => e.message).join("; ")}`);
+  const parsed = await parseAllRedirects({
+    redirectsFiles: [path.join(work, "_redirects")],
+    netlifyConfigPath: undefined,
+    configRedirects: [],
+    minimal: false,
+  });
+  if (parsed.errors.length > 0)
+    problems.push(`netlify _redirects: ${parsed.errors.map((e: Error) => e.message).join("; ")}`);
   const ruleLines = redirects.split("\n").filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#")).length;
-  if (parsed.redirects.length !== ruleLines) problems.push(`netlify _redirects: ${ruleLines} rule lines but ${parsed.redirects.length} parsed redirects`);
+  if (parsed.redirects.length !== ruleLines)
+    problems.push(`netlify _redirects: ${ruleLines} rule lines but ${parsed.redirects.length} parsed redirects`);
   const headers = text(files, "_headers");
   for (const line of headers.split("\n")) {
-    if (line !== "" && !line.startsWith("#") && !line.startsWith("/") && !/^ {2}[A-Za-z-]+: [^\r\n]*$/.test(line)) problems.push(`netlify _headers: odd line ${JSON.stringify(line)}`);
+    if (line !== "" && !line.startsWith("#") && !line.startsWith("/") && !/^ {2}[A-Za-z-]+: [^\r\n]*$/.test(line))
+      problems.push(`netlify _headers: odd line ${JSON.stringify(line)}`);
   }
 
   // Vercel: the routing-utils that the Vercel build uses to compile vercel.json.
@@ -100,11 +108,26 @@ async function checkHostFiles(files: OutputFile[], work: string): Promise<string
     await mkdir(nginxDir, { recursive: true });
     await writeFile(path.join(nginxDir, "http.conf"), text(files, "nginx-http.conf"));
     await writeFile(path.join(nginxDir, "server.conf"), text(files, "nginx.conf"));
-    await writeFile(path.join(nginxDir, "nginx.conf"), [
-      `pid ${nginxDir}/nginx.pid;`, `error_log ${nginxDir}/error.log;`, "events {}", "http {",
-      `  include ${nginxDir}/http.conf;`, "  server {", "    listen 127.0.0.1:1;", `    root ${work};`, `    include ${nginxDir}/server.conf;`, "  }", "}", "",
-    ].join("\n"));
-    const t = spawnSync("/usr/sbin/nginx", ["-p", nginxDir, "-c", path.join(nginxDir, "nginx.conf"), "-t", "-q"], { encoding: "utf8" });
+    await writeFile(
+      path.join(nginxDir, "nginx.conf"),
+      [
+        `pid ${nginxDir}/nginx.pid;`,
+        `error_log ${nginxDir}/error.log;`,
+        "events {}",
+        "http {",
+        `  include ${nginxDir}/http.conf;`,
+        "  server {",
+        "    listen 127.0.0.1:1;",
+        `    root ${work};`,
+        `    include ${nginxDir}/server.conf;`,
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const t = spawnSync("/usr/sbin/nginx", ["-p", nginxDir, "-c", path.join(nginxDir, "nginx.conf"), "-t", "-q"], {
+      encoding: "utf8",
+    });
     if (t.status !== 0) problems.push(`nginx -t: ${t.stderr}`);
   }
 
@@ -112,14 +135,28 @@ async function checkHostFiles(files: OutputFile[], work: string): Promise<string
   if (haveApache) {
     const apacheDir = path.join(work, "apache");
     await mkdir(apacheDir, { recursive: true });
-    const modules = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"]
-      .map((m) => `LoadModule ${m}_module /usr/lib/apache2/modules/mod_${m}.so`);
-    await writeFile(path.join(apacheDir, "httpd.conf"), [
-      `ServerRoot ${apacheDir}`, "ServerName 127.0.0.1", "Listen 127.0.0.1:1", `PidFile ${apacheDir}/httpd.pid`, `ErrorLog ${apacheDir}/error.log`,
-      ...modules, `DocumentRoot "${work}"`, `<Directory "${work}">`, text(files, ".htaccess"), "</Directory>", "",
-    ].join("\n"));
+    const modules = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"].map(
+      (m) => `LoadModule ${m}_module /usr/lib/apache2/modules/mod_${m}.so`,
+    );
+    await writeFile(
+      path.join(apacheDir, "httpd.conf"),
+      [
+        `ServerRoot ${apacheDir}`,
+        "ServerName 127.0.0.1",
+        "Listen 127.0.0.1:1",
+        `PidFile ${apacheDir}/httpd.pid`,
+        `ErrorLog ${apacheDir}/error.log`,
+        ...modules,
+        `DocumentRoot "${work}"`,
+        `<Directory "${work}">`,
+        text(files, ".htaccess"),
+        "</Directory>",
+        "",
+      ].join("\n"),
+    );
     const t = spawnSync("/usr/sbin/apache2", ["-t", "-f", path.join(apacheDir, "httpd.conf")], {
-      encoding: "utf8", env: { ...process.env, APACHE_RUN_DIR: apacheDir, APACHE_LOCK_DIR: apacheDir, APACHE_LOG_DIR: apacheDir },
+      encoding: "utf8",
+      env: { ...process.env, APACHE_RUN_DIR: apacheDir, APACHE_LOCK_DIR: apacheDir, APACHE_LOG_DIR: apacheDir },
     });
     if (t.status !== 0) problems.push(`apache2 -t: ${t.stderr}`);
   }
@@ -134,22 +171,38 @@ describe("hostile keys through the whole build", () => {
     const h: Hostile = {
       extensions: acceptable(Array.from({ length: 8 }, () => randomKey(next))),
       versions: [...new Set(Array.from({ length: 3 }, () => randomKey(next)))],
-      iconNames: acceptable(Array.from({ length: 3 }, () => randomKey(next).replace(/[/\\]/g, "_")))
-        .filter((n) => n !== "." && n !== ".." && !n.startsWith(".")),
+      iconNames: acceptable(Array.from({ length: 3 }, () => randomKey(next).replace(/[/\\]/g, "_"))).filter(
+        (n) => n !== "." && n !== ".." && !n.startsWith("."),
+      ),
     };
     const dir = await hostileContent(h, temps);
-    const { hosts, diagnostics } = await compile({ content: dir, sourceDateEpoch: TEST_EPOCH, hosts: [...STATIC_HOSTS, "cloudflare"] }).catch((error: unknown) => {
-      throw new Error(`seed ${seed} ${JSON.stringify(h)}: ${error instanceof ContentError ? JSON.stringify(error.diagnostics) : String(error)}`);
+    const { hosts, diagnostics } = await compile({
+      content: dir,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: [...STATIC_HOSTS, "cloudflare"],
+    }).catch((error: unknown) => {
+      throw new Error(
+        `seed ${seed} ${JSON.stringify(h)}: ${error instanceof ContentError ? JSON.stringify(error.diagnostics) : String(error)}`,
+      );
     });
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const work = await tmpDir("bis-fuzz-");
     temps.push(work);
-    expect(await checkHostFiles(hosts.flatMap((h) => h.files.map((f) => ({ path: f.path, data: f.data }))), work), `seed ${seed}: ${JSON.stringify(h)}`).toEqual([]);
+    expect(
+      await checkHostFiles(
+        hosts.flatMap((h) => h.files.map((f) => ({ path: f.path, data: f.data }))),
+        work,
+      ),
+      `seed ${seed}: ${JSON.stringify(h)}`,
+    ).toEqual([]);
   });
 
   it("refuses control characters (a newline in a key, a tab in a version) before writing anything", async () => {
     const dir = await hostileContent({ extensions: ["a\nb"], versions: ["1\t2"], iconNames: [] }, temps);
-    const error = await compileContent(dir).then(() => null, (e: unknown) => e);
+    const error = await compileContent(dir).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ContentError);
     const codes = (error as ContentError).diagnostics.map((d) => `${path.basename(d.file)} ${d.code} ${d.pointer}`);
     expect(codes).toContain("extensionMap.json VALUE_UNSAFE /indexing/a\nb");

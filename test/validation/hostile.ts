@@ -21,8 +21,12 @@ export interface Hostile {
 export async function hostileContent(h: Hostile, temps: string[]): Promise<string> {
   const dir = await writeBase();
   temps.push(dir);
-  const json = (text: string | Buffer | undefined): Record<string, unknown> => JSON.parse(String(text)) as Record<string, unknown>;
-  const map = json(BASE_FILES["extensionMap.json"]) as { indexing: Record<string, string>; viewing: Record<string, string> };
+  const json = (text: string | Buffer | undefined): Record<string, unknown> =>
+    JSON.parse(String(text)) as Record<string, unknown>;
+  const map = json(BASE_FILES["extensionMap.json"]) as {
+    indexing: Record<string, string>;
+    viewing: Record<string, string>;
+  };
   const icons = json(BASE_FILES["icons.json"]) as Record<string, string>;
   const manifest = json(BASE_FILES["manifest.json"]) as { versions: string[] };
   for (const e of h.extensions) {
@@ -41,15 +45,47 @@ export async function hostileContent(h: Hostile, temps: string[]): Promise<strin
 export function hostileParity(hosts: readonly HostName[], temps: string[]): void {
   it(`${hosts.join(" and ")} answer every dangerous key exactly like the preview (no key adds or changes a rule)`, async () => {
     const extensions = [
-      "a b", "c#", "x&action=config", "k=v", "100%", "%41", "it's", "say\"hi", "c++", "a;b", "back\\slash", "$1",
-      "$args", "{ext}", "%{QUERY_STRING}", "<x>", "a|b", "`x`", "*", "q?", "a/b", "~7e", "é", "中文", "😀", " ", "php ",
-      "\\n", "a\u00a0b", "[x]", "!x", "(x)",
+      "a b",
+      "c#",
+      "x&action=config",
+      "k=v",
+      "100%",
+      "%41",
+      "it's",
+      'say"hi',
+      "c++",
+      "a;b",
+      "back\\slash",
+      "$1",
+      "$args",
+      "{ext}",
+      "%{QUERY_STRING}",
+      "<x>",
+      "a|b",
+      "`x`",
+      "*",
+      "q?",
+      "a/b",
+      "~7e",
+      "é",
+      "中文",
+      "😀",
+      " ",
+      "php ",
+      "\\n",
+      "a\u00a0b",
+      "[x]",
+      "!x",
+      "(x)",
     ];
-    const dir = await hostileContent({
-      extensions,
-      versions: ["1.0 beta", "2.0#x", "v&current_version=1.0", "é1", "1.0%20"],
-      iconNames: ["my icon", "a#b", "100%", "q'uote", "ü"],
-    }, temps);
+    const dir = await hostileContent(
+      {
+        extensions,
+        versions: ["1.0 beta", "2.0#x", "v&current_version=1.0", "é1", "1.0%20"],
+        iconNames: ["my icon", "a#b", "100%", "q'uote", "ü"],
+      },
+      temps,
+    );
     const run = await runParity(dir, { membersPerSet: 20, netlifyEvery: 10, hosts });
     console.log(summarize("hostile keys", run));
     expect(run.reports.map((r) => r.host)).toEqual([...hosts]);
@@ -58,7 +94,8 @@ export function hostileParity(hosts: readonly HostName[], temps: string[]): void
       // Netlify's _redirects cannot spell some literals (spaces, "#", "%", quotes, non-ASCII …): the adapter leaves
       // those rules out (a documented difference; its file says so in a comment), so those values get the answer of
       // the fallback rule (unknown extension, unknown version, icon not found). Every other rule must still match.
-      const unexpected = r.host === "netlify-static" ? r.unexpected.filter((m) => !m.request.rule.endsWith(".escaped")) : r.unexpected;
+      const unexpected =
+        r.host === "netlify-static" ? r.unexpected.filter((m) => !m.request.rule.endsWith(".escaped")) : r.unexpected;
       expect(unexpected.slice(0, 8), `${r.host}: unexpected differences`).toEqual([]);
     }
   }, 900_000); // every host's server, many keys: long on 2 cores shared with the other suites

@@ -30,7 +30,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) await walk(child);
-      else out[child] = createHash("sha256").update(await readFile(path.join(dir, child))).digest("hex");
+      else
+        out[child] = createHash("sha256")
+          .update(await readFile(path.join(dir, child)))
+          .digest("hex");
     }
   };
   await walk("");
@@ -48,16 +51,25 @@ let before: Record<string, string>;
 let beforeRecords: Record<string, string>;
 
 const buildIt = (write?: WriteOptions, extra: { content?: string; force?: boolean } = {}) =>
-  build({ content: extra.content ?? content, out, sourceDateEpoch: TEST_EPOCH, ...(write ? { write } : {}), ...(extra.force ? { force: true } : {}) });
+  build({
+    content: extra.content ?? content,
+    out,
+    sourceDateEpoch: TEST_EPOCH,
+    ...(write ? { write } : {}),
+    ...(extra.force ? { force: true } : {}),
+  });
 
 /**
  * File-system methods for the writer: `link` always fails, so that a writer that reuses unchanged files of the
  * previous output by hard-linking them falls back to writing every file (and meets the injected failure).
  */
-const noReuse = (methods: Record<string, unknown>): WriteOptions["methods"] => ({
-  link: async () => { throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }); },
-  ...methods,
-}) as WriteOptions["methods"];
+const noReuse = (methods: Record<string, unknown>): WriteOptions["methods"] =>
+  ({
+    link: async () => {
+      throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
+    },
+    ...methods,
+  }) as WriteOptions["methods"];
 
 beforeAll(async () => {
   content = await writeBase();
@@ -99,13 +111,27 @@ describe("a failed build leaves the previous output byte-identical", () => {
 
   it("an exception thrown in the middle of writing a full build (onFile hook)", async () => {
     let n = 0;
-    await expect(buildIt({ onFile: () => { if (++n === 30) throw new Error("injected"); } }, { force: true })).rejects.toThrow("injected");
+    await expect(
+      buildIt(
+        {
+          onFile: () => {
+            if (++n === 30) throw new Error("injected");
+          },
+        },
+        { force: true },
+      ),
+    ).rejects.toThrow("injected");
     await expectUntouched();
   });
 
   it("a failed read of a content file to copy", async () => {
-    const readFile = (async () => { throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" }); }) as never;
-    await expect(buildIt({ methods: noReuse({ readFile }) })).rejects.toMatchObject({ code: "EIO", message: expect.stringMatching(/^Could not read/) });
+    const readFile = (async () => {
+      throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    }) as never;
+    await expect(buildIt({ methods: noReuse({ readFile }) })).rejects.toMatchObject({
+      code: "EIO",
+      message: expect.stringMatching(/^Could not read/),
+    });
     await expectUntouched();
   });
 
@@ -121,9 +147,16 @@ describe("a failed build leaves the previous output byte-identical", () => {
 
   it("a failed first rename of the swap (EBUSY: a mount point that detection missed) leaves nothing beside --out", async () => {
     const busy = (async (from: string) => {
-      throw Object.assign(new Error(`EBUSY: resource busy or locked, rename '${from}'`), { code: "EBUSY", syscall: "rename", path: from });
+      throw Object.assign(new Error(`EBUSY: resource busy or locked, rename '${from}'`), {
+        code: "EBUSY",
+        syscall: "rename",
+        path: from,
+      });
     }) as typeof rename;
-    await expect(buildIt({ methods: { rename: busy } })).rejects.toMatchObject({ code: "EBUSY", hint: expect.stringMatching(/not a mount point/) });
+    await expect(buildIt({ methods: { rename: busy } })).rejects.toMatchObject({
+      code: "EBUSY",
+      hint: expect.stringMatching(/not a mount point/),
+    });
     await expectUntouched();
   });
 
@@ -131,7 +164,17 @@ describe("a failed build leaves the previous output byte-identical", () => {
     const controller = new AbortController();
     let n = 0;
     const reason = new Error("stopped");
-    await expect(buildIt({ signal: controller.signal, onFile: () => { if (++n === 10) controller.abort(reason); } }, { force: true })).rejects.toBe(reason);
+    await expect(
+      buildIt(
+        {
+          signal: controller.signal,
+          onFile: () => {
+            if (++n === 10) controller.abort(reason);
+          },
+        },
+        { force: true },
+      ),
+    ).rejects.toBe(reason);
     await expectUntouched();
   });
 });
@@ -160,7 +203,15 @@ describe("--out", () => {
     const c = path.join(parent, "content");
     await mkdir(c);
     await symlink(c, path.join(parent, "link"));
-    for (const bad of [c, parent, path.dirname(parent), path.join(c, "dist"), path.join(parent, "link"), path.join(parent, "link/dist"), "/"]) {
+    for (const bad of [
+      c,
+      parent,
+      path.dirname(parent),
+      path.join(c, "dist"),
+      path.join(parent, "link"),
+      path.join(parent, "link/dist"),
+      "/",
+    ]) {
       expect(() => checkFolders(c, bad), bad).toThrow(UsageError);
     }
     expect(() => checkFolders(c, path.join(parent, "dist"))).not.toThrow();
@@ -179,15 +230,21 @@ describe("Ctrl-C during a build", () => {
     await Promise.all(names.map((n) => writeFile(path.join(big, "icons", n), PNG)));
     const bigOut = path.join(await temp("bis-sigint-"), "site");
     // Build it once with the command, then interrupt a rebuild.
-    const run = (args: string[]) => spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args],
-      { env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH }, stdio: ["ignore", "pipe", "pipe"] });
-    const exit = (child: ReturnType<typeof run>): Promise<number | null> => new Promise((resolve) => child.on("close", (code) => resolve(code)));
+    const run = (args: string[]) =>
+      spawn(process.execPath, [path.join(REPO, "bin/build-index-site.js"), ...args], {
+        env: { ...process.env, SOURCE_DATE_EPOCH: TEST_EPOCH },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    const exit = (child: ReturnType<typeof run>): Promise<number | null> =>
+      new Promise((resolve) => child.on("close", (code) => resolve(code)));
     expect(await exit(run(["build", "--content", big, "--out", bigOut]))).toBe(0);
     const previous = await snapshot(bigOut);
 
     const child = run(["build", "--content", big, "--out", bigOut, "--force"]); // unchanged content: --force, or it is up to date
     let stderr = "";
-    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     const done = exit(child);
     // Wait until the temporary folder exists (the writing has started), then press Ctrl-C.
     for (let i = 0; i < 2000; i++) {

@@ -8,7 +8,13 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parseJson } from "../../src/content/parse-json.js";
-import { compileValidators, loadSchema, precompiledValidators, SCHEMA_FILES, validateContent } from "../../src/content/validate.js";
+import {
+  compileValidators,
+  loadSchema,
+  precompiledValidators,
+  SCHEMA_FILES,
+  validateContent,
+} from "../../src/content/validate.js";
 import { toPlain } from "../../src/model/json.js";
 import { ContentError, formatDiagnostic, type Diagnostic } from "../../src/errors.js";
 import { JSON_CONTENT } from "../../src/content/read-content.js";
@@ -18,7 +24,10 @@ import { baseContentFolders, edit } from "./base-content.js";
 const { base } = baseContentFolders();
 
 async function failure(dir: string): Promise<Diagnostic[]> {
-  const error = await compileContent(dir).then(() => null, (e: unknown) => e);
+  const error = await compileContent(dir).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ContentError);
   return (error as ContentError).diagnostics;
 }
@@ -36,22 +45,40 @@ describe("schemas/", () => {
     }
   });
 
-  it("lets manifest.json, config.json and extensionMap.json name their schema with \"$schema\"", async () => {
+  it('lets manifest.json, config.json and extensionMap.json name their schema with "$schema"', async () => {
     const dir = await base();
-    for (const [file, schema] of [["manifest.json", "manifest"], ["config.json", "config"], ["extensionMap.json", "extension-map"]] as const) {
+    for (const [file, schema] of [
+      ["manifest.json", "manifest"],
+      ["config.json", "config"],
+      ["extensionMap.json", "extension-map"],
+    ] as const) {
       const text = await readFile(path.join(dir, file), "utf8");
-      await writeFile(path.join(dir, file), text.replace("{", `{\n  "$schema": "./node_modules/build-index-site/schemas/${schema}.schema.json",`));
+      await writeFile(
+        path.join(dir, file),
+        text.replace("{", `{\n  "$schema": "./node_modules/build-index-site/schemas/${schema}.schema.json",`),
+      );
     }
     expect((await compileContent(dir)).diagnostics).toEqual([]);
   });
 
   it("ships precompiled validators (lib/) that report exactly what ajv compiling the schemas reports", () => {
     // From src/ the module resolves lib/'s copy only through the package build: load it from lib/ directly.
-    const precompiled = precompiledValidators() ?? createRequire(path.join(REPO, "lib/content/validate.js"))("./validators.generated.cjs");
+    const precompiled =
+      precompiledValidators() ??
+      createRequire(path.join(REPO, "lib/content/validate.js"))("./validators.generated.cjs");
     const compiled = compileValidators();
     const documents: Array<[(typeof JSON_CONTENT)[number], unknown]> = [
       ["manifest", { base_url: "http://x/", service: 1, extra: true, versions: ["1", 2] }],
-      ["manifest", { base_url: "https://api.example.org", service: "s", service_version: "1", description: "d", versions: ["1.0"] }],
+      [
+        "manifest",
+        {
+          base_url: "https://api.example.org",
+          service: "s",
+          service_version: "1",
+          description: "d",
+          versions: ["1.0"],
+        },
+      ],
       ["config", { version: "", main: { a: [] }, exclusions: { index_x: 1 } }],
       ["config", { main: {} }],
       ["extensionMap", { indexing: { php: "view_php", "": "index_x" }, viewing: { txt: 3 }, other: {} }],
@@ -77,9 +104,15 @@ describe("schemas/", () => {
   });
 
   it("checks the value types of the open objects config.main, exclusions and viewable_files", () => {
-    const parsed = parseJson("config.json", JSON.stringify({
-      version: "1", main: { a: "x", b: true, c: 3, d: [], e: null }, exclusions: { index_x: true, index_y: 1 }, viewable_files: { view_x: "yes" },
-    }));
+    const parsed = parseJson(
+      "config.json",
+      JSON.stringify({
+        version: "1",
+        main: { a: "x", b: true, c: 3, d: [], e: null },
+        exclusions: { index_x: true, index_y: 1 },
+        viewable_files: { view_x: "yes" },
+      }),
+    );
     const pointers = validateContent("config", parsed).map((d) => d.pointer);
     expect(pointers).toEqual(["/main/d", "/main/e", "/exclusions/index_y", "/viewable_files/view_x"]);
   });
@@ -102,12 +135,13 @@ describe("schema errors", () => {
     ]);
   });
 
-  it("read as what, where and what to do, without an \"Error:\" prefix", async () => {
+  it('read as what, where and what to do, without an "Error:" prefix', async () => {
     const dir = await base();
     await edit(dir, "extensionMap.json", `"php": "index_php"`, `"php": 3`);
     const [d] = await failure(dir);
     expect(formatDiagnostic(d!)).toBe(
-      `${dir}/extensionMap.json:3:12 #/indexing/php: error: Must be a string (got number 3). [SCHEMA]\n  Fix the value or remove the entry.`);
+      `${dir}/extensionMap.json:3:12 #/indexing/php: error: Must be a string (got number 3). [SCHEMA]\n  Fix the value or remove the entry.`,
+    );
   });
 
   it("name both places of a duplicate key", async () => {

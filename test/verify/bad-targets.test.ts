@@ -35,10 +35,11 @@ async function serve(handler: http.RequestListener): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${port}/`,
     connections: () => new Promise((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -62,17 +63,26 @@ async function expectCannotCheck(args: string[], line: RegExp): Promise<void> {
 describe("verify: targets it cannot check (exit 2, one line)", () => {
   test("connection refused", async () => {
     const port = await freePort();
-    await expectCannotCheck([`http://127.0.0.1:${port}/`, "--dir", site.out], new RegExp(`^Cannot check http://127\\.0\\.0\\.1:${port}/: 127\\.0\\.0\\.1:${port} refused the connection\\.$`));
+    await expectCannotCheck(
+      [`http://127.0.0.1:${port}/`, "--dir", site.out],
+      new RegExp(`^Cannot check http://127\\.0\\.0\\.1:${port}/: 127\\.0\\.0\\.1:${port} refused the connection\\.$`),
+    );
   });
 
   test("DNS failure", async () => {
-    await expectCannotCheck(["http://no-such-host.invalid/", "--dir", site.out], /^Cannot check http:\/\/no-such-host\.invalid\/: no-such-host\.invalid was not found \(DNS\)\.$/);
+    await expectCannotCheck(
+      ["http://no-such-host.invalid/", "--dir", site.out],
+      /^Cannot check http:\/\/no-such-host\.invalid\/: no-such-host\.invalid was not found \(DNS\)\.$/,
+    );
   });
 
   test("TLS error (https to a plain http server)", async () => {
     const server = await serve((_req, res) => res.end("plain"));
     try {
-      await expectCannotCheck([server.url.replace("http:", "https:"), "--dir", site.out], /^Cannot check https:\/\/127\.0\.0\.1:\d+\/: TLS with 127\.0\.0\.1:\d+ failed: /);
+      await expectCannotCheck(
+        [server.url.replace("http:", "https:"), "--dir", site.out],
+        /^Cannot check https:\/\/127\.0\.0\.1:\d+\/: TLS with 127\.0\.0\.1:\d+ failed: /,
+      );
       await expectNoSockets(server);
     } finally {
       await server.close();
@@ -83,7 +93,10 @@ describe("verify: targets it cannot check (exit 2, one line)", () => {
     const server = await serve(() => undefined);
     try {
       const started = Date.now();
-      await expectCannotCheck([server.url, "--dir", site.out, "--timeout", "0.3"], /gave no whole answer within 0\.3 s\.$/);
+      await expectCannotCheck(
+        [server.url, "--dir", site.out, "--timeout", "0.3"],
+        /gave no whole answer within 0\.3 s\.$/,
+      );
       expect(Date.now() - started).toBeLessThan(5000); // asked twice (one retry), 0.3 s each
       await expectNoSockets(server);
     } finally {
@@ -100,7 +113,10 @@ describe("verify: targets it cannot check (exit 2, one line)", () => {
       res.on("close", () => clearInterval(timer));
     });
     try {
-      await expectCannotCheck([server.url, "--dir", site.out, "--timeout", "0.5"], /gave no whole answer within 0\.5 s\.$/);
+      await expectCannotCheck(
+        [server.url, "--dir", site.out, "--timeout", "0.5"],
+        /gave no whole answer within 0\.5 s\.$/,
+      );
       await expectNoSockets(server);
     } finally {
       for (const t of timers) clearInterval(t);
@@ -116,7 +132,10 @@ describe("verify: targets it cannot check (exit 2, one line)", () => {
       res.end();
     });
     try {
-      await expectCannotCheck([server.url, "--dir", site.out], /redirects to http:\/\/elsewhere\.invalid\/api\.php, another host: not followed\./);
+      await expectCannotCheck(
+        [server.url, "--dir", site.out],
+        /redirects to http:\/\/elsewhere\.invalid\/api\.php, another host: not followed\./,
+      );
       expect(followed).toBe(false);
       await expectNoSockets(server);
     } finally {
@@ -142,7 +161,10 @@ describe("verify: targets it cannot check (exit 2, one line)", () => {
       pump();
     });
     try {
-      await expectCannotCheck([server.url, "--dir", site.out], /sent more than [\d.]+ MB, far more than the build's answer: stopped reading\.$/);
+      await expectCannotCheck(
+        [server.url, "--dir", site.out],
+        /sent more than [\d.]+ MB, far more than the build's answer: stopped reading\.$/,
+      );
       expect(sent).toBeLessThan(100 * 1024 * 1024); // it stopped reading long before the end
       await expectNoSockets(server);
     } finally {
@@ -180,7 +202,9 @@ describe("verify: an SPA fallback is a difference, not a failure to check", () =
     try {
       const run = await runVerify([server.url, "--dir", site.out]);
       expect(run.code, run.out + run.err).toBe(1);
-      expect(run.out).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\.php\?action=config\n(.*\n)*? {4}body: expected JSON, received "<!DOCTYPE html>/);
+      expect(run.out).toMatch(
+        /GET http:\/\/127\.0\.0\.1:\d+\/api\.php\?action=config\n(.*\n)*? {4}body: expected JSON, received "<!DOCTYPE html>/,
+      );
       await expectNoSockets(server);
     } finally {
       await server.close();
@@ -199,13 +223,21 @@ describe("verify: Ctrl-C", () => {
     const tmp = await tmpDir("bis-verify-sigint-");
     try {
       await mkdir(tmp, { recursive: true });
-      const child = spawn(process.execPath, [path.join(REPO, "bin", "build-index-site.js"), "verify", server.url, "--dir", site.out, "--concurrency", "2"], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [path.join(REPO, "bin", "build-index-site.js"), "verify", server.url, "--dir", site.out, "--concurrency", "2"],
+        {
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let stdout = "";
       let stderr = "";
-      child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
-      child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
       await new Promise((r) => setTimeout(r, 1500));
       const sent = Date.now();
       child.kill("SIGINT");

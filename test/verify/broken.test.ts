@@ -61,12 +61,14 @@ const editConfig: Break = {
 };
 
 /** The text of one `location` block of nginx.conf, changed by `change`. */
-const inLocation = (name: string, change: (block: string) => string) => (text: string): string => {
-  const start = text.indexOf(`location ${name} {`);
-  const end = text.indexOf("\n}", start);
-  expect(start, `location ${name}`).toBeGreaterThanOrEqual(0);
-  return text.slice(0, start) + change(text.slice(start, end)) + text.slice(end);
-};
+const inLocation =
+  (name: string, change: (block: string) => string) =>
+  (text: string): string => {
+    const start = text.indexOf(`location ${name} {`);
+    const end = text.indexOf("\n}", start);
+    expect(start, `location ${name}`).toBeGreaterThanOrEqual(0);
+    return text.slice(0, start) + change(text.slice(start, end)) + text.slice(end);
+  };
 
 describe.skipIf(skipReason("nginx") !== undefined)("verify reports a broken deploy on nginx (exit 1)", () => {
   test("the unbroken copy passes (so each failure below is its break)", async () => {
@@ -85,21 +87,39 @@ describe.skipIf(skipReason("nginx") !== undefined)("verify reports a broken depl
   });
 
   test("one route rule deleted (config's, in both of nginx's paths)", async () => {
-    const run = await verifyBroken({ http: (t) => t.split("\n").filter((line) => !line.includes('/api/config.json"')).join("\n") });
+    const run = await verifyBroken({
+      http: (t) =>
+        t
+          .split("\n")
+          .filter((line) => !line.includes('/api/config.json"'))
+          .join("\n"),
+    });
     expect(run.code, run.out).toBe(1);
-    expect(run.out).toMatch(/GET \/api\.php\?action=config\n {4}cache-control: expected "public, max-age=3600", received \(absent\)/);
+    expect(run.out).toMatch(
+      /GET \/api\.php\?action=config\n {4}cache-control: expected "public, max-age=3600", received \(absent\)/,
+    );
   });
 
   test("a wrong Content-Type", async () => {
-    const run = await verifyBroken({ server: inLocation("= /api/config.json", (b) => b.replace("default_type application/json;", "default_type text/html;")) });
+    const run = await verifyBroken({
+      server: inLocation("= /api/config.json", (b) =>
+        b.replace("default_type application/json;", "default_type text/html;"),
+      ),
+    });
     expect(run.code, run.out).toBe(1);
-    expect(run.out).toContain('GET /api.php?action=config\n    content-type: expected "application/json", received "text/html"');
+    expect(run.out).toContain(
+      'GET /api.php?action=config\n    content-type: expected "application/json", received "text/html"',
+    );
   });
 
   test("Cache-Control overridden", async () => {
-    const run = await verifyBroken({ server: inLocation("^~ /api/findIcon/", (b) => b.replace("public, max-age=86400", "no-store")) });
+    const run = await verifyBroken({
+      server: inLocation("^~ /api/findIcon/", (b) => b.replace("public, max-age=86400", "no-store")),
+    });
     expect(run.code, run.out).toBe(1);
-    expect(run.out).toMatch(/GET \/api\.php\?action=findIcon&\S+\n {4}cache-control: expected "public, max-age=86400", received "no-store"/);
+    expect(run.out).toMatch(
+      /GET \/api\.php\?action=findIcon&\S+\n {4}cache-control: expected "public, max-age=86400", received "no-store"/,
+    );
   });
 
   test("a missing icon", async () => {
@@ -115,6 +135,8 @@ describe.skipIf(skipReason("nginx") !== undefined)("verify reports a broken depl
       server: () => "location / { try_files /index.html =404; }\nlocation = /api.php { try_files /index.html =404; }\n",
     });
     expect(run.code, run.out).toBe(1);
-    expect(run.out).toMatch(/GET \/api\.php\?action=config\n(.*\n)*? {4}body: expected JSON, received "<!doctype html>/);
+    expect(run.out).toMatch(
+      /GET \/api\.php\?action=config\n(.*\n)*? {4}body: expected JSON, received "<!doctype html>/,
+    );
   });
 });

@@ -10,7 +10,9 @@ const base = { baseUrl: "https://icons.example.org" };
 describe("JSON bodies", () => {
   test("deep-equal, key order ignored; a changed or extra field is a difference with its place", () => {
     expect(jsonDifference({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }, base)).toBeNull();
-    expect(jsonDifference({ a: 1, b: { c: [1, 2] } }, { a: 1, b: { c: [1, 3] } }, base)).toBe("$.b.c[1]: expected 2, received 3");
+    expect(jsonDifference({ a: 1, b: { c: [1, 2] } }, { a: 1, b: { c: [1, 3] } }, base)).toBe(
+      "$.b.c[1]: expected 2, received 3",
+    );
     expect(jsonDifference({ a: 1 }, { a: 1, x: null }, base)).toBe("$.x: expected (absent), received null");
     expect(jsonDifference({ a: "1" }, { a: 1 }, base)).toBe('$.a: expected "1", received 1');
   });
@@ -23,13 +25,17 @@ describe("JSON bodies", () => {
   test("an icon's path by its ending icons/<filename>", () => {
     const want = { icon: { path: "icons/php.png" } };
     expect(jsonDifference(want, { icon: { path: "/var/www/site/icons/php.png" } }, base)).toBeNull();
-    expect(jsonDifference(want, { icon: { path: "/var/www/site/icons/js.png" } }, base)).toMatch(/ending in "icons\/php.png"/);
+    expect(jsonDifference(want, { icon: { path: "/var/www/site/icons/js.png" } }, base)).toMatch(
+      /ending in "icons\/php.png"/,
+    );
   });
 
   test("absolute URLs under the base URL by form: any origin, same path", () => {
     const want = { url: "https://icons.example.org/icons/php.png" };
     expect(jsonDifference(want, { url: "http://127.0.0.1:8080/icons/php.png" }, base)).toBeNull();
-    expect(jsonDifference(want, { url: "https://icons.example.org/icons/js.png" }, base)).toMatch(/absolute URL ending in "\/icons\/php.png"/);
+    expect(jsonDifference(want, { url: "https://icons.example.org/icons/js.png" }, base)).toMatch(
+      /absolute URL ending in "\/icons\/php.png"/,
+    );
     expect(jsonDifference(want, { url: "/icons/php.png" }, base)).toMatch(/absolute URL/);
     // Other strings are exact.
     expect(jsonDifference({ url: "https://elsewhere.org/x" }, { url: "https://other.org/x" }, base)).not.toBeNull();
@@ -55,26 +61,50 @@ describe("Content-Type", () => {
 describe("whole answers", () => {
   const want: Expected = {
     status: 200,
-    headers: { "content-type": "application/json", "cache-control": "public, max-age=3600", "access-control-allow-origin": "*" },
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "public, max-age=3600",
+      "access-control-allow-origin": "*",
+    },
     body: { kind: "json", value: { success: true } },
   };
-  const received = { status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=3600", "access-control-allow-origin": "*" }, body: Buffer.from('{"success":true}') };
+  const received = {
+    status: 200,
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "public, max-age=3600",
+      "access-control-allow-origin": "*",
+    },
+    body: Buffer.from('{"success":true}'),
+  };
 
   test("a match has no difference; each field that differs is one line", () => {
     expect(compareAnswer(want, received, base)).toEqual([]);
-    expect(compareAnswer(want, { ...received, status: 404, headers: { ...received.headers, "cache-control": undefined } }, base)).toEqual([
+    expect(
+      compareAnswer(
+        want,
+        { ...received, status: 404, headers: { ...received.headers, "cache-control": undefined } },
+        base,
+      ),
+    ).toEqual([
       "status: expected 200, received 404",
       'cache-control: expected "public, max-age=3600", received (absent)',
     ]);
   });
 
   test("HTML where JSON is due", () => {
-    expect(compareAnswer(want, { ...received, body: Buffer.from("<!doctype html><p>app") }, base)).toEqual(['body: expected JSON, received "<!doctype html><p>app"']);
+    expect(compareAnswer(want, { ...received, body: Buffer.from("<!doctype html><p>app") }, base)).toEqual([
+      'body: expected JSON, received "<!doctype html><p>app"',
+    ]);
   });
 
   test("plain files by sha256 and size", () => {
     // sha256("abc"), from RFC 6234's test vectors.
-    const file: Expected = { status: 200, headers: {}, body: { kind: "bytes", size: 3, sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" } };
+    const file: Expected = {
+      status: 200,
+      headers: {},
+      body: { kind: "bytes", size: 3, sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+    };
     expect(compareAnswer(file, { status: 200, headers: {}, body: Buffer.from("abc") }, base)).toEqual([]);
     expect(compareAnswer(file, { status: 200, headers: {}, body: Buffer.from("abd") }, base)).toHaveLength(1);
   });

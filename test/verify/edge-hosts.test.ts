@@ -33,7 +33,16 @@ async function expectExact(name: string, url: string): Promise<void> {
   expect(report.beyondSkipped).toBeUndefined();
   expect(report.fallbacks).toEqual([]);
   expect(Object.values(report.groups).reduce((n, g) => n + g.beyond.total, 0)).toBeGreaterThan(20);
-  for (const action of ["findIcon", "getExtensionSetting", "icon", "versionCheck", "config", "icons", "files", "pages"]) {
+  for (const action of [
+    "findIcon",
+    "getExtensionSetting",
+    "icon",
+    "versionCheck",
+    "config",
+    "icons",
+    "files",
+    "pages",
+  ]) {
     expect(report.groups[action]?.precomputed.total, action).toBeGreaterThan(0);
   }
 }
@@ -48,12 +57,19 @@ describe.skipIf(skipReason("deno") !== undefined)("verify against Netlify's edge
   test("exit 0: the domain and beyond it, exactly (--strict)", () => expectExact("Netlify (Deno)", deno!.url), 60_000);
 });
 
-describe.skipIf(skipReason("edge-runtime") !== undefined)("verify against Vercel's edge function under edge-runtime", () => {
-  let vercel: RunningServer | undefined;
-  beforeAll(async () => {
-    vercel = await startVercelOutput(path.join(site.root, VERCEL_DIR));
-  }, 60_000);
-  afterAll(async () => vercel?.stop());
+describe.skipIf(skipReason("edge-runtime") !== undefined)(
+  "verify against Vercel's edge function under edge-runtime",
+  () => {
+    let vercel: RunningServer | undefined;
+    beforeAll(async () => {
+      vercel = await startVercelOutput(path.join(site.root, VERCEL_DIR));
+    }, 60_000);
+    afterAll(async () => vercel?.stop());
 
-  test("exit 0: the domain and beyond it, exactly (--strict)", () => expectExact("Vercel (edge-runtime)", vercel!.url), 60_000);
-});
+    test(
+      "exit 0: the domain and beyond it, exactly (--strict)",
+      () => expectExact("Vercel (edge-runtime)", vercel!.url),
+      60_000,
+    );
+  },
+);

@@ -17,11 +17,17 @@ export interface Built {
 }
 
 /** Builds `content` (with the fixed clock, unless `fileTimes`: then the content's own file times, as the PHP service sees them). */
-export async function buildSite(content: string, hosts: HostName[], options: { baseUrl?: string; fileTimes?: boolean } = {}): Promise<Built> {
+export async function buildSite(
+  content: string,
+  hosts: HostName[],
+  options: { baseUrl?: string; fileTimes?: boolean } = {},
+): Promise<Built> {
   const root = await tmpDir("bis-verify-");
   const out = path.join(root, "dist");
   await build({
-    content, out, hosts,
+    content,
+    out,
+    hosts,
     ...(options.fileTimes === true ? {} : { sourceDateEpoch: TEST_EPOCH }),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
   });
@@ -45,9 +51,17 @@ export async function runVerify(args: string[]): Promise<Run> {
 }
 
 /** nginx with root = the site and the build's emitted nginx configs (or others given). */
-export function nginxFor(site: string, out: string, confs: { http?: string; server?: string } = {}): Promise<RunningServer> {
+export function nginxFor(
+  site: string,
+  out: string,
+  confs: { http?: string; server?: string } = {},
+): Promise<RunningServer> {
   const hostDir = layoutOf(out).host("nginx");
-  return startNginx(site, confs.http ?? path.join(hostDir, "nginx-http.conf"), confs.server ?? path.join(hostDir, "nginx.conf"));
+  return startNginx(
+    site,
+    confs.http ?? path.join(hostDir, "nginx-http.conf"),
+    confs.server ?? path.join(hostDir, "nginx.conf"),
+  );
 }
 
 /** What the suites read of `verify --json`. */
@@ -56,13 +70,20 @@ export interface JsonReport {
   requests: number;
   checked: number;
   beyondSkipped?: string;
-  groups: Record<string, { precomputed: { pass: number; total: number }; beyond: { pass: number; fallback: number; total: number } }>;
+  groups: Record<
+    string,
+    { precomputed: { pass: number; total: number }; beyond: { pass: number; fallback: number; total: number } }
+  >;
   differences: Array<{ scope: string; url: string; method: string; differences: string[] }>;
   fallbacks: Array<{ url: string; fallback: string }>;
 }
 
 /** One line per group, "name  pass/total (precomputed)  pass/total (beyond)": the table a suite prints for the record. */
 export const groupTable = (report: JsonReport): string =>
-  Object.entries(report.groups).sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, g]) => `  ${name.padEnd(22)}${`${g.precomputed.pass}/${g.precomputed.total}`.padEnd(12)}${g.beyond.total === 0 ? "-" : `${g.beyond.pass}/${g.beyond.total}`}`)
+  Object.entries(report.groups)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([name, g]) =>
+        `  ${name.padEnd(22)}${`${g.precomputed.pass}/${g.precomputed.total}`.padEnd(12)}${g.beyond.total === 0 ? "-" : `${g.beyond.pass}/${g.beyond.total}`}`,
+    )
     .join("\n");

@@ -17,10 +17,18 @@ import { freePort } from "../hosts/servers.js";
 const PLUGIN = path.join(REPO, "docs/examples/netlify-verify-plugin");
 
 interface NetlifyUtils {
-  build: { failBuild: (message: string) => void; failPlugin: (message: string) => void; cancelBuild: (message: string) => void };
+  build: {
+    failBuild: (message: string) => void;
+    failPlugin: (message: string) => void;
+    cancelBuild: (message: string) => void;
+  };
   status: { show: (status: { title?: string; summary: string; text?: string }) => void };
 }
-type OnSuccess = (args: { constants: Record<string, string>; inputs: Record<string, unknown>; utils: NetlifyUtils }) => Promise<void>;
+type OnSuccess = (args: {
+  constants: Record<string, string>;
+  inputs: Record<string, unknown>;
+  utils: NetlifyUtils;
+}) => Promise<void>;
 
 let project = "";
 let otherContent = "";
@@ -36,7 +44,9 @@ beforeAll(async () => {
   // Another deploy: the same content with one setting changed (built in a folder of its own: beside its --out go
   // .netlify/, .vercel/ and its records).
   otherContent = await copyContent(DEMO_CONTENT);
-  const config = JSON.parse(await readFile(path.join(otherContent, "config.json"), "utf8")) as { main: Record<string, unknown> };
+  const config = JSON.parse(await readFile(path.join(otherContent, "config.json"), "utf8")) as {
+    main: Record<string, unknown>;
+  };
   config.main.cache_type = "json";
   await writeFile(path.join(otherContent, "config.json"), JSON.stringify(config, null, 4));
   await build({ content: otherContent, out: path.join(project, "other", "dist"), sourceDateEpoch: TEST_EPOCH });

@@ -23,7 +23,10 @@ interface Report {
   reference: boolean;
   requests: number;
   checked: number;
-  groups: Record<string, { precomputed: { pass: number; total: number }; beyond: { pass: number; fallback: number; total: number } }>;
+  groups: Record<
+    string,
+    { precomputed: { pass: number; total: number }; beyond: { pass: number; fallback: number; total: number } }
+  >;
   differences: Array<{ scope: string; method: string; url: string; differences: string[] }>;
 }
 
@@ -31,7 +34,9 @@ interface Report {
 async function startReference(content: string): Promise<string> {
   const run = await tmpDir("bis-reference-");
   const port = await freePort();
-  const { stdout } = await promisify(execFile)("bash", [SERVE, content, String(port), run], { env: { ...process.env, PHP_CLI_SERVER_WORKERS: "2" } });
+  const { stdout } = await promisify(execFile)("bash", [SERVE, content, String(port), run], {
+    env: { ...process.env, PHP_CLI_SERVER_WORKERS: "2" },
+  });
   const [pid, url] = stdout.trim().split(" ");
   cleanup.push(async () => {
     try {
@@ -48,15 +53,27 @@ describe.skipIf(skip !== undefined).each(REAL_FIXTURES)("verify against the refe
   test("every precomputed request passes; exit 0", async () => {
     // Built with the reference's base URL (every absolute URL in its answers uses it), the content's file times
     // (the service reports them as last_modified), and the edge handler.
-    const site: Built = await buildSite(realFixture(fixture), ["cloudflare"], { baseUrl: "https://api.indexer.ccls.icu", fileTimes: true });
+    const site: Built = await buildSite(realFixture(fixture), ["cloudflare"], {
+      baseUrl: "https://api.indexer.ccls.icu",
+      fileTimes: true,
+    });
     cleanup.push(() => removeDir(site.root));
     const url = await startReference(realFixture(fixture));
     const run = await runVerify([url, "--dir", site.out, "--json", "--concurrency", "4"]);
     const report = JSON.parse(run.out) as Report;
-    const lines = Object.entries(report.groups).map(([g, c]) =>
-      `${g}: ${c.precomputed.pass}/${c.precomputed.total} precomputed, ${c.beyond.pass}/${c.beyond.total} beyond`);
-    console.log(`${fixture} vs reference: ${report.checked} requests\n  ${lines.join("\n  ")}`
-      + `\n  beyond-domain differences: ${report.differences.filter((d) => d.scope === "beyond").map((d) => `${d.method} ${d.url.replace(url, "")}`).join(", ") || "none"}`);
+    const lines = Object.entries(report.groups).map(
+      ([g, c]) =>
+        `${g}: ${c.precomputed.pass}/${c.precomputed.total} precomputed, ${c.beyond.pass}/${c.beyond.total} beyond`,
+    );
+    console.log(
+      `${fixture} vs reference: ${report.checked} requests\n  ${lines.join("\n  ")}` +
+        `\n  beyond-domain differences: ${
+          report.differences
+            .filter((d) => d.scope === "beyond")
+            .map((d) => `${d.method} ${d.url.replace(url, "")}`)
+            .join(", ") || "none"
+        }`,
+    );
     expect(report.reference).toBe(true);
     expect(report.differences.filter((d) => d.scope === "precomputed").slice(0, 5)).toEqual([]);
     expect(run.code).toBe(0);

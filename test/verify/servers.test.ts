@@ -33,7 +33,10 @@ interface Report {
 async function expectPass(url: string): Promise<Report> {
   const run = await runVerify([url, "--dir", site.out, "--json"]);
   const report = JSON.parse(run.out) as Report;
-  expect(report.differences.filter((d) => d.scope === "precomputed"), run.out.slice(0, 2000)).toEqual([]);
+  expect(
+    report.differences.filter((d) => d.scope === "precomputed"),
+    run.out.slice(0, 2000),
+  ).toEqual([]);
   expect(run.code).toBe(0);
   expect(report.checked).toBe(report.requests);
   // At least a file request and an icon request per icon of the content.
@@ -85,7 +88,9 @@ describe("verify against a correct deploy exits 0", () => {
       const report = await expectPass(apache.url);
       // Beyond the domain, the one difference that no documented fallback explains: the emitted .htaccess adds the
       // action's Cache-Control to OPTIONS (the reference sends none with OPTIONS, reference-behaviour.md §9).
-      expect(report.differences.map((d) => `${d.method} ${d.url.replace(/^http:\/\/[^/]+/, "")}`)).toEqual(["OPTIONS /api.php?action=icons"]);
+      expect(report.differences.map((d) => `${d.method} ${d.url.replace(/^http:\/\/[^/]+/, "")}`)).toEqual([
+        "OPTIONS /api.php?action=icons",
+      ]);
     } finally {
       await apache.stop();
     }

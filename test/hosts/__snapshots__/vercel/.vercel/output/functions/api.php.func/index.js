@@ -1,1 +1,4 @@
-export default (request) => new Response(JSON.stringify({ standIn: true, url: request.url }), { headers: { "Content-Type": "application/json" } });
+export default (request) =>
+  new Response(JSON.stringify({ standIn: true, url: request.url }), {
+    headers: { "Content-Type": "application/json" },
+  });
