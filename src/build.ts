@@ -35,7 +35,7 @@ const pipeline = () =>
   Promise.all([
     import("./content/load-content.js"),
     import("./routes/build-routes.js"),
-    import("./api/header-groups.js"),
+    import("./php/header-groups.js"),
     import("./output/plan.js"),
     import("./hosts/index.js"),
     import("./edge/index.js"),

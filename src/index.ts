@@ -118,7 +118,7 @@ export function preview(options: PreviewOptions = {}): Promise<Preview> {
 export type { BuildResult, UpToDateResult } from "./build.js";
 export { startPreview, createPreviewHandler, type Preview } from "./preview/server.js";
 export * from "./routes/route-table.js";
-export { answer, answerHeaders, answerText, type Answer, type Query } from "./api/answers.js";
+export { answer, answerHeaders, answerText, type Answer, type Query } from "./php/answers.js";
 export { versionCompare } from "./model/version-compare.js";
 export { BuildError, ContentError, UsageError, formatError, type Diagnostic } from "./errors.js";
 export { HOST_NAMES, type HostName } from "./hosts/index.js";

@@ -1,7 +1,7 @@
 // src/catalogue/browser.ts
 // The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It draws the
 // list of icons first, then reads the site data (catalogue/site.json) and answers from it with the same code as the
-// API (src/api through fromSiteData and phpRespond): the search asks findIcon, the preview any query. The list does
+// API (src/php through fromSiteData and phpRespond): the search asks findIcon, the preview any query. The list does
 // not wait for the site data: at ×100 (49,000 icons) the site data is 7.5 MB, three times the list. The icon list is
 // virtualised: only the rows on screen are in the DOM. Without the script, the page is its static lists.
 //
@@ -11,7 +11,7 @@
 // runs, "catalogue:list-full" when every row can be drawn and filtered, "catalogue:ready" when the search and the
 // preview answer from the site data (html[data-list], [data-list-full] and [data-ready] are set then).
 
-import { phpRespond } from "../api/php-request.js";
+import { phpRespond } from "../php/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
 import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./page.js";

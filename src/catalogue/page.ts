@@ -4,7 +4,7 @@
 // icon and every mapping without JavaScript, PAGE_SIZE entries each. Scripts and styles are files (the pages are
 // served under a Content-Security-Policy that allows nothing inline).
 
-import { ACTIONS } from "../api/answers.js";
+import { ACTIONS } from "../php/answers.js";
 import {
   apiHref,
   esc,

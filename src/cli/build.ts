@@ -7,7 +7,7 @@ import { DEFAULT_HOSTS } from "../hosts/names.js";
 import { buildStamp } from "../layout/read-build.js";
 import { toolFingerprint } from "../output/up-to-date.js";
 import { countNoun } from "../errors.js";
-import { interruptible, flag, report, type Run } from "./common.js";
+import { interruptible, flag, report, type Run } from "./shared.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
 import { freeHeap, holdHeap } from "./heap.js";
 import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";

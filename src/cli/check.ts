@@ -4,7 +4,7 @@
 import { Command } from "commander";
 import { compile, filesToWrite } from "../build.js";
 import { countNoun } from "../errors.js";
-import { flag, report, type Run } from "./common.js";
+import { flag, report, type Run } from "./shared.js";
 import { resolveOptions, type Flags } from "./options.js";
 import { colorErr, colorOut, diagnosticLines, humanMs, type Io } from "./output.js";
 

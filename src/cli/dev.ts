@@ -11,7 +11,7 @@ import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild, type BuildOutcome } from "./build.js";
-import { EXIT_SIGNAL, flag, type Run } from "./common.js";
+import { EXIT_SIGNAL, flag, type Run } from "./shared.js";
 import { resolveOptions, type Flags, type Options } from "./options.js";
 import { colorErr, colorOut, humanMs, type Io } from "./output.js";
 import { printFailure } from "./failure.js";

@@ -4,7 +4,7 @@
 // --fail-on kind that could not be compared (versions, against a URL that does not list them) and no other matched.
 
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CHANGE_KINDS, diffSites, hasAny, type ChangeKind } from "../diff/compare.js";
+import { CHANGE_KINDS, diffSites, hasAny, type ChangeKind } from "../diff/compare-sites.js";
 import { FORMATS, notCompared, renderJson, renderMarkdown, renderText, type Format } from "../diff/render.js";
 import type { SiteDescription } from "../diff/index.js";
 import { UsageError } from "../errors.js";
@@ -76,7 +76,7 @@ export function registerDiff(
       let b: SiteDescription;
       try {
         // The readers (content, builds, URLs) load only when a diff runs.
-        const { readBoth } = await import("../diff/read-site.js");
+        const { readBoth } = await import("../diff/from-argument.js");
         [a, b] = await readBoth(oldArg, newArg, { timeoutMs: opts.timeout * 1000 });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;

@@ -1,5 +1,5 @@
 // src/cli/heap.ts
-// EDGE: how far V8 lets the heap grow between full collections, by what a run does. A build that writes every file
+// I/O: how far V8 lets the heap grow between full collections, by what a run does. A build that writes every file
 // holds its live data steady while it writes (a ×100 site: some 300 MB for 640,000 files), but V8's own growth lets the
 // heap reach several times that before it collects: held to 20%, the peak stays near what is live, at no cost in time
 // for small sites (bench/results/latest.md). A rebuild in place writes a handful of files: V8's own growth makes it

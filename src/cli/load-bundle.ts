@@ -1,5 +1,5 @@
 // src/cli/load-bundle.ts
-// EDGE: how bin/build-index-site.js loads the command's bundle (lib/cli-bundle/cli.cjs, scripts/build-cli.mjs): with
+// I/O: how bin/build-index-site.js loads the command's bundle (lib/cli-bundle/cli.cjs, scripts/build-cli.mjs): with
 // V8's code cache, kept in the user's cache folder (env-paths: ~/.cache/build-index-site on Linux, ~/Library/Caches on
 // macOS, %LOCALAPPDATA% on Windows). Compiling the 1.3 MB bundle and then each function a command runs costs every
 // start 30–50 ms that the cache saves (measured at real size: a one-mapping rebuild from the command, 260 → 224 ms,

@@ -5,7 +5,7 @@
 
 import { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { flag, type Run } from "./common.js";
+import { flag, type Run } from "./shared.js";
 import { resolveOptions, type Flags } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 import { logRequests } from "./watch.js";

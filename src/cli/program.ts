@@ -8,7 +8,7 @@ import { Command, CommanderError } from "commander";
 import { InterruptedError, UsageError } from "../errors.js";
 import { buildCommand } from "./build.js";
 import { checkCommand } from "./check.js";
-import { EXIT_CONTENT, EXIT_SIGNAL, EXIT_USAGE, failureReport, type Run } from "./common.js";
+import { EXIT_CONTENT, EXIT_SIGNAL, EXIT_USAGE, failureReport, type Run } from "./shared.js";
 import { devCommand } from "./dev.js";
 import { registerDiff } from "./diff.js";
 import { printFailure } from "./failure.js";

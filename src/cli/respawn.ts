@@ -1,5 +1,5 @@
 // src/cli/respawn.ts
-// EDGE: `dev` runs in a child Node process with a larger young generation (`--max-semi-space-size`), which only a
+// I/O: `dev` runs in a child Node process with a larger young generation (`--max-semi-space-size`), which only a
 // process's start can set (V8 sizes it when the heap is made; v8.setFlagsFromString later changes nothing). A rebuild
 // makes hundreds of MB of objects that live until it is written (the model, the route table, the plan): with V8's
 // default 16 MB semi-spaces, each of dozens of scavenges copies them again. At ×100, measured side by side, the

@@ -1,5 +1,5 @@
 // src/content/content-cache.ts
-// EDGE: the facts of the content's files (file-facts.ts: sha1, image type and size) kept between builds, so that a
+// I/O: the facts of the content's files (file-facts.ts: sha1, image type and size) kept between builds, so that a
 // rebuild reads only the files that changed: in memory in `dev`, and in `.build-index-site/<out>.content` for the
 // next command (docs/layout.md). A fact is trusted only for the same file, unchanged: the same size, modification
 // time, device, inode and change time. No tool can set a change time back, so an edit that keeps the size and the

@@ -26,7 +26,7 @@ export interface ModelOptions {
 /**
  * The parts of the last model, reused by the next where what they are made of is unchanged: the same parsed value
  * (a kept parse, ParsedFiles) with the same time, or icons/ with the same files, sizes and times. What is made of a
- * part alone is then made once for both models (the whole-site answers, src/api/answers.ts: a ×100 site's icons and
+ * part alone is then made once for both models (the whole-site answers, src/php/answers.ts: a ×100 site's icons and
  * extensionMappings answers are megabytes of JSON that an edit of icons.json leaves as they were).
  */
 export class ModelParts {

@@ -1,5 +1,5 @@
 // src/content/parse-cache.ts
-// EDGE: the record of the content's parses (load-content.ts: ParsedFiles) beside the build's records, so that the
+// I/O: the record of the content's parses (load-content.ts: ParsedFiles) beside the build's records, so that the
 // next command parses and checks only the JSON files whose bytes changed (`.build-index-site/<out>.parsed`,
 // docs/layout.md). Its parses are V8's serialization of the parsed values (extensionMap.json's at ×100 reads back in
 // 20 ms, where parsing and checking its text took 0.3 s), after a header that names the tool and the sha1 of what

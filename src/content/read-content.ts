@@ -1,5 +1,5 @@
 // src/content/read-content.ts
-// EDGE: reads a content directory from disk into RawContent (texts, file sizes and times, the facts of each file's bytes
+// I/O: reads a content directory from disk into RawContent (texts, file sizes and times, the facts of each file's bytes
 // through the content cache: content-cache.ts); decides nothing about the content itself, but refuses to read anything
 // outside the directory (symlinks) and skips what is not a regular file.
 

@@ -11,7 +11,7 @@ import type {
   SettingChange,
   SiteDiff,
   VersionCheckChange,
-} from "./compare.js";
+} from "./compare-sites.js";
 import type { IconFile, ResolvedIcon } from "./site.js";
 
 export const FORMATS = ["text", "md", "json"] as const;

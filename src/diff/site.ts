@@ -1,6 +1,6 @@
 // src/diff/site.ts
 // What `diff` compares: a site as a client sees it, normalised from any of the three inputs (a content folder, a
-// finished build, a deployed URL). Pure: the readers (src/diff/read-*.ts) fill it, src/diff/compare.ts compares two.
+// finished build, a deployed URL). Pure: the readers (src/diff/read-*.ts) fill it, src/diff/compare-sites.ts compares two.
 
 import { asciiLower } from "../model/types.js";
 

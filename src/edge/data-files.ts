@@ -1,9 +1,9 @@
 // src/edge/data-files.ts
 // The handler's data files (src/edge/data.ts), computed from the site model by the same functions that precompute
-// the answer files (src/api): the whole-site answers byte for byte, and the per-key lookups split into shards so
+// the answer files (src/php): the whole-site answers byte for byte, and the per-key lookups split into shards so
 // that a request loads only the shards of the keys it asks for. A bounded number of files: at most MAX_SHARDS shards.
 
-import * as A from "../api/answers.js";
+import * as A from "../php/answers.js";
 import { changedEntries } from "../model/changed-values.js";
 import type { SiteModel } from "../model/types.js";
 import { createHash } from "node:crypto";
@@ -84,7 +84,7 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
 }
 
 /** The sha1 of each whole answer's body, made once per answer (a model that shares a part with the last one shares
- * its answers, src/api/answers.ts: a ×100 site's icons answer is 8.6 MB). */
+ * its answers, src/php/answers.ts: a ×100 site's icons answer is 8.6 MB). */
 const digests = new WeakMap<A.Answer, Buffer>();
 function bodyDigest(answer: A.Answer, body: string): Buffer {
   let sha1 = digests.get(answer);

@@ -40,7 +40,7 @@ export type WholeAnswer = (typeof WHOLE_ANSWERS)[number];
  */
 export type LookupKind = "e" | "x" | "v" | "f";
 
-/** The icon files findIcon answers with when the extension's own is missing (src/api/answers.ts). */
+/** The icon files findIcon answers with when the extension's own is missing (src/php/answers.ts). */
 export const FALLBACK_FILES = ["text.png", "folder.png"] as const;
 
 export interface CoreData {

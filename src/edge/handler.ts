@@ -1,12 +1,12 @@
 // src/edge/handler.ts
 // The request-time handler: Web Request → Response for /api.php (and /api.php/…, PHP's PATH_INFO), answered by the
-// same functions that precompute the files (src/api) over data it reads through its host (src/edge/data.ts): the
+// same functions that precompute the files (src/php) over data it reads through its host (src/edge/data.ts): the
 // whole-site answers precomputed, the per-key lookups from shards loaded on first use and kept for the isolate's
 // life. The module holds no site data: its size and start-up do not grow with the site. Web APIs only: esbuild
 // bundles it into each host's entry (src/edge/entries/*.ts).
 
-import * as A from "../api/answers.js";
-import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../api/php-request.js";
+import * as A from "../php/answers.js";
+import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../php/php-request.js";
 import type { SiteModel } from "../model/types.js";
 import {
   baseAtPath,

@@ -3,7 +3,7 @@
 // ErrorDocument, headers by path through mod_headers). Every path is relative to the folder, so the site may live in
 // a subfolder of an existing Apache site.
 
-import { HEADER_GROUPS } from "../api/header-groups.js";
+import { HEADER_GROUPS } from "../php/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
   checkHeader,

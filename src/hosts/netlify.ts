@@ -6,7 +6,7 @@
 // case only, to stay well under Netlify's 10,000-line guidance; the table precomputes findIcon's common case
 // variants itself), `present` becomes a whole-value placeholder, and the table's order is kept.
 
-import { HEADER_GROUPS } from "../api/header-groups.js";
+import { HEADER_GROUPS } from "../php/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import {
   checkHeader,

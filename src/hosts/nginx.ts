@@ -4,7 +4,7 @@
 // (the fast path, below), any other by one regex per rule (the slow path); `nginx.conf` (included in the site's
 // `server {}`) serves the target with its status and the API's headers by path.
 
-import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
+import { HEADER_GROUPS, pathHeaders } from "../php/header-groups.js";
 import { compileTable, matchRoute, type Predicate, type RouteTable, type Rule } from "../routes/route-table.js";
 import {
   checkHeader,

@@ -4,7 +4,7 @@
 // table order, the status as `statusCode`; headers by path for the static answers, and for `/api.php` by the same
 // query conditions (Vercel matches headers on the incoming path, never on the rewrite target).
 
-import { HEADER_GROUPS, pathHeaders } from "../api/header-groups.js";
+import { HEADER_GROUPS, pathHeaders } from "../php/header-groups.js";
 import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
 import { checkHeader, checkTarget, chunkMembers, PAGE_CSP, predicates, SVG_CSP } from "./common.js";
 import type { HostAdapter } from "./types.js";

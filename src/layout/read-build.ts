@@ -1,5 +1,5 @@
 // src/layout/read-build.ts
-// EDGE: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
+// I/O: the one reader of a finished build. `preview`, `dev`, `check`, `verify`, `diff` and incremental rebuilds ask
 // it where things are and what the build recorded; none of them parses the output folders on its own.
 
 import {

@@ -1,6 +1,6 @@
 // src/model/site-data.ts
 // The site model as plain JSON, deterministic (content order kept: objects as arrays of [key, value] pairs): what the
-// catalogue page answers every query from, with the same src/api code as the handler. It holds only what the site
+// catalogue page answers every query from, with the same src/php code as the handler. It holds only what the site
 // publishes anyway (config.json, extensionMap.json, icons.json, the icons' sizes and times, config-reference.txt,
 // the manifest's versions).
 

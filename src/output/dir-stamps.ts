@@ -1,5 +1,5 @@
 // src/output/dir-stamps.ts
-// EDGE: which folders an in-place update may take as its manifest lists them, without reading them. After each
+// I/O: which folders an in-place update may take as its manifest lists them, without reading them. After each
 // build the inode and change time of every folder it wrote are recorded (`.build-index-site/<out>.dirs`). Adding,
 // removing or renaming an entry (by anyone) gives a folder a new change time, which no one can set back (`cp -a`
 // and `touch` set times, and that changes it too); a folder with another inode was replaced. Such a folder is read

@@ -1,5 +1,5 @@
 // src/output/publish.ts
-// EDGE: publishes a computed build in one call: --out, then each folder beside it, then the records, either
+// I/O: publishes a computed build in one call: --out, then each folder beside it, then the records, either
 //  - in place (the default when the records describe a whole earlier build of the same hosts): only the files whose
 //    bytes change are written, each renamed over its target, under the update journal (update.ts); or
 //  - in full (--force, the first build, other hosts): each folder written whole beside its place and swapped in

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { HEADER_GROUPS } from "../api/header-groups.js";
+import { HEADER_GROUPS } from "../php/header-groups.js";
 
 /** Extension (lower case) → the Content-Type mime-types gives it (charset included), as mime.contentType(ext) says. */
 export type ContentTypes = Readonly<Record<string, string>>;

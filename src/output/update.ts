@@ -1,5 +1,5 @@
 // src/output/update.ts
-// EDGE: the incremental writer. It brings a folder the build wrote before up to date in place: only the files whose
+// I/O: the incremental writer. It brings a folder the build wrote before up to date in place: only the files whose
 // bytes (or, for copies, modification times) change are written, each beside its target and renamed over it, so a
 // reader never sees a half-written file; files no longer planned are removed. Before it touches a folder it appends
 // every path it will change to the build's update journal (src/layout/paths.ts): a rebuild stopped midway leaves

@@ -1,5 +1,5 @@
 // src/preview/server.ts
-// EDGE: serves a built site as its deploy answers: /api.php by the request-time handler (edge.ts) when the build has
+// I/O: serves a built site as its deploy answers: /api.php by the request-time handler (edge.ts) when the build has
 // an edge host, else by evaluating the route table (the static rules); every other path, and the routed target, is
 // served as a plain file (send-file.ts: validators, conditional and range requests) with serve.json's headers. The
 // build is read through src/layout/read-build.ts, and reloaded when a build replaces its records. Every request path

@@ -3,7 +3,7 @@
 // keeps its members and the function that answers one, and computes an answer only when it is asked for. The writer
 // asks once per file and drops it, so a ×100 site (590,000 answers) is never held as answer objects.
 
-import { answerText, type Answer, type AnswerKind, type Status } from "../api/answers.js";
+import { answerText, type Answer, type AnswerKind, type Status } from "../php/answers.js";
 import { sameText } from "../model/json.js";
 import { compareBytes } from "../model/types.js";
 import { memberChanged } from "./answer-inputs.js";

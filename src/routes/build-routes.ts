@@ -2,8 +2,8 @@
 // SiteModel → the route table and the answer behind every target file: the precomputed domain of behaviour.md,
 // plus one explicit fallback rule for each kind of value a static host cannot know.
 
-import * as A from "../api/answers.js";
-import type { Answer } from "../api/answers.js";
+import * as A from "../php/answers.js";
+import type { Answer } from "../php/answers.js";
 import {
   asciiLower,
   asciiUpper,

@@ -5,7 +5,7 @@
 
 import http from "node:http";
 import https from "node:https";
-import type { Received } from "./compare.js";
+import type { Received } from "./compare-answers.js";
 
 export type TargetFailure = "refused" | "dns" | "tls" | "timeout" | "too-large" | "redirect" | "reset" | "other";
 

@@ -16,7 +16,7 @@ import {
   type SiteFileRecord,
 } from "../layout/read-build.js";
 import { isEdgeDataPath } from "../edge/data.js";
-import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare.js";
+import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare-answers.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
 import {

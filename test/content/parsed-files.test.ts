@@ -6,7 +6,7 @@
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import * as A from "../../src/api/answers.js";
+import * as A from "../../src/php/answers.js";
 import { buildModel, ModelParts, ParsedFiles, type ModelResult } from "../../src/content/load-content.js";
 import type { SiteModel } from "../../src/model/types.js";
 import type { RawFile } from "../../src/content/read-content.js";

@@ -2,7 +2,7 @@
 // The pure core of `diff` on small sites written by hand: each kind of change, and how the Markdown and text show it.
 
 import { describe, expect, test } from "vitest";
-import { diffJson, diffSites, hasAny } from "../../src/diff/compare.js";
+import { diffJson, diffSites, hasAny } from "../../src/diff/compare-sites.js";
 import { FOLD_AFTER, mdCode, renderJson, renderMarkdown, renderText } from "../../src/diff/render.js";
 import type { IconFile, SiteDescription } from "../../src/diff/site.js";
 

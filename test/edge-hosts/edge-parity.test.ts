@@ -1,6 +1,6 @@
 // test/edge-hosts/edge-parity.test.ts
 // Every edge output, on its host's runtime, answers every request of the precomputed domain exactly as the
-// precomputed file, and every other request (variants, PHP's query shapes, other methods) as src/api's reference
+// precomputed file, and every other request (variants, PHP's query shapes, other methods) as src/php's reference
 // semantics (status, body, Content-Type, Cache-Control, CORS): demo content always, both real fixtures when
 // ../shared is present (in CI they must be).
 
@@ -40,12 +40,12 @@ for (const [name, content] of sites) {
     }, 600_000);
 
     // Cloudflare's _worker.js runs here in Node with a stub ASSETS; on workerd (wrangler pages dev) it is test/edge's.
-    test("every request outside it, and every method, gets src/api's answer on every edge host", async () => {
+    test("every request outside it, and every method, gets src/php's answer on every edge host", async () => {
       const reports = await compareHosts(site, referenceRequests(site, 200), referenceAnswer(site.model));
       console.log(summarizeEdge(`${name}, outside the domain`, reports));
       for (const r of reports) {
         expect(r.compared, r.host).toBeGreaterThan(100);
-        expect(r.mismatches.slice(0, 5), `${r.host}: differences from src/api`).toEqual([]);
+        expect(r.mismatches.slice(0, 5), `${r.host}: differences from src/php`).toEqual([]);
       }
     }, 600_000);
 

@@ -248,7 +248,7 @@ export function generatedEdgeRequests(model: SiteModel, perSet: number): EdgeReq
   }));
 }
 
-/** src/api's answer to a request (test/edge's oracle: the reference semantics, checked against PHP), as a client sees it. */
+/** src/php's answer to a request (test/edge's oracle: the reference semantics, checked against PHP), as a client sees it. */
 export function referenceAnswer(model: SiteModel): (r: EdgeRequest) => Promise<HostAnswer> {
   return async (r) => {
     const answer = expectedAnswer(model, r);

@@ -1,6 +1,6 @@
 // test/edge/bundle.test.ts
 // The handler bundle and each host's entry are self-contained ES modules built from src (no second copy): no
-// imports, no Node built-ins, one export, the src/api code they were built from, and no site data (the same bytes
+// imports, no Node built-ins, one export, the src/php code they were built from, and no site data (the same bytes
 // for every site).
 
 import { readFileSync } from "node:fs";
@@ -17,11 +17,11 @@ describe("handler bundle", () => {
       expect(text).not.toMatch(node);
   });
 
-  test("is built from src/api, src/model and src/edge (esbuild's module markers)", () => {
+  test("is built from src/php, src/model and src/edge (esbuild's module markers)", () => {
     const modules = [...handlerBundle().matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
     for (const m of [
-      "src/api/answers.ts",
-      "src/api/php-request.ts",
+      "src/php/answers.ts",
+      "src/php/php-request.ts",
       "src/model/version-compare.ts",
       "src/edge/handler.ts",
     ]) {

@@ -1,6 +1,6 @@
 // test/edge/cloudflare-worker.test.ts
 // The emitted Cloudflare worker (worker/index.js) is the request-time handler: /api.php and /api.php/* answered
-// exactly (as src/api + the PHP layer) from data files it reads through the ASSETS binding (here a binding over the
+// exactly (as src/php + the PHP layer) from data files it reads through the ASSETS binding (here a binding over the
 // emitted assets folder), internal files 404, everything else handed to the ASSETS binding untouched.
 
 import { readFile } from "node:fs/promises";
@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { phpRespond } from "../../src/api/php-request.js";
+import { phpRespond } from "../../src/php/php-request.js";
 import { build } from "../../src/build.js";
 import { CLOUDFLARE_ASSETS, CLOUDFLARE_CONFIG, CLOUDFLARE_ENTRY, WORKER_ROUTES } from "../../src/hosts/cloudflare.js";
 import type { SiteModel } from "../../src/model/types.js";

@@ -1,12 +1,12 @@
 // test/edge/expected.ts
-// The oracle for the edge parity suites: the reference's answer to an EdgeRequest, computed by src/api's answers
-// through the PHP request layer (src/api/php-request.ts phpRespond). It is NOT checked by the suites that use it:
+// The oracle for the edge parity suites: the reference's answer to an EdgeRequest, computed by src/php's answers
+// through the PHP request layer (src/php/php-request.ts phpRespond). It is NOT checked by the suites that use it:
 // test/edge/php-request.test.ts checks it against real PHP 8.2 (golden parse_str/basename/strtolower/json_encode,
 // version_compare) and the examples of reference-behaviour.md, and test/edge/domain-parity.test.ts against the
 // precomputed files.
 
 import { createHash } from "node:crypto";
-import { phpRespond, type PhpResponse } from "../../src/api/php-request.js";
+import { phpRespond, type PhpResponse } from "../../src/php/php-request.js";
 import type { SiteModel } from "../../src/model/types.js";
 import type { EdgeRequest } from "./requests.js";
 

@@ -1,10 +1,10 @@
 // test/edge/php-request.test.ts
-// The PHP request layer (src/api/php-request.ts) against real PHP 8.2 (test/golden/php-request.php.json: parse_str,
+// The PHP request layer (src/php/php-request.ts) against real PHP 8.2 (test/golden/php-request.php.json: parse_str,
 // basename, strtolower, json_encode) and against the examples of reference-behaviour.md §1–§12.
 
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
-import { phpBasename } from "../../src/api/answers.js";
+import { phpBasename } from "../../src/php/answers.js";
 import {
   decodeBytes,
   encodeBytes,
@@ -15,7 +15,7 @@ import {
   urlDecodeBytes,
   urlDecodeText,
   type PhpValue,
-} from "../../src/api/php-request.js";
+} from "../../src/php/php-request.js";
 import { createApiHandler } from "../../src/edge/index.js";
 import { edgeDataFiles } from "../../src/edge/data-files.js";
 import { memoryReader } from "./data-reader.js";

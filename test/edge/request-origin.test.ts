@@ -1,7 +1,7 @@
 // test/edge/request-origin.test.ts
 // `--base-url request` (issue 24 point 3): the handler answers with the request's own origin in every absolute URL,
 // precomputed (whole-site) answers included, and its ETags stay correct strong validators (one ETag, one body).
-// The expected bodies come from the oracle (test/edge/expected.ts: src/api's answers through the PHP request layer)
+// The expected bodies come from the oracle (test/edge/expected.ts: src/php's answers through the PHP request layer)
 // over the site with the origin as its base URL; the handler rewrites precomputed bodies instead of recomputing them.
 
 import { readFile, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 <?php
-// Golden data for src/api/php-request.ts, printed by real PHP: `php test/golden/php-request.php > test/golden/php-request.php.json`.
+// Golden data for src/php/php-request.ts, printed by real PHP: `php test/golden/php-request.php > test/golden/php-request.php.json`.
 // parse_str() runs the same parser as $_GET (php_default_treat_data); strings are printed as hex (they are bytes).
 $queries = [
   "action=config", "action=%63onfig", "action=Config", "ACTION=config", "action=config%20", "action", "action=",

@@ -3,7 +3,7 @@
 // behaviour.md: counts, a findIcon whose mapped file is missing, version checks, folder icons.
 
 import { describe, expect, it } from "vitest";
-import { answer, answerText } from "../../src/api/answers.js";
+import { answer, answerText } from "../../src/php/answers.js";
 import { compileContent, haveRealFixtures, realFixture } from "../helpers/fixtures.js";
 
 async function site(name: "indexer-1.1.15" | "indexer-1.2.0-r2") {

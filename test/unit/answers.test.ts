@@ -2,7 +2,7 @@
 // Each action's answers, written out by hand from behaviour.md, against a small hand-made site.
 
 import { describe, expect, it } from "vitest";
-import { answer, answerHeaders, answerText, type Answer } from "../../src/api/answers.js";
+import { answer, answerHeaders, answerText, type Answer } from "../../src/php/answers.js";
 import { parseQuery } from "../../src/routes/route-table.js";
 import { makeSite, T } from "../helpers/site.js";
 

@@ -3,7 +3,7 @@
 // its lower case, on random lists with case variants (ASCII and not) across folders.
 
 import { describe, expect, it } from "vitest";
-import * as A from "../../src/api/answers.js";
+import * as A from "../../src/php/answers.js";
 import { caseCollisions, type OutputFile } from "../../src/output/plan.js";
 import { AnswerFiles } from "../../src/routes/answer-files.js";
 import { makeSite } from "../helpers/site.js";

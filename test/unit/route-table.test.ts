@@ -2,7 +2,7 @@
 // The evaluator's semantics on small tables, and the built table checked against the reference answers.
 
 import { describe, expect, it } from "vitest";
-import { answer, answerHeaders, answerText } from "../../src/api/answers.js";
+import { answer, answerHeaders, answerText } from "../../src/php/answers.js";
 import { buildRoutes } from "../../src/routes/build-routes.js";
 import { compileTable, matchRoute, parseQuery, type Rule, type RouteTable } from "../../src/routes/route-table.js";
 import type { SiteModel } from "../../src/model/types.js";

@@ -2,7 +2,7 @@
 // The comparison rules, on answers written by hand.
 
 import { describe, expect, test } from "vitest";
-import { compareAnswer, jsonDifference, sameContentType, type Expected } from "../../src/verify/compare.js";
+import { compareAnswer, jsonDifference, sameContentType, type Expected } from "../../src/verify/compare-answers.js";
 import { sample, sampleOf } from "../../src/verify/requests.js";
 
 const base = { baseUrl: "https://icons.example.org" };

@@ -1,4 +1,4 @@
-// src/diff/compare.ts
+// src/diff/compare-sites.ts
 // The pure core of `diff`: two site descriptions → what a client will see change. No I/O; the order of every list
 // is fixed (byte order of names, manifest order of versions), so the same two sites always give the same report.
 

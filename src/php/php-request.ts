@@ -1,4 +1,4 @@
-// src/api/php-request.ts
+// src/php/php-request.ts
 // The reference service's request layer, as PHP 8.2 runs it (reference-behaviour.md §1–§4, §9): the raw query
 // parsed into $_GET (main/php_variables.c), the dispatch on PHP values (strings or arrays), json_encode's refusal
 // of invalid UTF-8, and the method rules. Pure and portable (Web APIs only): the request-time handler runs it.

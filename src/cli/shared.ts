@@ -1,4 +1,4 @@
-// src/cli/common.ts
+// src/cli/shared.ts
 // What the commands share: exit codes, the run state main() reads, the --json report, Ctrl-C handling, and the
 // definitions of the flags several commands declare (each command adds only the ones it takes).
 

@@ -1,4 +1,4 @@
-// src/api/header-groups.ts
+// src/php/header-groups.ts
 // The API's response headers by site path: one small list that path-matching hosts (serve.json, _headers,
 // .htaccess) can carry. The build checks that every answer file gets exactly the headers of its answer.
 

@@ -1,4 +1,4 @@
-// src/diff/read-url.ts
+// src/diff/from-url.ts
 // A deployed site (or the PHP service) → SiteDescription, read through its API as a client reads it: the actions
 // icons, iconMappings, extensionMappings and config, and every icon file the icons action lists (for its bytes and
 // dimensions).

@@ -1,4 +1,4 @@
-// src/verify/compare.ts
+// src/verify/compare-answers.ts
 // The comparison rules (pure): status, the API's headers, and the body. JSON deep-equal ignoring key order, with
 // the fields that vary by design compared by form only (`timestamp`; an icon's `path`, by its ending
 // `icons/<filename>`; absolute URLs under the build's base URL). Plain files by sha256. Content-Type by media type

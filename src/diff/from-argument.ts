@@ -1,4 +1,4 @@
-// src/diff/read-site.ts
+// src/diff/from-argument.ts
 // One argument of `diff` → SiteDescription: an http(s) URL, a finished build (its records are beside it), or a
 // content folder (it has manifest.json). Anything else is a UsageError: one line, exit 2.
 
@@ -8,10 +8,10 @@ import { CONTENT_FILES } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
 import { isBuild } from "../layout/read-build.js";
 import { layoutOf } from "../layout/paths.js";
-import { readBuildSite } from "./read-build.js";
-import { readContentSite } from "./read-content.js";
-import { askVersionChecks, readUrlSite, type UrlOptions } from "./read-url.js";
-import { clientVersions } from "./compare.js";
+import { readBuildSite } from "./from-build.js";
+import { readContentSite } from "./from-content.js";
+import { askVersionChecks, readUrlSite, type UrlOptions } from "./from-url.js";
+import { clientVersions } from "./compare-sites.js";
 import type { SiteDescription } from "./site.js";
 
 export const looksLikeUrl = (arg: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg);

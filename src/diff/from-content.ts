@@ -1,4 +1,4 @@
-// src/diff/read-content.ts
+// src/diff/from-content.ts
 // A content folder → SiteDescription: compiled as a build would (src/build.ts compile(), no host files), so that the
 // diff sees the model the answers are made from.
 

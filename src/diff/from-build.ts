@@ -1,4 +1,4 @@
-// src/diff/read-build.ts
+// src/diff/from-build.ts
 // A finished build → SiteDescription, read through src/layout/read-build.ts only: the content's files the build
 // published byte for byte (icons.json, extensionMap.json, config.json, icons/), the hashes its manifest recorded, and
 // the versions its route table precomputes. No answer file is read: edge-only builds need not write them.

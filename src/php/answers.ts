@@ -1,4 +1,4 @@
-// src/api/answers.ts
+// src/php/answers.ts
 // The reference service's semantics as pure functions: (site, query) → status + body, exactly as behaviour.md states.
 // This is the oracle: the route table is built from it and tested against it.
 
