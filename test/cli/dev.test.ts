@@ -217,7 +217,7 @@ describe("dev started on an up-to-date build", () => {
     });
     try {
       const ready = await until("the ready line", async () =>
-        loop.io.stdout.find((l) => /^Ready for edits: the site is held in memory \(/.test(l)),
+        loop.io.stdout.find((l) => l.startsWith("Ready for edits: the site is held in memory (")),
       );
       expect(loop.io.stdout.indexOf(ready)).toBeGreaterThan(loop.io.stdout.findIndex((l) => /is up to date/.test(l)));
       expect(before.size).toBeGreaterThan(20);

@@ -18,9 +18,7 @@ interface Served {
   headers: Headers;
 }
 
-async function serveSite(
-  content: string,
-): Promise<{
+async function serveSite(content: string): Promise<{
   out: string;
   model: SiteModel;
   preview: Preview;

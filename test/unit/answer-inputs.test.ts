@@ -4,7 +4,6 @@
 // are produced again. The end-to-end check, on disk and against a full build, is test/integration/incremental-property.ts.
 
 import { describe, expect, it } from "vitest";
-import { answerText } from "../../src/php/answers.js";
 import type { JsonObject } from "../../src/model/json.js";
 import { iconMapOf, type SiteModel } from "../../src/model/types.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";

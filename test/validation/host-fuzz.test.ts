@@ -7,7 +7,7 @@
 // 3. control characters (a newline) are refused before anything is written.
 
 import { spawnSync } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import { getTransformedRoutes } from "@vercel/routing-utils";
