@@ -1,4 +1,1 @@
-export default (request) =>
-  new Response(JSON.stringify({ standIn: true, url: request.url }), {
-    headers: { "Content-Type": "application/json" },
-  });
+export default (request) => new Response(JSON.stringify({ standIn: true, url: request.url }), { headers: { "Content-Type": "application/json" } });
