@@ -49,8 +49,8 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
 
 /**
  * The sha1 of a set's members as JSON, kept by the list: `dev`'s route table keeps its lists while the model's keys
- * are the same (src/routes/build-routes.ts: RoutesMemo), and a ×100 table's lists are 18 MB of JSON, which every
- * rebuild printed and hashed to find the hosts' files unchanged.
+ * are the same (src/routes/build-routes.ts: RoutesMemo), and a large table's lists are long to print and hash at
+ * every rebuild only to find the hosts' files unchanged.
  */
 function membersDigest(members: readonly string[]): string {
   let digest = membersDigests.get(members);

@@ -2,10 +2,8 @@
 // The contract every host adapter keeps: a pure function from the route table (static hosts) or the request-time
 // handler and its data (edge hosts) to the text of that host's files.
 
-import type { EdgeEntry } from "../edge/bundle.js";
 import type { RouteTable } from "../routes/route-table.js";
-
-import type { HostName } from "./names.js";
+import type { EdgeHostName, HostName } from "./names.js";
 
 export { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
 
@@ -41,11 +39,11 @@ export interface HostInput {
   /** The name of --out ("dist"): configs beside it that point into the records name it. */
   out: string;
   /**
-   * A host's request-time handler: one self-contained ES module (src/edge/entries/<host>.ts bundled with the
+   * A host's request-time handler: one self-contained ES module (src/hosts/<host>/entry.ts bundled with the
    * handler), the same for every site. It reads the site's data files (src/edge/data.ts), which the build writes into
    * the public site (`_edge-data/`) whenever an edge host is built.
    */
-  entry: (host: EdgeEntry) => string;
+  entry: (host: EdgeHostName) => string;
 }
 
 export interface HostOutput {

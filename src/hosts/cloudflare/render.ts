@@ -1,16 +1,17 @@
-// src/hosts/cloudflare.ts
+// src/hosts/cloudflare/render.ts
 // Cloudflare Workers with static assets (what Cloudflare recommends for new projects). The host's folder,
 // `.build-index-site/<out>/hosts/cloudflare/`, holds:
 //   wrangler.json  the Worker's config: its entry module, the assets folder and its ASSETS binding, and
 //                  `run_worker_first` for /api.php and /api.php/* (every other path is an asset, served without it)
-//   worker/index.js the entry module (src/edge/entries/cloudflare.ts bundled with the handler; the same for every site)
+//   worker/index.js the entry module (src/hosts/cloudflare/entry.ts bundled with the handler; the same for every site)
 //   public/        `assets.directory`: only what is served, i.e. the plain files, the handler's data files
 //                  (`_edge-data/`, read through the ASSETS binding) and `_headers` (which Cloudflare reads, not serves)
 // `wrangler deploy` from the folder that holds --out finds this config through `.wrangler/deploy/config.json`
 // (Wrangler's redirected configuration), which the build writes beside --out. Pages' `_worker.js` is not emitted.
 
-import { SVG_POLICY_HEADERS_BLOCK } from "./common.js";
-import type { HostAdapter } from "./types.js";
+import { SVG_POLICY_HEADERS_BLOCK } from "../shared/csp.js";
+import type { HostAdapter } from "../types.js";
+import { preset } from "./preset.js";
 
 /** The paths the Worker runs for before the assets. */
 export const WORKER_ROUTES: readonly string[] = ["/api.php", "/api.php/*"];
@@ -56,7 +57,7 @@ export function printDeployRedirect(out: string): string {
 export const WRANGLER_DEPLOY_DIR = ".wrangler/deploy";
 
 export const cloudflare: HostAdapter = {
-  name: "cloudflare",
+  name: preset.name,
   render(input) {
     return {
       files: [
