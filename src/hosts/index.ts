@@ -3,27 +3,11 @@
 
 import { fileHash } from "./record.js";
 import { HOSTS } from "./registry.js";
-import {
-  DEFAULT_HOSTS,
-  HOST_NAMES,
-  type BesideFolder,
-  type HostFile,
-  type HostInput,
-  type HostName,
-  type HostOutput,
-} from "./types.js";
+import { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
+import type { BesideFolder, HostFile, HostInput, HostOutput } from "./types.js";
 
-export {
-  DEFAULT_HOSTS,
-  HOST_NAMES,
-  type BesideFolder,
-  type HostAdapter,
-  type HostFile,
-  type HostInput,
-  type HostName,
-  type HostOutput,
-} from "./types.js";
-export { parseHosts } from "./names.js";
+export type { BesideFolder, HostAdapter, HostFile, HostInput, HostOutput } from "./types.js";
+export { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./names.js";
 export { HOSTS } from "./registry.js";
 
 /** One host's own folder in the build's records (`hosts/<name>/`). */

@@ -8,7 +8,8 @@
 
 import { createHash } from "node:crypto";
 import { insideFolder } from "../model/relative-path.js";
-import { HOST_NAMES, type HostFile, type HostName, type HostOutput, type HostInput } from "./types.js";
+import { HOST_NAMES, type HostName } from "./names.js";
+import type { HostFile, HostOutput, HostInput } from "./types.js";
 
 /** A file as the record lists it: its path and the sha1 of its bytes (base64url), which are in the file. */
 export interface RecordedFile {

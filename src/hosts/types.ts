@@ -3,9 +3,6 @@
 // handler and its data (edge hosts) to the text of that host's files.
 
 import type { RouteTable } from "../routes/route-table.js";
-import type { EdgeHostName, HostName } from "./names.js";
-
-export { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
 
 /** One file of a host's configuration, relative to its folder (no leading "/"). */
 export interface HostFile {
@@ -43,7 +40,7 @@ export interface HostInput {
    * handler), the same for every site. It reads the site's data files (src/edge/data.ts), which the build writes into
    * the public site (`_edge-data/`) whenever an edge host is built.
    */
-  entry: (host: EdgeHostName) => string;
+  entry: (host: string) => string;
 }
 
 export interface HostOutput {
@@ -65,7 +62,8 @@ export interface HostOutput {
 }
 
 export interface HostAdapter {
-  name: HostName;
+  /** Its preset's name (src/hosts/<name>/preset.ts). */
+  name: string;
   /** The files that make this host answer `/api.php?…` as the reference does. Never touches the disk. */
   render(input: HostInput): HostOutput;
 }

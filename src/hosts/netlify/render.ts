@@ -35,7 +35,7 @@ export function netlifyEdgeFiles(input: HostInput): HostFile[] {
   const dir = `edge-functions/${NETLIFY_FUNCTION}`;
   return [
     { path: "config.json", data: printNetlifyConfig() },
-    { path: `${dir}/${NETLIFY_FUNCTION}.js`, data: input.entry("netlify") },
+    { path: `${dir}/${NETLIFY_FUNCTION}.js`, data: input.entry(preset.name) },
   ];
 }
 

@@ -42,7 +42,7 @@ export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
 
 /** The edge function: one bundled module (src/hosts/vercel/entry.ts), whose default export Vercel calls. */
 export function printVercelFunction(input: HostInput): string {
-  return input.entry("vercel");
+  return input.entry(preset.name);
 }
 
 /** The generated files of `.vercel/output/`, relative to it (`static/`, the links to the plain files, the build adds). */
