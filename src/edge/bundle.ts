@@ -1,8 +1,9 @@
 // src/edge/bundle.ts
-// The handler bundles' text (Node side): the ES modules esbuild writes when the package is built (`npm run build`):
-// lib/edge/handler.bundle.js (createApiHandler, for tests and benches) and one entry per edge host,
-// lib/edge/bundles/<host>.js (src/edge/entries/<host>.ts with the handler: what the build emits). Never kept as a
-// string in the source.
+// I/O: the handler bundles' text, read from lib/edge (Node side): the ES modules scripts/build-edge.mjs writes when the
+// package is built (`npm run build`): lib/edge/handler.bundle.js (createApiHandler, for tests and benches) and one per
+// edge host, lib/edge/bundles/<host>.js (src/hosts/<host>/entry.ts with the handler: what the build emits). Which
+// hosts have one is their presets' word (src/hosts/names.ts: EDGE_HOST_NAMES); this module knows where they lie.
+// Never kept as a string in the source.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,9 +13,8 @@ const LIB_EDGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 /** From src/edge (tests) and from lib/edge (the package), the same place: <package>/lib/edge. */
 export const BUNDLE_PATH = path.join(LIB_EDGE, "handler.bundle.js");
 
-export const EDGE_ENTRIES = ["cloudflare", "netlify", "vercel"] as const;
-export type EdgeEntry = (typeof EDGE_ENTRIES)[number];
-export const entryPath = (host: EdgeEntry): string => path.join(LIB_EDGE, "bundles", `${host}.js`);
+/** An edge host's bundle: its folder's entry.ts with the handler. */
+export const entryPath = (host: string): string => path.join(LIB_EDGE, "bundles", `${host}.js`);
 
 const cached = new Map<string, string>();
 
@@ -33,5 +33,5 @@ function read(file: string): string {
 /** One self-contained ES module (no imports) exporting `createApiHandler()`. */
 export const handlerBundle = (): string => read(BUNDLE_PATH);
 
-/** A host's entry: one self-contained ES module (no imports) whose default export the host calls. */
-export const entryBundle = (host: EdgeEntry): string => read(entryPath(host));
+/** An edge host's entry: one self-contained ES module (no imports) whose default export the host calls. */
+export const entryBundle = (host: string): string => read(entryPath(host));

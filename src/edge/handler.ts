@@ -3,7 +3,7 @@
 // same functions that precompute the files (src/php) over data it reads through its host (src/edge/data.ts): the
 // whole-site answers precomputed, the per-key lookups from shards loaded on first use and kept for the isolate's
 // life. The module holds no site data: its size and start-up do not grow with the site. Web APIs only: esbuild
-// bundles it into each host's entry (src/edge/entries/*.ts).
+// bundles it into each host's entry (src/hosts/*/entry.ts).
 
 import * as A from "../php/answers.js";
 import { BARE_HEADERS, parsePhpQuery, phpAnswer, respondTo, TYPE_ERROR, type Answers } from "../php/php-request.js";

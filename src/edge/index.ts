@@ -3,5 +3,5 @@
 
 export { EdgeDataMemo, edgeDataFiles } from "./data-files.js";
 export { createApiHandler, type DataReader } from "./handler.js";
-export { handlerBundle, entryBundle, BUNDLE_PATH, entryPath, EDGE_ENTRIES, type EdgeEntry } from "./bundle.js";
+export { handlerBundle, entryBundle, BUNDLE_PATH, entryPath } from "./bundle.js";
 export { DATA_DIR, DATA_FOLDER } from "./data.js";

@@ -1,46 +1,14 @@
 // src/hosts/index.ts
-// The host registry: name → adapter, the `--hosts` parser, and rendering the chosen hosts' files.
+// The hosts' face: the registry (src/hosts/registry.ts), the `--hosts` parser, and rendering the chosen hosts' files.
 
-import { apache } from "./apache.js";
-import { cloudflare } from "./cloudflare.js";
-import { netlifyStatic } from "./netlify.js";
-import { netlify } from "./netlify-edge.js";
-import { nginx } from "./nginx.js";
 import { fileHash } from "./record.js";
-import {
-  DEFAULT_HOSTS,
-  HOST_NAMES,
-  type BesideFolder,
-  type HostAdapter,
-  type HostFile,
-  type HostInput,
-  type HostName,
-  type HostOutput,
-} from "./types.js";
-import { vercelStatic } from "./vercel.js";
-import { vercel } from "./vercel-edge.js";
+import { HOSTS } from "./registry.js";
+import { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
+import type { BesideFolder, HostFile, HostInput, HostOutput } from "./types.js";
 
-export {
-  DEFAULT_HOSTS,
-  HOST_NAMES,
-  type BesideFolder,
-  type HostAdapter,
-  type HostFile,
-  type HostInput,
-  type HostName,
-  type HostOutput,
-} from "./types.js";
-export { parseHosts } from "./names.js";
-
-export const HOSTS = {
-  netlify,
-  "netlify-static": netlifyStatic,
-  apache,
-  nginx,
-  vercel,
-  "vercel-static": vercelStatic,
-  cloudflare,
-} as const satisfies Record<HostName, HostAdapter>;
+export type { BesideFolder, HostAdapter, HostFile, HostInput, HostOutput } from "./types.js";
+export { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./names.js";
+export { HOSTS } from "./registry.js";
 
 /** One host's own folder in the build's records (`hosts/<name>/`). */
 export interface HostFolder {

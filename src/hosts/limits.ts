@@ -1,89 +1,27 @@
 // src/hosts/limits.ts
-// What each host accepts per deploy, by plan: one table, each figure with its source and the date it was read, so
-// that one edit updates the check and the docs. Pure: the build measures what each host would receive
-// (src/build.ts) and `planLimitDiagnostics` compares. Limits that make an emitted config fail to load (the static
-// fallbacks' rule counts) are not here: their printers refuse them (HostLimitError).
+// What each host accepts per deploy, by plan: each host folder's preset lists its limits, each figure with its source
+// and the date it was read, so that one edit updates the check and the docs. Pure: the build measures what each host
+// would receive (src/build.ts) and `planLimitDiagnostics` compares. Limits that make an emitted config fail to load
+// (the static fallbacks' rule counts) are not here: their printers refuse them (HostLimitError).
 
 import type { Diagnostic } from "../errors.js";
+import { MB, type LimitRow, type Measure } from "./host-preset.js";
 import type { HostName } from "./names.js";
+import { PRESETS } from "./presets.js";
+
+export type { Measure } from "./host-preset.js";
 
 export const PLANS = ["free", "paid"] as const;
 export type Plan = (typeof PLANS)[number];
 
-export type Measure = "files" | "file bytes" | "handler gzip bytes" | "handler bytes";
-
-export interface PlanLimit {
+export interface PlanLimit extends LimitRow {
   host: HostName;
-  measure: Measure;
-  /** The limit on each plan row: Free (Hobby) and the first paid plan. */
-  free: number;
-  paid: number;
-  /** What the limit applies to, as the host's documentation names it. */
-  what: string;
-  source: string;
-  /** When the figure was read (YYYY-MM-DD). */
-  read: string;
 }
 
-const MiB = 2 ** 20;
-const MB = 1000 * 1000;
-
-export const PLAN_LIMITS: readonly PlanLimit[] = [
-  {
-    host: "cloudflare",
-    measure: "files",
-    free: 20_000,
-    paid: 100_000,
-    what: "static asset files per Worker version",
-    source: "https://developers.cloudflare.com/workers/static-assets/#limits",
-    read: "2026-11-25",
-  },
-  {
-    host: "cloudflare",
-    measure: "file bytes",
-    free: 25 * MiB,
-    paid: 25 * MiB,
-    what: "size of one static asset file",
-    source: "https://developers.cloudflare.com/workers/static-assets/#limits",
-    read: "2026-11-25",
-  },
-  {
-    host: "cloudflare",
-    measure: "handler gzip bytes",
-    free: 3 * MB,
-    paid: 10 * MB,
-    what: "Worker size after compression",
-    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
-    read: "2026-11-25",
-  },
-  {
-    host: "cloudflare",
-    measure: "handler bytes",
-    free: 64 * MB,
-    paid: 64 * MB,
-    what: "Worker size before compression",
-    source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
-    read: "2026-11-25",
-  },
-  {
-    host: "vercel",
-    measure: "handler gzip bytes",
-    free: 1 * MB,
-    paid: 2 * MB,
-    what: "Edge Function size after gzip (Hobby, Pro)",
-    source: "https://vercel.com/docs/functions/limitations",
-    read: "2026-11-25",
-  },
-  {
-    host: "netlify",
-    measure: "handler gzip bytes",
-    free: 20 * MB,
-    paid: 20 * MB,
-    what: "Edge Function code size after compression",
-    source: "https://docs.netlify.com/build/edge-functions/limits/",
-    read: "2026-11-25",
-  },
-];
+/** Every host's limits, in registry order. */
+export const PLAN_LIMITS: readonly PlanLimit[] = PRESETS.flatMap((p) =>
+  p.limits.map((row: LimitRow): PlanLimit => ({ host: p.name, ...row })),
+);
 
 /** What the build measured of one host's upload. */
 export interface HostMeasures {

@@ -8,7 +8,8 @@
 
 import { createHash } from "node:crypto";
 import { insideFolder } from "../model/relative-path.js";
-import { HOST_NAMES, type HostFile, type HostName, type HostOutput, type HostInput } from "./types.js";
+import { HOST_NAMES, type HostName } from "./names.js";
+import type { HostFile, HostOutput, HostInput } from "./types.js";
 
 /** A file as the record lists it: its path and the sha1 of its bytes (base64url), which are in the file. */
 export interface RecordedFile {
@@ -49,8 +50,8 @@ export function hostsKey(input: Omit<HostInput, "entry">, hosts: readonly HostNa
 
 /**
  * The sha1 of a set's members as JSON, kept by the list: `dev`'s route table keeps its lists while the model's keys
- * are the same (src/routes/build-routes.ts: RoutesMemo), and a ×100 table's lists are 18 MB of JSON, which every
- * rebuild printed and hashed to find the hosts' files unchanged.
+ * are the same (src/routes/build-routes.ts: RoutesMemo), and a large table's lists are long to print and hash at
+ * every rebuild only to find the hosts' files unchanged.
  */
 function membersDigest(members: readonly string[]): string {
   let digest = membersDigests.get(members);

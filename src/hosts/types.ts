@@ -2,12 +2,7 @@
 // The contract every host adapter keeps: a pure function from the route table (static hosts) or the request-time
 // handler and its data (edge hosts) to the text of that host's files.
 
-import type { EdgeEntry } from "../edge/bundle.js";
 import type { RouteTable } from "../routes/route-table.js";
-
-import type { HostName } from "./names.js";
-
-export { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
 
 /** One file of a host's configuration, relative to its folder (no leading "/"). */
 export interface HostFile {
@@ -41,11 +36,11 @@ export interface HostInput {
   /** The name of --out ("dist"): configs beside it that point into the records name it. */
   out: string;
   /**
-   * A host's request-time handler: one self-contained ES module (src/edge/entries/<host>.ts bundled with the
+   * A host's request-time handler: one self-contained ES module (src/hosts/<host>/entry.ts bundled with the
    * handler), the same for every site. It reads the site's data files (src/edge/data.ts), which the build writes into
    * the public site (`_edge-data/`) whenever an edge host is built.
    */
-  entry: (host: EdgeEntry) => string;
+  entry: (host: string) => string;
 }
 
 export interface HostOutput {
@@ -67,7 +62,8 @@ export interface HostOutput {
 }
 
 export interface HostAdapter {
-  name: HostName;
+  /** Its preset's name (src/hosts/<name>/preset.ts). */
+  name: string;
   /** The files that make this host answer `/api.php?…` as the reference does. Never touches the disk. */
   render(input: HostInput): HostOutput;
 }

@@ -15,7 +15,7 @@ import mime from "mime-types";
 import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
-import { PAGE_CSP, SVG_CSP } from "../hosts/common.js";
+import { PAGE_CSP, SVG_CSP } from "../hosts/shared/csp.js";
 import { buildVersion, readBuild, type Build } from "../layout/read-build.js";
 import { FileTags } from "./file-tags.js";
 import { sendFile } from "./send-file.js";

@@ -6,8 +6,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { netlifyEdgeFiles } from "../../src/hosts/netlify-edge.js";
-import { printVercelFunction } from "../../src/hosts/vercel-edge.js";
+import { netlifyEdgeFiles } from "../../src/hosts/netlify/render.js";
+import { printVercelFunction } from "../../src/hosts/vercel/render.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import type { RunningServer } from "../hosts/servers.js";

@@ -5,7 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { BUNDLE_PATH, EDGE_ENTRIES, entryBundle, handlerBundle } from "../../src/edge/index.js";
+import { BUNDLE_PATH, entryBundle, handlerBundle } from "../../src/edge/index.js";
+import { EDGE_HOST_NAMES } from "../../src/hosts/names.js";
 
 describe("handler bundle", () => {
   test("is one ES module exporting createApiHandler, with no imports and no Node built-ins", () => {
@@ -32,14 +33,14 @@ describe("handler bundle", () => {
 
 describe("host entries", () => {
   test("each is one module with one default export, no imports, no Node built-ins, built from src/edge/entries", () => {
-    for (const host of EDGE_ENTRIES) {
+    for (const host of EDGE_HOST_NAMES) {
       const text = entryBundle(host);
       expect(text.match(/^\s*(import|export)\b/gm), host).toHaveLength(1);
       expect(text, host).toMatch(/\nexport\s*\{\s*\w+ as default\s*\};?\s*$/);
       for (const node of [/\brequire\s*\(/, /["']node:/, /\bBuffer\b/, /\bprocess\./, /\bimport\s*\(/])
         expect(text, host).not.toMatch(node);
       const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]);
-      expect(modules, host).toContain(`src/edge/entries/${host}.ts`);
+      expect(modules, host).toContain(`src/hosts/${host}/entry.ts`);
       expect(modules, host).toContain("src/edge/handler.ts");
       expect(modules, host).not.toContain("src/edge/data-files.ts");
       // Small: the site's data is never in it.

@@ -10,7 +10,12 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { phpRespond } from "../../src/php/php-request.js";
 import { build } from "../../src/build.js";
-import { CLOUDFLARE_ASSETS, CLOUDFLARE_CONFIG, CLOUDFLARE_ENTRY, WORKER_ROUTES } from "../../src/hosts/cloudflare.js";
+import {
+  CLOUDFLARE_ASSETS,
+  CLOUDFLARE_CONFIG,
+  CLOUDFLARE_ENTRY,
+  WORKER_ROUTES,
+} from "../../src/hosts/cloudflare/render.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import mime from "mime-types";
-import type { VercelHas, VercelJson } from "../../src/hosts/vercel.js";
+import type { VercelHas, VercelJson } from "../../src/hosts/vercel-static/render.js";
 import type { NetlifyEngine } from "./netlify-engine.js";
 
 export interface HostAnswer {

@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { VERCEL_DIR } from "../../src/hosts/vercel-edge.js";
+import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
 import { DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
 import { skipReason } from "../helpers/needs.js";
 import type { RunningServer } from "../hosts/servers.js";

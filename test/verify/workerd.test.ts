@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CLOUDFLARE_ASSETS } from "../../src/hosts/cloudflare.js";
+import { CLOUDFLARE_ASSETS } from "../../src/hosts/cloudflare/render.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
 import { skipReason } from "../helpers/needs.js";

@@ -1,14 +1,17 @@
-// src/hosts/vercel.ts
-// The `vercel-static` fallback (the default Vercel output is the Build Output API, vercel-edge.ts).
+// src/hosts/vercel-static/render.ts
+// The `vercel-static` fallback (the default Vercel output is the Build Output API, src/hosts/vercel/).
 // Route table → `vercel.json`: one rewrite per rule (per chunk of a long set) with anchored `has` query regexes in
 // table order, the status as `statusCode`; headers by path for the static answers, and for `/api.php` by the same
 // query conditions (Vercel matches headers on the incoming path, never on the rewrite target).
 
-import { HEADER_GROUPS, pathHeaders } from "../php/header-groups.js";
-import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import { checkHeader, checkTarget, chunkMembers, PAGE_CSP, predicates, SVG_CSP } from "./common.js";
-import type { HostAdapter } from "./types.js";
-import { HostLimitError } from "../errors.js";
+import { HEADER_GROUPS, pathHeaders } from "../../php/header-groups.js";
+import type { Predicate, RouteTable, Rule } from "../../routes/route-table.js";
+import { checkHeader, checkTarget, predicates } from "../shared/checks.js";
+import { PAGE_CSP, SVG_CSP } from "../shared/csp.js";
+import { chunkMembers } from "../shared/members.js";
+import type { HostAdapter } from "../types.js";
+import { preset } from "./preset.js";
+import { HostLimitError } from "../../errors.js";
 
 export const VERCEL_LIMITS = { rewrites: 2048, headers: 2048, has: 16, value: 4096 } as const;
 /** Members per `has` value, so that the anchored alternation stays below 4096 characters. */
@@ -46,7 +49,7 @@ export function regexLiteral(value: string, ignoreCase = false): string {
   return [...value]
     .map((ch) => {
       if (/^[A-Za-z]$/.test(ch) && ignoreCase) return `[${ch.toUpperCase()}${ch.toLowerCase()}]`;
-      if (/^[!-\/:-@[-`{-~]$/.test(ch)) return `\\${ch}`;
+      if (/^[!-/:-@[-`{-~]$/.test(ch)) return `\\${ch}`;
       return ch;
     })
     .join("");
@@ -168,7 +171,7 @@ export function toVercelJson(table: RouteTable): VercelJson {
 
 /** The fallback for Vercel deployments of the output folder alone, without functions (`--hosts vercel-static`). */
 export const vercelStatic: HostAdapter = {
-  name: "vercel-static",
+  name: preset.name,
   render({ table }) {
     return {
       files: [{ path: "vercel.json", data: `${JSON.stringify(toVercelJson(table), null, 2)}\n` }],

@@ -1,24 +1,18 @@
-// src/hosts/apache.ts
+// src/hosts/apache/render.ts
 // Route table → one `.htaccess` (mod_rewrite on the raw %{QUERY_STRING}, 400/404 bodies through a scoped
 // ErrorDocument, headers by path through mod_headers). Every path is relative to the folder, so the site may live in
 // a subfolder of an existing Apache site.
 
-import { HEADER_GROUPS } from "../php/header-groups.js";
-import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import {
-  checkHeader,
-  checkTarget,
-  chunkMembers,
-  lastParamPattern,
-  placeholders,
-  predicates,
-  rawLiteralPattern,
-  rawSetPattern,
-  PAGE_CSP,
-  SVG_CSP,
-} from "./common.js";
-import { INTERNAL_FILES } from "../routes/internal-files.js";
-import type { HostAdapter } from "./types.js";
+import { HEADER_GROUPS } from "../../php/header-groups.js";
+import type { Predicate, RouteTable, Rule } from "../../routes/route-table.js";
+import { checkHeader, checkTarget, predicates } from "../shared/checks.js";
+import { PAGE_CSP, SVG_CSP } from "../shared/csp.js";
+import { chunkMembers } from "../shared/members.js";
+import { lastParamPattern, rawLiteralPattern, rawSetPattern } from "../shared/raw-query.js";
+import { placeholders } from "../shared/targets.js";
+import { INTERNAL_FILES } from "../../routes/internal-files.js";
+import type { HostAdapter } from "../types.js";
+import { preset } from "./preset.js";
 
 /** Apache reads config lines of up to 8 KiB; long `in` sets are split over several rules. */
 const MAX_SET_CHARS = 3000;
@@ -28,9 +22,9 @@ const envLower = (param: string): string => `BIS_LC_${param}`;
 const regexPath = (sitePath: string): string => sitePath.slice(1).replace(/\./g, "\\.");
 
 /**
- * The ONLY place a value becomes `.htaccess` text: a RewriteCond pattern built by common.ts's raw patterns, which
- * never contain whitespace, quotes, `%{`, `$` before a digit, or any other character Apache's config reader or
- * mod_rewrite's expansion would act on.
+ * The ONLY place a value becomes `.htaccess` text: a RewriteCond pattern built by src/hosts/shared/raw-query.ts, whose
+ * patterns never contain whitespace, quotes, `%{`, `$` before a digit, or any other character Apache's config reader
+ * or mod_rewrite's expansion would act on.
  */
 function condPattern(param: string, p: Predicate, members?: readonly string[]): string {
   let value: string;
@@ -133,7 +127,7 @@ export function printHtaccess(table: RouteTable): string {
 }
 
 export const apache: HostAdapter = {
-  name: "apache",
+  name: preset.name,
   render({ table }) {
     return { files: [{ path: ".htaccess", data: printHtaccess(table) }], docroot: "site" };
   },

@@ -1,10 +1,10 @@
-// src/edge/entries/cloudflare.ts
+// src/hosts/cloudflare/entry.ts
 // The Cloudflare Worker (Workers with static assets): /api.php and /api.php/… are answered by the handler, which
 // reads its data files through the ASSETS binding; every other path is handed to the assets (wrangler.json runs the
 // worker first only for /api.php, so those reach it only through Pages-like routing or a direct call).
 // esbuild bundles this file into one self-contained ES module (lib/edge/bundles/cloudflare.js).
 
-import { createApiHandler, isApiPath, unavailable } from "../handler.js";
+import { createApiHandler, isApiPath, unavailable } from "../../edge/handler.js";
 import { isInternalPath } from "../../routes/internal-files.js";
 
 interface Env {
@@ -21,7 +21,9 @@ function decodedPath(pathname: string): string {
   }
 }
 
-export default {
+// Named as esbuild names the default export of a file called cloudflare.ts: the bundle's text does not depend on
+// this file's name.
+const cloudflare_default = {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     if (isApiPath(url.pathname)) {
@@ -32,3 +34,4 @@ export default {
     return env.ASSETS.fetch(request);
   },
 };
+export { cloudflare_default as default };

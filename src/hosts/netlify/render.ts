@@ -1,15 +1,16 @@
-// src/hosts/netlify-edge.ts
+// src/hosts/netlify/render.ts
 // Netlify, the default output: the request-time handler as an edge function, through Netlify's Frameworks API.
 // Netlify reads `.netlify/v1/` in the base directory (the folder that holds --out when --out is dist): the edge
-// function under `edge-functions/` (one bundled module: src/edge/entries/netlify.ts, the same for every site), its
+// function under `edge-functions/` (one bundled module: src/hosts/netlify/entry.ts, the same for every site), its
 // declaration in `config.json`. Every /api.php request (and /api.php/…, which PHP sends to the script as PATH_INFO)
 // is answered by the handler, which sets status and headers itself; plain files never reach it. The handler reads
 // its data files (dist/_edge-data/, published with the site) with a fetch from the deploy's own origin, forwarding
 // the request's Authorization and Cookie headers (a password-protected deploy preview). `cache: "manual"` lets Netlify's CDN cache each answer by its Cache-Control
 // (query parameters are part of the cache key of such answers: docs.netlify.com/platform/caching).
 
-import { PAGE_CSP, PAGE_PATHS, SVG_CSP, SVG_PATHS } from "./common.js";
-import type { HostAdapter, HostFile, HostInput } from "./types.js";
+import { PAGE_CSP, PAGE_PATHS, SVG_CSP, SVG_PATHS } from "../shared/csp.js";
+import type { HostAdapter, HostFile, HostInput } from "../types.js";
+import { preset } from "./preset.js";
 
 /** Where Netlify's Frameworks API looks, relative to the base directory. */
 export const NETLIFY_DIR = ".netlify/v1";
@@ -34,12 +35,12 @@ export function netlifyEdgeFiles(input: HostInput): HostFile[] {
   const dir = `edge-functions/${NETLIFY_FUNCTION}`;
   return [
     { path: "config.json", data: printNetlifyConfig() },
-    { path: `${dir}/${NETLIFY_FUNCTION}.js`, data: input.entry("netlify") },
+    { path: `${dir}/${NETLIFY_FUNCTION}.js`, data: input.entry(preset.name) },
   ];
 }
 
 export const netlify: HostAdapter = {
-  name: "netlify",
+  name: preset.name,
   render(input) {
     return { files: [], beside: [{ dir: NETLIFY_DIR, files: netlifyEdgeFiles(input) }] };
   },

@@ -1,15 +1,16 @@
-// src/hosts/vercel-edge.ts
+// src/hosts/vercel/render.ts
 // Vercel, the default output: the Build Output API v3 (chosen over Edge Middleware: it is a documented, file-based
 // output of a build that needs no framework and no `middleware.js` in the user's project). `.vercel/output/` in the
 // folder that holds --out: `static/` the site's plain files and the handler's data files (`_edge-data/`; hard links
 // to the output folder's files; no answer file, since the function answers every /api.php request), one edge
 // function `api.php.func` that answers /api.php (and /api.php/…, PHP's PATH_INFO, routed to it), and `config.json`
-// with the routes. The edge function is one file, the same for every site (src/edge/entries/vercel.ts bundled with
+// with the routes. The edge function is one file, the same for every site (src/hosts/vercel/entry.ts bundled with
 // the handler): it reads its data files with a fetch from the deploy's own origin, forwarding the request's
 // Authorization and Cookie headers (Vercel's deployment protection). Vercel deploys it as it finds it.
 
-import { PAGE_CSP, SVG_CSP } from "./common.js";
-import type { HostAdapter, HostFile, HostInput } from "./types.js";
+import { PAGE_CSP, SVG_CSP } from "../shared/csp.js";
+import type { HostAdapter, HostFile, HostInput } from "../types.js";
+import { preset } from "./preset.js";
 
 export const VERCEL_DIR = ".vercel/output";
 /** The function's folder: a function is served at its path, so `api.php.func` answers /api.php. */
@@ -39,9 +40,9 @@ export function vercelConfig(): { version: 3; routes: VercelRoute[] } {
   };
 }
 
-/** The edge function: one bundled module (src/edge/entries/vercel.ts), whose default export Vercel calls. */
+/** The edge function: one bundled module (src/hosts/vercel/entry.ts), whose default export Vercel calls. */
 export function printVercelFunction(input: HostInput): string {
-  return input.entry("vercel");
+  return input.entry(preset.name);
 }
 
 /** The generated files of `.vercel/output/`, relative to it (`static/`, the links to the plain files, the build adds). */
@@ -57,7 +58,7 @@ export function vercelEdgeFiles(input: HostInput): HostFile[] {
 }
 
 export const vercel: HostAdapter = {
-  name: "vercel",
+  name: preset.name,
   render(input) {
     return { files: [], beside: [{ dir: VERCEL_DIR, files: vercelEdgeFiles(input), plainFiles: "static" }] };
   },

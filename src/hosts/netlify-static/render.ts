@@ -1,23 +1,20 @@
-// src/hosts/netlify.ts
-// The `netlify-static` fallback (the default Netlify output is the edge function, netlify-edge.ts).
+// src/hosts/netlify-static/render.ts
+// The `netlify-static` fallback (the default Netlify output is the edge function, src/hosts/netlify/).
 // Route table → Netlify's `_redirects` (one query rule per precomputed value, fallbacks as later rules) and `_headers`.
 // Netlify compares form-decoded values exactly and case-sensitively, never falls through when a target file is
 // missing, and stops at the first matching line: so every `in` member gets its own line (ignoreCase sets in lower
 // case only, to stay well under Netlify's 10,000-line guidance; the table precomputes findIcon's common case
 // variants itself), `present` becomes a whole-value placeholder, and the table's order is kept.
 
-import { HEADER_GROUPS } from "../php/header-groups.js";
-import type { Predicate, RouteTable, Rule } from "../routes/route-table.js";
-import {
-  checkHeader,
-  checkTarget,
-  commonCaseVariants,
-  fillTarget,
-  predicates,
-  SVG_POLICY_HEADERS_BLOCK,
-} from "./common.js";
-import type { HostAdapter } from "./types.js";
-import { HostLimitError } from "../errors.js";
+import { HEADER_GROUPS } from "../../php/header-groups.js";
+import type { Predicate, RouteTable, Rule } from "../../routes/route-table.js";
+import { checkHeader, checkTarget, predicates } from "../shared/checks.js";
+import { SVG_POLICY_HEADERS_BLOCK } from "../shared/csp.js";
+import { commonCaseVariants } from "../shared/members.js";
+import { fillTarget } from "../shared/targets.js";
+import type { HostAdapter } from "../types.js";
+import { preset } from "./preset.js";
+import { HostLimitError } from "../../errors.js";
 
 /**
  * The ONLY place a value is printed into `_redirects`. A literal goes in as is when it is empty or made only of
@@ -122,7 +119,7 @@ export function printHeaders(): string {
 
 /** The fallback for Netlify sites without edge functions (`--hosts netlify-static`). */
 export const netlifyStatic: HostAdapter = {
-  name: "netlify-static",
+  name: preset.name,
   render({ table }) {
     return {
       files: [

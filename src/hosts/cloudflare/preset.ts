@@ -1,0 +1,44 @@
+// src/hosts/cloudflare/preset.ts
+// Cloudflare Workers with static assets, the request-time handler as the Worker: its name, kind and plan limits.
+
+import { MB, MiB, type HostPreset } from "../host-preset.js";
+
+export const preset = {
+  name: "cloudflare",
+  kind: "edge",
+  default: true,
+  limits: [
+    {
+      measure: "files",
+      free: 20_000,
+      paid: 100_000,
+      what: "static asset files per Worker version",
+      source: "https://developers.cloudflare.com/workers/static-assets/#limits",
+      read: "2026-11-25",
+    },
+    {
+      measure: "file bytes",
+      free: 25 * MiB,
+      paid: 25 * MiB,
+      what: "size of one static asset file",
+      source: "https://developers.cloudflare.com/workers/static-assets/#limits",
+      read: "2026-11-25",
+    },
+    {
+      measure: "handler gzip bytes",
+      free: 3 * MB,
+      paid: 10 * MB,
+      what: "Worker size after compression",
+      source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
+      read: "2026-11-25",
+    },
+    {
+      measure: "handler bytes",
+      free: 64 * MB,
+      paid: 64 * MB,
+      what: "Worker size before compression",
+      source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
+      read: "2026-11-25",
+    },
+  ],
+} as const satisfies HostPreset;

@@ -1,0 +1,20 @@
+// src/hosts/netlify/preset.ts
+// Netlify's default output, the request-time handler as an edge function: its name, kind and plan limits.
+
+import { MB, type HostPreset } from "../host-preset.js";
+
+export const preset = {
+  name: "netlify",
+  kind: "edge",
+  default: true,
+  limits: [
+    {
+      measure: "handler gzip bytes",
+      free: 20 * MB,
+      paid: 20 * MB,
+      what: "Edge Function code size after compression",
+      source: "https://docs.netlify.com/build/edge-functions/limits/",
+      read: "2026-11-25",
+    },
+  ],
+} as const satisfies HostPreset;
