@@ -32,7 +32,7 @@ describe("handler bundle", () => {
 });
 
 describe("host entries", () => {
-  test("each is one module with one default export, no imports, no Node built-ins, built from src/edge/entries", () => {
+  test("each is one module with one default export, no imports, no Node built-ins, built from its host folder's entry.ts", () => {
     for (const host of EDGE_HOST_NAMES) {
       const text = entryBundle(host);
       expect(text.match(/^\s*(import|export)\b/gm), host).toHaveLength(1);
