@@ -19,6 +19,7 @@
 // Node stands in for the edge isolate here (V8 as well); workerd itself is bench/edge-workerd.mjs. Node's own Web
 // API classes (Request, Response, Headers, URL, TextEncoder, SubtleCrypto) are used once before anything is timed:
 // an isolate has them natively, and their first use in Node loads undici (tens of ms that are not the handler's).
+// I/O: builds into a temporary folder, runs Node processes and worker threads, writes --json's file.
 //
 // Usage: npm run build && node bench/edge-data.mjs [--content <dir> | --scale <n>] [--bundle <worker.js>] [--json <file>]
 //   --bundle measures another Cloudflare-shaped handler bundle against the same build (e.g. an older one, for a

@@ -2,6 +2,7 @@
 // Synthetic content in the real shape of indexer-1.2.0-r2, scaled: at scale 1 about 540 extensions, 490 icon files
 // (real tiny PNGs) and 13 versions; at scale s, s times as many of each. Deterministic: the same scale gives the
 // same bytes and the same modification times, so builds of it are reproducible.
+// I/O: writes the content folder (and, through cachedContent, its cache under $TMPDIR).
 //
 // Usage: node bench/generate-content.mjs <scale> <dir>      (writes <dir>, which must not exist or be empty)
 //        import { generateContent, cachedContent } from "./generate-content.mjs"

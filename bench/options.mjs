@@ -1,6 +1,7 @@
 // bench/options.mjs
 // `npm run bench`'s options: its usage text, and the parse of its arguments (util.parseArgs, strict). Unknown flags
 // and bad values exit 2 before anything runs; --help prints the usage and exits 0.
+// I/O: prints the usage or the reason for a refusal, and exits.
 
 import { existsSync } from "node:fs";
 import path from "node:path";
