@@ -19,6 +19,7 @@
 // Node stands in for the edge isolate here (V8 as well); workerd itself is bench/edge-workerd.mjs. Node's own Web
 // API classes (Request, Response, Headers, URL, TextEncoder, SubtleCrypto) are used once before anything is timed:
 // an isolate has them natively, and their first use in Node loads undici (tens of ms that are not the handler's).
+// I/O: builds into a temporary folder, runs Node processes and worker threads, writes --json's file.
 //
 // Usage: npm run build && node bench/edge-data.mjs [--content <dir> | --scale <n>] [--bundle <worker.js>] [--json <file>]
 //   --bundle measures another Cloudflare-shaped handler bundle against the same build (e.g. an older one, for a
@@ -27,7 +28,7 @@
 import { warmWebApis } from "./warm-web-apis.mjs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -2,6 +2,7 @@
 // Synthetic content in the real shape of indexer-1.2.0-r2, scaled: at scale 1 about 540 extensions, 490 icon files
 // (real tiny PNGs) and 13 versions; at scale s, s times as many of each. Deterministic: the same scale gives the
 // same bytes and the same modification times, so builds of it are reproducible.
+// I/O: writes the content folder (and, through cachedContent, its cache under $TMPDIR).
 //
 // Usage: node bench/generate-content.mjs <scale> <dir>      (writes <dir>, which must not exist or be empty)
 //        import { generateContent, cachedContent } from "./generate-content.mjs"
@@ -220,17 +221,8 @@ export function makeVersions(k) {
 
 const json = (value) => `${JSON.stringify(value, null, 4)}\n`;
 
-/** Writes synthetic content for `scale` (a positive number; 1 ≈ the real fixture) into `dir`. */
-export async function generateContent(dir, scale) {
-  if (!(scale > 0)) throw new Error(`scale must be a positive number, got ${scale}`);
-  const random = prng(0x5eed + Math.round(scale * 1000));
-  const nExt = Math.max(4, Math.round(BASE.extensions * scale));
-  const nIcons = Math.max(4, Math.round(BASE.icons * scale));
-  const nVersions = Math.max(2, Math.round(BASE.versions * scale));
-  const extensions = makeExtensions(nExt, random);
-  const versions = makeVersions(nVersions);
-
-  // Icon files: a few fixed names the answers rely on, then one per "kind of file".
+/** The icon files' names: a few fixed names the answers rely on, then one per "kind of file". */
+function makeIconNames(extensions, nIcons, random) {
   const iconNames = ["non-descript-default-file.png", "folder.png", "text.png"];
   for (let i = 0; iconNames.length < nIcons; i++) {
     const ext = extensions[i % extensions.length];
@@ -238,14 +230,20 @@ export async function generateContent(dir, scale) {
     const name = `${ext.replace(/\./g, "-")}-${kind}${i >= extensions.length ? `-${Math.floor(i / extensions.length)}` : ""}.png`;
     if (!iconNames.includes(name)) iconNames.push(name);
   }
+  return iconNames;
+}
 
-  // icons.json: every extension → an icon file (a few point to missing files, as in the real data).
+/** icons.json: every extension → an icon file (a few point to missing files, as in the real data). */
+function makeIconMap(extensions, iconNames) {
   const iconMap = { file: "non-descript-default-file.png", folder: "folder.png" };
   extensions.forEach((ext, i) => {
     iconMap[ext] = i === 96 ? `missing-${ext.replace(/\./g, "-")}.png` : iconNames[3 + (i % (iconNames.length - 3))];
   });
+  return iconMap;
+}
 
-  // extensionMap.json: indexing and viewing, each over (almost) every extension; several extensions share a setting.
+/** extensionMap.json: indexing and viewing, each over (almost) every extension; several extensions share a setting. */
+function makeExtensionMap(extensions) {
   const setting = (ext) => ext.replace(/[.-]/g, "_").replace(/\d+$/, "");
   const indexing = {};
   const viewing = {};
@@ -253,13 +251,16 @@ export async function generateContent(dir, scale) {
     if (i % 50 !== 49) indexing[ext] = `index_${setting(ext)}`;
     if (i % 50 !== 48) viewing[ext] = `view_${setting(ext)}`;
   });
+  return { indexing, viewing };
+}
 
-  // config.json: a boolean per setting, as the real exclusions / viewable_files.
+/** config.json: a boolean per setting, as the real exclusions / viewable_files. */
+function makeConfig({ indexing, viewing }, versions, random) {
   const exclusions = { "index_non-descript-files": true };
   for (const v of Object.values(indexing)) exclusions[v] = random() < 0.9;
   const viewable = { "view_non-descript-files": true };
   for (const v of Object.values(viewing)) viewable[v] = random() < 0.8;
-  const config = {
+  return {
     version: versions[versions.length - 1],
     main: {
       access_url: "",
@@ -277,16 +278,11 @@ export async function generateContent(dir, scale) {
     exclusions,
     viewable_files: viewable,
   };
+}
 
-  const manifest = {
-    base_url: "https://api.example.test",
-    service: "Indexer API",
-    service_version: versions[versions.length - 1],
-    description: `Synthetic content at ${scale}x the real fixture`,
-    versions,
-  };
-
-  const reference = [
+/** config-reference.txt: a property per exclusion, at most 200. */
+function makeReference(exclusions) {
+  return [
     "Synthetic Indexer - Configuration Reference",
     "=".repeat(42),
     "",
@@ -294,16 +290,14 @@ export async function generateContent(dir, scale) {
       .slice(0, 200)
       .map((k) => `Property: exclusions.${k}\nType: Boolean\nPurpose: index files handled by ${k}\n`),
   ].join("\n");
+}
 
-  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new Error(`${dir} exists and is not empty.`);
-  await mkdir(path.join(dir, "icons", "app"), { recursive: true });
-  await mkdir(path.join(dir, "style"), { recursive: true });
-  await mkdir(path.join(dir, "favicon"), { recursive: true });
-
+/** Every file of the content, [relative path, bytes], in the order they are written. */
+function contentFiles({ manifest, config, extensionMap, iconMap, reference, iconNames }, random) {
   const files = [
     ["manifest.json", json(manifest)],
     ["config.json", json(config)],
-    ["extensionMap.json", json({ indexing, viewing })],
+    ["extensionMap.json", json(extensionMap)],
     ["icons.json", json(iconMap)],
     ["config-reference.txt", `${reference}\n`],
     ["icons/app/green.png", squarePng(16, [40, 200, 60, 255])],
@@ -321,8 +315,15 @@ export async function generateContent(dir, scale) {
     const color = [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256), 255];
     files.push([`icons/${name}`, squarePng(16 + (i % 4) * 8, color, [i % 256, (i >> 8) % 256, 0, 255])]);
   });
+  return files;
+}
 
-  // Written with bounded concurrency: at scale 100 that is ~50k files.
+/** Writes the files into `dir` (which must not exist or be empty), with bounded concurrency: ~50k files at scale 100. */
+async function writeContent(dir, files) {
+  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new Error(`${dir} exists and is not empty.`);
+  await mkdir(path.join(dir, "icons", "app"), { recursive: true });
+  await mkdir(path.join(dir, "style"), { recursive: true });
+  await mkdir(path.join(dir, "favicon"), { recursive: true });
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
@@ -333,6 +334,32 @@ export async function generateContent(dir, scale) {
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
+}
+
+/** Writes synthetic content for `scale` (a positive number; 1 ≈ the real fixture) into `dir`. */
+export async function generateContent(dir, scale) {
+  if (!(scale > 0)) throw new Error(`scale must be a positive number, got ${scale}`);
+  // One generator for everything, drawn from in this order: the extensions, the icons' names, the config, the colours.
+  const random = prng(0x5eed + Math.round(scale * 1000));
+  const nExt = Math.max(4, Math.round(BASE.extensions * scale));
+  const nIcons = Math.max(4, Math.round(BASE.icons * scale));
+  const nVersions = Math.max(2, Math.round(BASE.versions * scale));
+  const extensions = makeExtensions(nExt, random);
+  const versions = makeVersions(nVersions);
+  const iconNames = makeIconNames(extensions, nIcons, random);
+  const iconMap = makeIconMap(extensions, iconNames);
+  const extensionMap = makeExtensionMap(extensions);
+  const config = makeConfig(extensionMap, versions, random);
+  const manifest = {
+    base_url: "https://api.example.test",
+    service: "Indexer API",
+    service_version: versions[versions.length - 1],
+    description: `Synthetic content at ${scale}x the real fixture`,
+    versions,
+  };
+  const reference = makeReference(config.exclusions);
+  const files = contentFiles({ manifest, config, extensionMap, iconMap, reference, iconNames }, random);
+  await writeContent(dir, files);
   return {
     extensions: extensions.length,
     iconMapEntries: Object.keys(iconMap).length,
