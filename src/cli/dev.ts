@@ -184,7 +184,7 @@ export async function dev(
   if (changedMeanwhile) loop.trigger();
   return new Promise<number>((resolve) => {
     // Stops once: a second signal while it stops (a Ctrl-C reaches both bin's process and the child that runs dev,
-    // src/cli/respawn.ts, which passes it on) changes nothing.
+    // src/cli/startup/dev-child.ts, which passes it on) changes nothing.
     const stop = (code: number, reason: unknown): void => {
       if (stopped) return;
       stopped = true;
