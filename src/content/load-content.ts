@@ -115,7 +115,7 @@ export class ParsedFiles {
 
   /** What it keeps, for its record. */
   entries(): KeptParse[] {
-    return [...this.kept().values()].map(({ parsed: _, text: _t, patched: _p, ...k }) => k);
+    return [...this.kept().values()].map(({ parsed: _parsed, text: _text, patched: _patched, ...k }) => k);
   }
 
   /** The parse of `text` as `file` (the name its diagnostics give), kept or made now: an edit of one member's string
