@@ -14,7 +14,7 @@
 import { phpRespond } from "../php/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
-import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./page.js";
+import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./catalogue-files.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
 

@@ -14,21 +14,12 @@ import { encodeJson, siteDataText, type SiteDataPart } from "../model/site-data.
 import type { Diagnostic } from "../errors.js";
 import type { SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
-import {
-  catalogueList,
-  cataloguePlan,
-  LIST_FILE,
-  pageHeader,
-  RowCache,
-  SCRIPT_FILE,
-  SITE_DATA_FILE,
-  STYLE_FILE,
-  type CatalogueView,
-  type PagePlan,
-} from "./page.js";
+import { catalogueList, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE } from "./catalogue-files.js";
+import { cataloguePlan, pageHeader, type CatalogueView, type PagePlan } from "./page.js";
+import { RowCache } from "./row-cache.js";
 import { catalogueView, ViewMemo } from "./view.js";
 
-export { CATALOGUE_DIR } from "./page.js";
+export { CATALOGUE_DIR } from "./catalogue-files.js";
 
 /** From src/catalogue (tests) and from lib/catalogue (the package), the same place: <package>/lib/catalogue. */
 export const SCRIPT_BUNDLE_PATH = path.resolve(

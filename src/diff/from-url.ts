@@ -9,7 +9,7 @@
 // agrees with the API's config version. Otherwise (the PHP service, a build with --no-catalogue or with its own
 // index.html) `versions` is null and `versionsUnknown` says why.
 
-import { SITE_DATA_FILE } from "../catalogue/page.js";
+import { SITE_DATA_FILE } from "../catalogue/catalogue-files.js";
 import { UsageError } from "../errors.js";
 import { createClient, TargetError, type Client } from "../verify/http.js";
 import { iconFile } from "./icon-file.js";
