@@ -145,8 +145,8 @@ ${nav}
 /**
  * Rows of the root page that are markup for every browser: about a first screen's worth. The script replaces the
  * static list with the virtualised one, so the rest of the root page's rows are in <noscript>: a browser that runs
- * scripts reads them as one text node instead of building, laying out and then dropping 1,000 rows (at ×100 that
- * delayed the first screen by most of a second); without JavaScript they are rows like the others.
+ * scripts reads them as one text node instead of building, laying out and then dropping a page of rows, which would
+ * delay the first screen; without JavaScript they are rows like the others.
  */
 export const ROWS_BEFORE_NOSCRIPT = 30;
 

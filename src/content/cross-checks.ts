@@ -87,7 +87,7 @@ type FileCheck = (out: Out, file: ParsedJson, config: ParsedJson | undefined) =>
 /**
  * The findings of a check of one file against config.json, made once while both parses are the same: `dev` keeps a
  * file's parse while its bytes are unchanged (src/content/load-content.ts: ParsedFiles), and an edit of icons.json
- * leaves extensionMap.json (100,000 keys at ×100) as it was. Each build gets its own copies of the findings.
+ * leaves extensionMap.json (often the largest file) as it was. Each build gets its own copies of the findings.
  */
 const found = new WeakMap<FileCheck, WeakMap<ParsedJson, { config: ParsedJson | undefined; list: Diagnostic[] }>>();
 function checkedOnce(check: FileCheck, file: ParsedJson, config: ParsedJson | undefined): Diagnostic[] {

@@ -38,7 +38,7 @@ function checkFiles(raw: RawContent): Diagnostic[] {
  * checkFiles, kept between builds (`dev`): the same findings while the content folder publishes the same files (paths,
  * whether each is empty, and image facts, all checkFiles reads of the bytes: the content cache keeps a file's facts
  * object while the file is unchanged; a text read whole has none, so an edit of icons.json, a published file whose
- * size changes, keeps them). A ×100 site publishes 49,000 files: their names normalised and tested, 0.1 s a rebuild.
+ * size changes, keeps them): a large site's names are not normalised and tested again on every rebuild.
  */
 export class FileChecks {
   private last: { dir: string; dirExists: boolean; files: KeptFile[]; found: Diagnostic[] } | null = null;

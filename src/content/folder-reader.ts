@@ -39,8 +39,8 @@ function kind(s: Stats | Dirent): string {
 }
 
 /**
- * Reads one content directory; every path it opens is checked to resolve inside it. The calls are synchronous: a
- * ×100 icons/ folder has 49,000 entries, and a promise per lstat (all at once) cost more than the calls themselves.
+ * Reads one content directory; every path it opens is checked to resolve inside it. The calls are synchronous: for
+ * a large icons/ folder, a promise per lstat (all at once) costs more than the calls themselves.
  */
 export class Reader {
   readonly diagnostics: Diagnostic[] = [];

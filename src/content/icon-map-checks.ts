@@ -77,8 +77,8 @@ function checkIconValue(out: Out, icons: ParsedJson, files: IconFileNames, key: 
 
 /**
  * icons.json checked against icons/ (checkIconMap), made again only for the changed mappings: what `dev` keeps between
- * builds (src/content/load-content.ts: ModelParts), for an edited mapping (a ×100 icons.json has 50,000 keys: 0.2 s
- * to check whole). The findings hang on the keys (in their order), each mapping alone, and icons/'s file names: with
+ * builds (src/content/load-content.ts: ModelParts), for an edited mapping (a large icons.json is slow to check
+ * whole). The findings hang on the keys (in their order), each mapping alone, and icons/'s file names: with
  * the same keys and files, a changed mapping's findings replace its own, and every finding is placed again in the new
  * text (an edit may move the lines after it). The file is checked whole when the keys or files changed, "$schema"'s
  * value did (its warning quotes it), or the last findings or the new ones hold an error (one quotes another's place).

@@ -26,8 +26,8 @@ export interface ModelOptions {
 /**
  * The parts of the last model, reused by the next where what they are made of is unchanged: the same parsed value
  * (a kept parse, ParsedFiles) with the same time, or icons/ with the same files, sizes and times. What is made of a
- * part alone is then made once for both models (the whole-site answers, src/php/answers.ts: a ×100 site's icons and
- * extensionMappings answers are megabytes of JSON that an edit of icons.json leaves as they were).
+ * part alone is then made once for both models (the whole-site answers, src/php/answers.ts: a large site's icons and
+ * extensionMappings answers are large texts that an edit of icons.json leaves as they were).
  */
 export class ModelParts {
   private config: SiteModel["config"] | null = null;
@@ -71,7 +71,7 @@ export class ModelParts {
       let same = true;
       for (const [key, info] of last) {
         const f = files[i++]!;
-        // The name compared in place (no slice of 49,000 paths at ×100): ICONS_DIR + key.
+        // The name compared in place (no slice of every path): ICONS_DIR + key.
         if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== ICONS_DIR.length + key.length || !f.path.endsWith(key)) {
           same = false;
           break;
@@ -97,7 +97,7 @@ export interface KeptParse {
 /**
  * Each JSON content file's parse and schema problems, kept for its exact bytes: by `dev` between builds, and in the
  * records for the next command (src/content/parse-cache.ts). An edit of icons.json leaves config.json and
- * extensionMap.json (4.8 MB at ×100: 0.3 s to parse and check) as they were. A file whose parse reported anything is
+ * extensionMap.json (large, and slow to parse and check) as they were. A file whose parse reported anything is
  * not kept. Positions are not kept: a diagnostic that asks for one parses the text again (parse-json.ts: withoutTree).
  */
 export class ParsedFiles {

@@ -26,9 +26,9 @@ const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b
 /**
  * The facts of every published file (file-facts.ts): kept by the cache for the same version of the file, or read
  * from its bytes. The bytes of an image directly in icons/ stay with the file (the writer copies them); the others
- * are dropped once hashed. One file at a time, synchronously: ×100 content has ~49,000 small icons, and a promise,
- * a file handle and four trips through libuv's pool per icon cost more time and memory than the reads themselves
- * when the files are cached (and never more open files than one).
+ * are dropped once hashed. One file at a time, synchronously: for many small icons, a promise, a file handle and
+ * four trips through libuv's pool per icon cost more time and memory than the reads themselves when the files are
+ * cached (and never more open files than one).
  */
 function readFacts(raw: RawContent, cache: ContentCache | undefined, readAt: number): void {
   let hits = 0;

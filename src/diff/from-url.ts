@@ -21,7 +21,7 @@ export interface UrlOptions {
   signal?: AbortSignal;
 }
 
-/** An answer of this size is far beyond any site's (a ×100 icons list is a few MB). */
+/** An answer of this size is far beyond any site's (even a large site's icons list is far smaller). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

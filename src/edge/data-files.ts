@@ -83,7 +83,7 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
 }
 
 /** The sha1 of each whole answer's body, made once per answer (a model that shares a part with the last one shares
- * its answers, src/php/answers.ts: a ×100 site's icons answer is 8.6 MB). */
+ * its answers, src/php/answers.ts: a large site's icons answer is large). */
 const digests = new WeakMap<A.Answer, Buffer>();
 function bodyDigest(answer: A.Answer, body: string): Buffer {
   let sha1 = digests.get(answer);
@@ -117,8 +117,8 @@ type ChangedRows = (last: PrintedRows) => Array<[number, unknown[]]> | null;
  * load-content.ts: ModelParts), and then only the rows of the entries that changed when the part keeps its keys in
  * order; each kind's rows split into shards and joined, the shards of the rows printed again joined again; and each
  * shard's text with its sha1, hashed again only when it changed. An edit of one mapping prints one row and joins one
- * shard's piece again: a ×100 site's other 150,000 rows and 255 shards (25 MB) are not printed, joined or hashed
- * again. A build without `dev` makes one for itself.
+ * shard's piece again: the other rows and shards are not printed, joined or hashed again. A build without `dev`
+ * makes one for itself.
  */
 export class EdgeDataMemo {
   private readonly rows = new Map<LookupKind, PrintedRows>();

@@ -271,7 +271,7 @@ export const isPlainFile = (file: string): boolean => !file.startsWith("api/") &
 
 /**
  * Every request for a build, one at a time, always in the same order: its route table and the paths of its plain
- * files (`Build.siteFiles(isPlainFile)` keys). Generated, not listed: a ×100 site has about 600,000.
+ * files (`Build.siteFiles(isPlainFile)` keys). Generated, not listed: a large site has very many.
  */
 export function* requestsOf(table: RouteTable, siteFiles: Iterable<string>): Generator<VerifyRequest> {
   yield* domainRequests(table);
