@@ -34,7 +34,7 @@ export class ModelParts {
   private extensionMap: { from: JsonObject; part: SiteModel["extensionMap"] } | null = null;
   private iconMap: SiteModel["iconMap"] | null = null;
   private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
-  /** The last check of icons.json against icons/ (src/content/cross-checks.ts), made again where an edit reaches. */
+  /** The last check of icons.json against icons/ (src/content/icon-map-checks.ts), made again where an edit reaches. */
   readonly iconMapChecks = new IconMapChecks();
   /** The last check of the content's files (their names and bytes), likewise. */
   readonly fileChecks = new FileChecks();

@@ -21,7 +21,7 @@ export const MAX_SAFE_NAME_BYTES = MAX_FILE_NAME_BYTES - ".json".length;
 /** Longest other value (UTF-8 bytes): its answer file is `~<hex of each byte>.json`. */
 export const MAX_ESCAPED_NAME_BYTES = Math.floor((MAX_FILE_NAME_BYTES - ".json".length - 1) / 2);
 
-/** The reason `value` cannot become an answer file name (see build-routes' escapedStem), or null when it can. */
+/** The reason `value` cannot become an answer file name (see src/routes/route-builder.ts: escapedStem), or null when it can. */
 export function answerNameTooLong(value: string): string | null {
   const bytes = Buffer.byteLength(value, "utf8");
   if (SAFE_VALUE.test(value)) {

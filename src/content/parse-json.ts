@@ -65,7 +65,7 @@ function tooDeepAt(text: string): number {
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface ParseOptions {
-  /** Offset in `text` where the file's bytes were not valid UTF-8 (read-content decodes them as U+FFFD). */
+  /** Offset in `text` where the file's bytes were not valid UTF-8 (folder-reader.ts decodes them as U+FFFD). */
   invalidUtf8At?: number;
 }
 
