@@ -2,13 +2,11 @@
 // `npm run build:cli`: the command as one bundle (lib/cli-bundle/cli.cjs), what bin/build-index-site.js runs. esbuild
 // bundles src/cli.ts with its dependencies into one file; the modules a command loads only when it needs them (the
 // build pipeline, the preview, verify, diff) are still evaluated only on first use (esbuild's lazy module wrappers).
-// Node then reads one file at start instead of each compiled module and dependency: 40–60 ms less on every command
-// (`--version`, a one-file rebuild at real size) than the compiled modules, and 20 ms less on a one-mapping rebuild
-// at real size than the same code split into the 25 chunks a build loaded (resolving, linking and evaluating a
-// module costs more than the bytes V8 skims past; `--version` takes the same time either way).
+// Node then reads one file at start instead of each compiled module and dependency: resolving, linking and evaluating
+// a module costs more than the bytes V8 skims past (docs/startup.md).
 //
-// The bundle is CommonJS: V8's code cache serves scripts on Node 20, not modules (src/cli/load-bundle.ts), and a
-// lazily evaluated module's require() of Node's built-in modules is lazy too (an ES module's imports all load at its
+// The bundle is CommonJS: V8's code cache serves scripts on Node 20, not modules (src/cli/startup/code-cache.ts), and
+// a lazily evaluated module's require() of Node's built-in modules is lazy too (an ES module's imports all load at its
 // start: readline, zlib, http, stream and crypto for every `--version`). `import.meta.url` is the bundle's own URL.
 //
 // The bundle holds copies of the dependencies' code, so it ships their licences: THIRD-PARTY-NOTICES.txt beside it

@@ -2,8 +2,8 @@
 // The catalogue's script (dist/catalogue/catalogue.js, bundled by esbuild: `npm run build:catalogue`). It draws the
 // list of icons first, then reads the site data (catalogue/site.json) and answers from it with the same code as the
 // API (src/php through fromSiteData and phpRespond): the search asks findIcon, the preview any query. The list does
-// not wait for the site data: at ×100 (49,000 icons) the site data is 7.5 MB, three times the list. The icon list is
-// virtualised: only the rows on screen are in the DOM. Without the script, the page is its static lists.
+// not wait for the site data, which is several times the list's size. The icon list is virtualised: only the rows on
+// screen are in the DOM. Without the script, the page is its static lists.
 //
 // The first screen is drawn from the list's head, a data block in the root page (no request); every row once the
 // per-icon list (catalogue/list.json) is read; the search's findIcon answer and the preview once the site data is.
@@ -14,7 +14,7 @@
 import { phpRespond } from "../php/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
-import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./page.js";
+import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./catalogue-files.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
 
@@ -164,19 +164,20 @@ const readList = (text: string, where: string): CatalogueList => {
 /** Until the whole list is read: puts the static first page back (when the list cannot be read). */
 let restoreStatic: (() => void) | null = null;
 
-async function main(): Promise<void> {
-  // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
-  // (catalogue/list.json, asked for by the page's preload) is read.
-  const head = readList(byId(LIST_HEAD_ID).textContent ?? "", `#${LIST_HEAD_ID}`);
-  let list: CatalogueList | null = null;
-  const all: Rows = {
-    get count() {
-      return head.count;
-    },
-    at: (i) => entryAt(list ?? head, i),
-  };
+/** What the search knows: the list's head, then every row, then the site data. */
+interface SearchState {
+  head: CatalogueList;
+  /** Every icon's row, once the list is read. */
+  list: CatalogueList | null;
+  /** What the search matches: the icon's name and every key that maps to it, lower-cased once. */
+  haystacks: string[] | null;
+  byName: Map<string, number> | null;
+  /** Set once the site data is read: until then the search filters the list and says that findIcon's answer follows. */
+  site: SiteModel | null;
+}
 
-  // The static first page gives way to the virtualised list of every icon.
+/** The static first page gives way to the virtualised list of every icon (given back if the list cannot be read). */
+function mountList(): VirtualList {
   const viewport = document.createElement("div");
   viewport.id = "icon-view";
   viewport.className = "viewport";
@@ -186,15 +187,37 @@ async function main(): Promise<void> {
   const staticIcons = byId("static-icons");
   staticIcons.replaceWith(viewport);
   restoreStatic = () => viewport.replaceWith(staticIcons);
-  const view = new VirtualList(viewport);
+  return new VirtualList(viewport);
+}
+
+/** Shows findIcon's answer for what was typed (or that it follows the site data); returns the icon it names. */
+function showFindIcon(site: SiteModel | null, text: string, answerBox: HTMLElement): string | null {
+  if (site === null) {
+    answerBox.innerHTML = `<span>Reading the site data to answer as findIcon does…</span>`;
+    return null;
+  }
+  const folder = text.endsWith("/");
+  const extension = folder ? "" : extensionFor(site, text);
+  const query = folder ? "action=findIcon&type=folder" : `action=findIcon&extension=${encodeURIComponent(extension)}`;
+  const answer = answerOf(site, query);
+  if (answer.status === 200 && answer.body !== "") {
+    const body = JSON.parse(answer.body) as { icon: { filename: string } };
+    const chosen = body.icon.filename;
+    const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
+    answerBox.innerHTML =
+      `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> ` +
+      `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> ` +
+      `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+    return chosen;
+  }
+  answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
+  return null;
+}
+
+/** The search's input, and its search: findIcon's answer for what was typed, and the list filtered by it. */
+function searcher(state: SearchState, view: VirtualList, all: Rows): { input: HTMLInputElement; find: () => void } {
   const summary = byId("icon-summary");
   const total = summary.innerHTML;
-
-  // What the search matches: the icon's name and every key that maps to it, lower-cased once.
-  let haystacks: string[] | null = null;
-  let byName: Map<string, number> | null = null;
-  /** Set once the site data is read: until then the search filters the list and says that findIcon's answer follows. */
-  let site: SiteModel | null = null;
   const input = byId<HTMLInputElement>("find-input");
   const answerBox = byId("find-answer");
   const find = (): void => {
@@ -205,69 +228,25 @@ async function main(): Promise<void> {
       view.show(all, null);
       return;
     }
-    let chosen: string | null = null;
-    if (site === null) {
-      answerBox.innerHTML = `<span>Reading the site data to answer as findIcon does…</span>`;
-    } else {
-      const folder = text.endsWith("/");
-      const extension = folder ? "" : extensionFor(site, text);
-      const query = folder
-        ? "action=findIcon&type=folder"
-        : `action=findIcon&extension=${encodeURIComponent(extension)}`;
-      const answer = answerOf(site, query);
-      if (answer.status === 200 && answer.body !== "") {
-        const body = JSON.parse(answer.body) as { icon: { filename: string } };
-        chosen = body.icon.filename;
-        const what = folder ? "A folder" : `${esc(text)} (extension <code>${esc(extension)}</code>)`;
-        answerBox.innerHTML =
-          `<img src="icons/${esc(encodeURIComponent(chosen))}" alt="${esc(chosen)}"> ` +
-          `<span>${what} gets <strong id="find-icon" data-icon="${esc(chosen)}">${esc(chosen)}</strong> ` +
-          `(<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
-      } else {
-        answerBox.innerHTML = `<span>findIcon answers ${answer.status} for <code>${esc(extension)}</code> (<a href="${esc(`api.php?${query}`)}">findIcon</a>).</span>`;
-      }
-    }
+    const chosen = showFindIcon(state.site, text, answerBox);
+    const { list, haystacks, byName } = state;
     if (list === null || haystacks === null || byName === null) {
-      summary.textContent = `Reading the list of ${head.count} icons to filter it…`;
+      summary.textContent = `Reading the list of ${state.head.count} icons to filter it…`;
       return; // run again once the list is read
     }
-    const from = list;
     const needle = text.toLowerCase();
     const matches: number[] = [];
     const first = chosen === null ? undefined : byName.get(chosen);
     if (first !== undefined) matches.push(first);
     for (let i = 0; i < haystacks.length; i++) if (i !== first && haystacks[i]!.includes(needle)) matches.push(i);
-    summary.textContent = `${matches.length} of ${from.count} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
-    view.show({ count: matches.length, at: (i) => entryAt(from, matches[i]!) }, chosen);
+    summary.textContent = `${matches.length} of ${list.count} icons match “${text}”${first !== undefined ? `; ${chosen} (findIcon's answer) comes first` : ""}.`;
+    view.show({ count: matches.length, at: (i) => entryAt(list, matches[i]!) }, chosen);
   };
-  input.addEventListener("input", find);
-  byId("find-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    find();
-  });
+  return { input, find };
+}
 
-  byId("find").hidden = false;
-  view.show(all, null);
-  document.documentElement.dataset.list = "true";
-  await afterPaint();
-
-  // Every icon's row: the rows on screen are drawn again where the reader is, and the search can filter.
-  const full = readList(await listText, LIST_FILE);
-  if (full.count !== head.count || full.names.length !== full.count)
-    throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
-  list = full;
-  restoreStatic = null; // every row can be drawn: the virtualised list stays, whatever happens to the site data
-  haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
-  byName = new Map(full.names.map((name, i) => [name, i]));
-  if (input.value.trim() === "") view.show(all, null, true);
-  else find();
-  document.documentElement.dataset.listFull = "true";
-  performance.mark("catalogue:list-full");
-  await afterPaint(false);
-
-  // Then the site data: findIcon's answers and the preview.
-  site = fromSiteData((await (await siteResponse).json()) as SiteData);
-  const model = site;
+/** The answer preview: any query, answered from the site data. */
+function startPreview(model: SiteModel): void {
   const previewInput = byId<HTMLInputElement>("preview-input");
   const status = byId("preview-status");
   const output = byId("preview-output");
@@ -289,6 +268,49 @@ async function main(): Promise<void> {
   });
   byId("preview").hidden = false;
   preview();
+}
+
+async function main(): Promise<void> {
+  // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
+  // (catalogue/list.json, asked for by the page's preload) is read.
+  const head = readList(byId(LIST_HEAD_ID).textContent ?? "", `#${LIST_HEAD_ID}`);
+  const state: SearchState = { head, list: null, haystacks: null, byName: null, site: null };
+  const all: Rows = {
+    get count() {
+      return head.count;
+    },
+    at: (i) => entryAt(state.list ?? head, i),
+  };
+  const view = mountList();
+  const { input, find } = searcher(state, view, all);
+  input.addEventListener("input", find);
+  byId("find-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    find();
+  });
+
+  byId("find").hidden = false;
+  view.show(all, null);
+  document.documentElement.dataset.list = "true";
+  await afterPaint();
+
+  // Every icon's row: the rows on screen are drawn again where the reader is, and the search can filter.
+  const full = readList(await listText, LIST_FILE);
+  if (full.count !== head.count || full.names.length !== full.count)
+    throw new Error(`${LIST_FILE} does not match the page (${full.count} icons, the page says ${head.count}).`);
+  state.list = full;
+  restoreStatic = null; // every row can be drawn: the virtualised list stays, whatever happens to the site data
+  state.haystacks = full.names.map((name, i) => `${name}\n${full.keys[i]!}`.toLowerCase());
+  state.byName = new Map(full.names.map((name, i) => [name, i]));
+  if (input.value.trim() === "") view.show(all, null, true);
+  else find();
+  document.documentElement.dataset.listFull = "true";
+  performance.mark("catalogue:list-full");
+  await afterPaint(false);
+
+  // Then the site data: findIcon's answers and the preview.
+  state.site = fromSiteData((await (await siteResponse).json()) as SiteData);
+  startPreview(state.site);
   if (input.value.trim() !== "") find(); // typed while the site data was read: now with findIcon's answer
   performance.mark("catalogue:ready");
   document.documentElement.dataset.ready = "true";

@@ -14,21 +14,12 @@ import { encodeJson, siteDataText, type SiteDataPart } from "../model/site-data.
 import type { Diagnostic } from "../errors.js";
 import type { SiteModel } from "../model/types.js";
 import { CATALOGUE_CSS } from "./style.js";
-import {
-  catalogueList,
-  cataloguePlan,
-  LIST_FILE,
-  pageHeader,
-  RowCache,
-  SCRIPT_FILE,
-  SITE_DATA_FILE,
-  STYLE_FILE,
-  type CatalogueView,
-  type PagePlan,
-} from "./page.js";
+import { catalogueList, LIST_FILE, SCRIPT_FILE, SITE_DATA_FILE, STYLE_FILE } from "./catalogue-files.js";
+import { cataloguePlan, pageHeader, type CatalogueView, type PagePlan } from "./page.js";
+import { RowCache } from "./row-cache.js";
 import { catalogueView, ViewMemo } from "./view.js";
 
-export { CATALOGUE_DIR } from "./page.js";
+export { CATALOGUE_DIR } from "./catalogue-files.js";
 
 /** From src/catalogue (tests) and from lib/catalogue (the package), the same place: <package>/lib/catalogue. */
 export const SCRIPT_BUNDLE_PATH = path.resolve(
@@ -67,7 +58,7 @@ export interface CatalogueInput {
  * What `dev` keeps of the catalogue between builds: the view's lists (view.ts: an edit makes again only the entries it
  * reaches), the pages' prints (pagePrints), the rows' markup (a page made again makes only its changed rows), and the
  * site data's parts as text, by the model's part they are made of (a model that shares a part with the last one,
- * src/content/load-content.ts: ModelParts, prints it once: at ×100, extensionMap.json's is megabytes).
+ * src/content/load-content.ts: ModelParts, prints it once: extensionMap.json's may be large).
  */
 export class CatalogueMemo {
   readonly rows = new RowCache();
@@ -87,8 +78,8 @@ export class CatalogueMemo {
 
   /**
    * The site data's iconMap part (src/model/site-data.ts: its JSON), each entry printed again only when an edit changed
-   * it (icons.json with the same keys in order: src/model/changed-values.ts). A ×100 icons.json has 54,000 entries:
-   * printed whole, 0.05 s of a one-mapping rebuild.
+   * it (icons.json with the same keys in order: src/model/changed-values.ts): a large icons.json is not printed whole
+   * for a one-mapping rebuild.
    */
   private iconMapText(part: SiteModel["iconMap"]): string {
     const entry = (key: string, value: Json): string => JSON.stringify([key, encodeJson(value)]);
@@ -125,7 +116,7 @@ export type PrintMemo = Map<string, { made: string; inputs: unknown; print: stri
 /**
  * Each page's print: a hash of the tool, the view's header and the page's inputs, which make its text (page.ts).
  * With `memo` (`dev`'s), a page whose inputs are the same values and the same entries (the view's objects, which
- * src/catalogue/view.ts keeps while unchanged) keeps its last print: at ×100, printing every page's inputs took 0.09 s.
+ * src/catalogue/view.ts keeps while unchanged) keeps its last print: every page's inputs are not printed again.
  */
 export function pagePrints(
   view: CatalogueView,
@@ -200,7 +191,7 @@ export function catalogueFiles(input: CatalogueInput): CatalogueOutput {
   const view = catalogueView(input, input.memo?.view);
   const { model } = input;
   // Each page is made when it is written, as its UTF-8 bytes (a page with a character beyond Latin-1 is held as two
-  // bytes a character; the ×100 catalogue's 107 pages are 57 MB), and not at all by an update that finds its print
+  // bytes a character: a large catalogue's pages are not held at once), and not at all by an update that finds its print
   // unchanged: an edited mapping changes one page of mappings and the pages of its two icons.
   const { memo } = input;
   if (memo !== undefined) memo.rows.limit = 2 * (view.icons.length + view.mappings.length); // a row per page's root, at most

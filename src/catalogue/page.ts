@@ -6,63 +6,16 @@
 
 import { ACTIONS } from "../php/answers.js";
 import {
-  apiHref,
-  esc,
-  iconRowHtml,
-  KEYS_SHOWN,
-  mappingRowHtml,
-  PAGE_SIZE,
-  type IconEntry,
-  type MappingEntry,
-} from "./rows.js";
-
-/** The folder of the catalogue's own files in dist/ (no content file can land there: content publishes icons/, style/, favicon/). */
-export const CATALOGUE_DIR = "catalogue";
-export const SCRIPT_FILE = `${CATALOGUE_DIR}/catalogue.js`;
-export const STYLE_FILE = `${CATALOGUE_DIR}/catalogue.css`;
-/**
- * The site model as JSON (src/model/site-data.ts), which the script answers every query from (the search's findIcon
- * and the answer preview). Loaded after the list is drawn. `diff` reads its `versions` from a deployed site.
- */
-export const SITE_DATA_FILE = `${CATALOGUE_DIR}/site.json`;
-/**
- * The per-icon list (CatalogueList) of every icon: what the list shows once it is read, and what the search filters.
- * A third of the site data's size at ×100 (and columns, not a JSON array per icon: it parses twice as fast).
- */
-export const LIST_FILE = `${CATALOGUE_DIR}/list.json`;
-/** The id of the root page's data block (<script type="application/json">, never run) that holds the list's head. */
-export const LIST_HEAD_ID = "list-head";
-/** Icons in the list's head: more than any screen shows (rows are 64 px), so the first screen is drawn from it. */
-export const LIST_HEAD_ROWS = 100;
-
-/**
- * The per-icon list's JSON, by columns, one entry per icon in the icons action's order. `count` is every icon's: in
- * the list's head (the root page's data block) the columns hold only the first LIST_HEAD_ROWS.
- */
-export interface CatalogueList {
-  format: 1;
-  count: number;
-  names: string[];
-  sizes: number[];
-  widths: Array<number | null>;
-  heights: Array<number | null>;
-  /** The icons.json keys that map to each icon, joined by "\n" ("" when none). */
-  keys: string[];
-}
-
-/** The list (or its first `rows` entries, with every icon's count) from the view. */
-export function catalogueList(icons: readonly IconEntry[], rows = icons.length): CatalogueList {
-  const head = icons.slice(0, rows);
-  return {
-    format: 1,
-    count: icons.length,
-    names: head.map((i) => i.name),
-    sizes: head.map((i) => i.size),
-    widths: head.map((i) => i.width),
-    heights: head.map((i) => i.height),
-    keys: head.map((i) => i.keys.join("\n")),
-  };
-}
+  catalogueList,
+  CATALOGUE_DIR,
+  LIST_FILE,
+  LIST_HEAD_ID,
+  LIST_HEAD_ROWS,
+  SCRIPT_FILE,
+  STYLE_FILE,
+} from "./catalogue-files.js";
+import { iconRowKey, mappingRowKey, type RowCache } from "./row-cache.js";
+import { apiHref, esc, iconRowHtml, mappingRowHtml, PAGE_SIZE, type IconEntry, type MappingEntry } from "./rows.js";
 
 /** JSON inside <script type="application/json">: no "<" (so no "</script>" or "<!--" can end or bend it). */
 const dataBlock = (id: string, value: unknown): string =>
@@ -192,8 +145,8 @@ ${nav}
 /**
  * Rows of the root page that are markup for every browser: about a first screen's worth. The script replaces the
  * static list with the virtualised one, so the rest of the root page's rows are in <noscript>: a browser that runs
- * scripts reads them as one text node instead of building, laying out and then dropping 1,000 rows (at ×100 that
- * delayed the first screen by most of a second); without JavaScript they are rows like the others.
+ * scripts reads them as one text node instead of building, laying out and then dropping a page of rows, which would
+ * delay the first screen; without JavaScript they are rows like the others.
  */
 export const ROWS_BEFORE_NOSCRIPT = 30;
 
@@ -321,39 +274,6 @@ export const pageHeader = (view: CatalogueView): unknown[] => [
   view.baseUrl,
   view.favicon,
 ];
-
-/**
- * Rows' markup by what each row is made of (iconRowKey, mappingRowKey): a page an edit changes holds 1,000 rows, of
- * which the edit changes one or two, and making a row's markup (escaping, encoding its links) costs several times
- * looking it up. Holds at most `limit` rows (set from the site's rows): past it, it starts again.
- */
-export class RowCache {
-  private readonly rows = new Map<string, string>();
-  limit = Infinity;
-
-  row(key: string, make: () => string): string {
-    let html = this.rows.get(key);
-    if (html === undefined) {
-      if (this.rows.size >= this.limit) this.rows.clear();
-      html = make();
-      this.rows.set(key, html);
-    }
-    return html;
-  }
-}
-
-/** What makes an icon's row (iconRowHtml): its names length-prefixed, so that no two rows' keys run together. */
-const iconRowKey = (icon: IconEntry, root: string): string => {
-  let key = `i${root}|${icon.name.length}:${icon.name}|${icon.size}|${icon.width}|${icon.height}|${icon.keys.length}`;
-  for (let i = 0; i < icon.keys.length && i < KEYS_SHOWN; i++) key += `|${icon.keys[i]!.length}:${icon.keys[i]!}`;
-  return key;
-};
-
-/** What makes a mapping's row (mappingRowHtml). */
-const mappingRowKey = (m: MappingEntry, root: string): string =>
-  `m${root}|${m.key.length}:${m.key}|${m.icon.length}:${m.icon}|${m.exists ? 1 : 0}|${m.indexing === null ? "-" : `${m.indexing.length}:${m.indexing}`}|${
-    m.viewing === null ? "-" : `${m.viewing.length}:${m.viewing}`
-  }`;
 
 /** Every page of the catalogue: index.html, then the other pages of icons, then the pages of mappings. `cache`: the
  * rows' markup of earlier builds (`dev` keeps it), by what each row is made of. */

@@ -9,7 +9,7 @@ import { toolFingerprint } from "../output/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
-import { freeHeap, holdHeap } from "./heap.js";
+import { freeHeap, holdHeap } from "./startup/heap-growth.js";
 import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";
 
 export interface BuildRun {

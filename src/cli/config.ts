@@ -133,7 +133,7 @@ function keyPosition(text: string, segments: string[]): { line: number; column: 
 }
 
 function problem(error: ErrorObject, text: string, parsed: ParsedJson, prefix: string): UsageError {
-  const where = (pointer: string): Location => ({ file: parsed.file, ...(parsed.positionOf(pointer) ?? {}) });
+  const where = (pointer: string): Location => ({ file: parsed.file, ...parsed.positionOf(pointer) });
   if (error.keyword === "additionalProperties") {
     const key = (error.params as { additionalProperty: string }).additionalProperty;
     const keys = configKeys().filter((k) => k !== "$schema");

@@ -9,6 +9,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
+import type { BuildMemo } from "../build.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild, type BuildOutcome } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./shared.js";
@@ -61,90 +62,133 @@ export function devCommand(io: Io, run: Run): Command {
     );
 }
 
+/** The preview's modules, loaded when dev starts (every other command starts without them). */
+type PreviewModules = typeof import("../preview/server.js") &
+  Pick<typeof import("../preview/problems.js"), "problemsListener">;
+type Preview = Awaited<ReturnType<PreviewModules["listen"]>>;
+type Control = { stop?: AbortSignal; onReady?: (url: string) => void };
+
 /**
  * The dev loop: build, preview, rebuild on change. Resolves with the exit code when stopped by SIGINT/SIGTERM (or by
  * `stop`, for tests: 0); `onReady` gets the preview's URL once it listens.
  */
-export async function dev(
-  io: Io,
-  opts: DevOptions,
-  control: { stop?: AbortSignal; onReady?: (url: string) => void } = {},
-): Promise<number> {
-  const { listen, previewListener, semanticsLine } = await import("../preview/server.js");
+export async function dev(io: Io, opts: DevOptions, control: Control = {}): Promise<number> {
+  const server = await import("../preview/server.js");
   const { problemsListener } = await import("../preview/problems.js");
-  let preview: Awaited<ReturnType<typeof listen>> | null = null;
-  /** Whether the preview answers with the site (else with the content errors: no build to show yet). */
-  let servingSite = false;
-  let controller = new AbortController();
-
   // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
   // which file to read again), and so do the published folders' listings (walked again when the watcher sees a change
   // in them), the JSON files' parses, the hosts' files (made again when the route table changes) and --out's manifest.
   const { BuildMemo } = await import("../build.js");
-  const memo = new BuildMemo();
-  const contentReal = realpathOr(opts.content);
-  let stopped = false;
-  /** Builds (`warm`: in place even when --out is up to date, printing nothing but errors); returns how, or null when it failed. */
-  const rebuild = async (warm = false): Promise<BuildOutcome | null> => {
-    if (stopped) return null;
-    controller = new AbortController();
-    let problems: Diagnostic[] | null = null;
-    let outcome: BuildOutcome | null = null;
-    try {
-      outcome = await runBuild(io, { ...opts, quiet: warm, memo, again: warm }, controller.signal, false);
-    } catch (error) {
-      if (controller.signal.aborted) return null;
-      if (error instanceof UsageError) throw error;
-      printFailure(io, error, { debug: false, verbose: opts.verbose === true });
-      problems = error instanceof ContentError ? error.diagnostics.filter((d) => d.severity === "error") : [];
-      if (problems.length === 0)
-        problems = [{ severity: "error", code: "BUILD", file: opts.out, message: formatError(error).split("\n")[0]! }];
-    }
-    if (stopped) return null;
-    // A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
-    // after each build (route table, handler and its data). Without one, a page lists the content errors until a
-    // build succeeds.
-    const site = isBuild(opts.out);
-    const next =
-      site && !servingSite
-        ? await previewListener(
-            { dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) },
-            () => preview?.self ?? "",
-          )
-        : null;
-    const listener = site ? (next?.listener ?? null) : problemsListener(opts.content, problems ?? []);
-    const first = preview === null;
-    const serves = next === null ? "" : `${semanticsLine(next.semantics)}; `;
-    if (preview === null) {
-      preview = await listen({ port: opts.port, host: opts.host }, listener!, next?.semantics);
-      if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
-      io.out(`Preview: ${preview.url} (${serves}watching ${opts.content}/; Ctrl-C stops)`);
-      control.onReady?.(preview.url);
-    } else if (listener !== null) preview.use(listener);
-    if (problems !== null) {
-      const what = site
-        ? `the previous build in ${opts.out}/`
-        : "a page that lists the content errors (and 503 for /api.php)";
-      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
-    } else if (!first && !servingSite)
-      io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
-    servingSite = site;
-    return outcome;
-  };
+  const session = new DevSession(io, opts, control, { ...server, problemsListener }, new BuildMemo());
 
   const loop = debounced(async () => {
-    await rebuild().catch((error: unknown) => io.err(formatError(error)));
+    await session.rebuild().catch((error: unknown) => io.err(formatError(error)));
   }, 150);
   // Watching starts before the first build, so that no change is missed once the preview says it is ready; a change
   // during the first build is built after it.
   let built = false;
   let changedMeanwhile = false;
-  const watcher = watchTree(
+  const watcher = watchContent(io, opts, session.memo, () => {
+    if (built) loop.trigger();
+    else changedMeanwhile = true;
+  });
+  await watcher.ready;
+  try {
+    await firstBuild(io, session);
+  } catch (error) {
+    watcher.close();
+    throw error;
+  }
+  built = true;
+  if (changedMeanwhile) loop.trigger();
+  return untilStopped(session, control, watcher, loop);
+}
+
+/** What one dev run holds between its builds: the build's memory, the preview, and whether it has stopped. */
+class DevSession {
+  preview: Preview | null = null;
+  /** Whether the preview answers with the site (else with the content errors: no build to show yet). */
+  private servingSite = false;
+  controller = new AbortController();
+  stopped = false;
+
+  constructor(
+    private readonly io: Io,
+    private readonly opts: DevOptions,
+    private readonly control: Control,
+    private readonly modules: PreviewModules,
+    readonly memo: BuildMemo,
+  ) {}
+
+  /** Builds (`warm`: in place even when --out is up to date, printing nothing but errors); returns how, or null when it failed. */
+  async rebuild(warm = false): Promise<BuildOutcome | null> {
+    if (this.stopped) return null;
+    this.controller = new AbortController();
+    let problems: Diagnostic[] | null = null;
+    let outcome: BuildOutcome | null = null;
+    try {
+      const options = { ...this.opts, quiet: warm, memo: this.memo, again: warm };
+      outcome = await runBuild(this.io, options, this.controller.signal, false);
+    } catch (error) {
+      if (this.controller.signal.aborted) return null;
+      if (error instanceof UsageError) throw error;
+      printFailure(this.io, error, { debug: false, verbose: this.opts.verbose === true });
+      problems = error instanceof ContentError ? error.diagnostics.filter((d) => d.severity === "error") : [];
+      if (problems.length === 0)
+        problems = [
+          { severity: "error", code: "BUILD", file: this.opts.out, message: formatError(error).split("\n")[0]! },
+        ];
+    }
+    if (this.stopped) return null;
+    await this.show(problems);
+    return outcome;
+  }
+
+  /**
+   * A build in --out (this one, or an earlier one when this one failed) is the site; the preview reloads it itself
+   * after each build (route table, handler and its data). Without one, a page lists the content errors until a
+   * build succeeds.
+   */
+  private async show(problems: Diagnostic[] | null): Promise<void> {
+    const { io, opts } = this;
+    const { listen, previewListener, problemsListener, semanticsLine } = this.modules;
+    const site = isBuild(opts.out);
+    const next =
+      site && !this.servingSite
+        ? await previewListener(
+            { dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) },
+            () => this.preview?.self ?? "",
+          )
+        : null;
+    const listener = site ? (next?.listener ?? null) : problemsListener(opts.content, problems ?? []);
+    const first = this.preview === null;
+    const serves = next === null ? "" : `${semanticsLine(next.semantics)}; `;
+    if (this.preview === null) {
+      const preview = await listen({ port: opts.port, host: opts.host }, listener!, next?.semantics);
+      this.preview = preview;
+      if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
+      io.out(`Preview: ${preview.url} (${serves}watching ${opts.content}/; Ctrl-C stops)`);
+      this.control.onReady?.(preview.url);
+    } else if (listener !== null) this.preview.use(listener);
+    if (problems !== null) {
+      const what = site
+        ? `the previous build in ${opts.out}/`
+        : "a page that lists the content errors (and 503 for /api.php)";
+      io.err(colorErr(io, "yellow", `Waiting for a change in ${opts.content}/; the preview serves ${what}.`));
+    } else if (!first && !this.servingSite)
+      io.out(`The content builds: the preview serves ${opts.out}/ (${serves.replace(/; $/, "")}).`);
+    this.servingSite = site;
+  }
+}
+
+/** Watches the content folder: each change is told to the build's memory, then `onChange` is called. */
+function watchContent(io: Io, opts: DevOptions, memo: BuildMemo, onChange: () => void): ReturnType<typeof watchTree> {
+  const contentReal = realpathOr(opts.content);
+  return watchTree(
     opts.content,
     (file) => {
       memo.changed(contentReal, file);
-      if (built) loop.trigger();
-      else changedMeanwhile = true;
+      onChange();
     },
     {
       poll: opts.poll === true,
@@ -160,38 +204,43 @@ export async function dev(
       },
     },
   );
-  await watcher.ready;
-  try {
-    const started = performance.now();
-    let outcome = await rebuild();
-    // The first edit finds the site in memory, as every later one does: a first build that wrote nothing (--out was
-    // up to date) or wrote in full (nothing in place) is followed by an update in place that writes nothing (the
-    // preview serves meanwhile; a change is built after it). At ×100 the first edit took 5.8 s without it, 2 s with it.
-    if (outcome === "up to date" || outcome === "full") outcome = await rebuild(true);
-    if (outcome !== null && !stopped)
-      io.out(
-        colorOut(
-          io,
-          "dim",
-          `Ready for edits: the site is held in memory (${humanMs(performance.now() - started)} after start).`,
-        ),
-      );
-  } catch (error) {
-    watcher.close();
-    throw error;
-  }
-  built = true;
-  if (changedMeanwhile) loop.trigger();
+}
+
+/** The first build, then (when it left nothing in memory to update in place) an update in place that writes nothing. */
+async function firstBuild(io: Io, session: DevSession): Promise<void> {
+  const started = performance.now();
+  let outcome = await session.rebuild();
+  // The first edit finds the site in memory, as every later one does: a first build that wrote nothing (--out was
+  // up to date) or wrote in full (nothing in place) is followed by an update in place that writes nothing (the
+  // preview serves meanwhile; a change is built after it).
+  if (outcome === "up to date" || outcome === "full") outcome = await session.rebuild(true);
+  if (outcome !== null && !session.stopped)
+    io.out(
+      colorOut(
+        io,
+        "dim",
+        `Ready for edits: the site is held in memory (${humanMs(performance.now() - started)} after start).`,
+      ),
+    );
+}
+
+/** Resolves with the exit code once dev is stopped: by SIGINT, SIGTERM or `control.stop`. */
+function untilStopped(
+  session: DevSession,
+  control: Control,
+  watcher: ReturnType<typeof watchTree>,
+  loop: ReturnType<typeof debounced>,
+): Promise<number> {
   return new Promise<number>((resolve) => {
     // Stops once: a second signal while it stops (a Ctrl-C reaches both bin's process and the child that runs dev,
-    // src/cli/respawn.ts, which passes it on) changes nothing.
+    // src/cli/startup/dev-child.ts, which passes it on) changes nothing.
     const stop = (code: number, reason: unknown): void => {
-      if (stopped) return;
-      stopped = true;
+      if (session.stopped) return;
+      session.stopped = true;
       control.stop?.removeEventListener("abort", onStop);
-      controller.abort(reason);
+      session.controller.abort(reason);
       watcher.close();
-      const closed = preview === null ? Promise.resolve() : preview.close();
+      const closed = session.preview === null ? Promise.resolve() : session.preview.close();
       void closed
         .then(() => loop.idle())
         .then(() => {

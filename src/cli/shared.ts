@@ -59,7 +59,7 @@ export function failureReport(error: unknown, config?: string | null): JsonRepor
       ? {
           severity: "error" as const,
           code: error.code,
-          ...(error.location ?? {}),
+          ...error.location,
           message: error.message,
           ...(error.hint ? { hint: error.hint } : {}),
         }

@@ -81,68 +81,75 @@ export function registerVerify(program: Command, io: Io, run: { wait: Promise<nu
     )
     .option("--base-url <url>", "the base URL absolute URLs are compared against (default: the build's)")
     .option("--json", "print the full report as JSON on stdout")
-    .action(async (raw: string, opts: VerifyFlags) => {
-      run.json = opts.json === true;
-      const target = targetUrl(raw);
-      const headers = Object.fromEntries(
-        opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
-      );
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.once("SIGINT", onSignal);
-      let last = 0;
-      const progress = io.progress;
-      let report: VerifyReport;
-      // The checker (HTTP clients, the build's reader) loads only when verify runs.
-      const [{ verify }, { TargetError }, { NotABuildError }, { reportLines }] = await Promise.all([
-        import("../verify/run.js"),
-        import("../verify/http.js"),
-        import("../layout/read-build.js"),
-        import("../verify/report.js"),
-      ]);
-      try {
-        report = await verify({
-          dir: opts.dir,
-          target,
-          concurrency: opts.concurrency,
-          timeoutMs: opts.timeout * 1000,
-          headers,
-          seed: opts.seed,
-          strict: opts.strict === true,
-          signal: controller.signal,
-          ...(opts.sample !== undefined ? { sample: opts.sample } : {}),
-          ...(opts.reference === true ? { reference: true } : {}),
-          ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {}),
-          ...(progress !== undefined && !run.json
-            ? {
-                onProgress: (done: number, total: number) => {
-                  const now = performance.now();
-                  if (now - last < 100 && done < total) return;
-                  last = now;
-                  progress.draw(`Verifying ${target.host}: ${done}/${total}`);
-                },
-              }
-            : {}),
-        });
-      } catch (error) {
-        if (controller.signal.aborted) {
-          io.err("Stopped before the first answer: nothing was checked.");
-          run.wait = Promise.resolve(130);
-          return;
-        }
-        if (!(error instanceof TargetError) && !(error instanceof NotABuildError)) throw error;
-        const line =
-          error instanceof TargetError ? `Cannot check ${target.href}: ${error.message}` : formatError(error);
-        if (run.json) io.out(JSON.stringify({ ok: false, exitCode: 2, error: error.message }, null, 2));
-        else io.err(colorErr(io, "red", line));
-        run.wait = Promise.resolve(2);
-        return;
-      } finally {
-        process.off("SIGINT", onSignal);
-        progress?.clear();
-      }
-      if (run.json) io.out(JSON.stringify(report, null, 2));
-      else for (const line of reportLines(report, opts.show)) io.out(line);
-      run.wait = Promise.resolve(report.stopped ? 130 : report.exitCode);
+    .action((raw: string, opts: VerifyFlags) => runVerify(raw, opts, io, run));
+}
+
+/** The action: checks the target against the build and prints the report; the exit code goes to `run.wait`. */
+async function runVerify(
+  raw: string,
+  opts: VerifyFlags,
+  io: Io,
+  run: { wait: Promise<number> | null; json: boolean },
+): Promise<void> {
+  run.json = opts.json === true;
+  const target = targetUrl(raw);
+  const headers = Object.fromEntries(
+    opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
+  );
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once("SIGINT", onSignal);
+  let last = 0;
+  const progress = io.progress;
+  let report: VerifyReport;
+  // The checker (HTTP clients, the build's reader) loads only when verify runs.
+  const [{ verify }, { TargetError }, { NotABuildError }, { reportLines }] = await Promise.all([
+    import("../verify/run.js"),
+    import("../verify/http.js"),
+    import("../layout/read-build.js"),
+    import("../verify/report.js"),
+  ]);
+  try {
+    report = await verify({
+      dir: opts.dir,
+      target,
+      concurrency: opts.concurrency,
+      timeoutMs: opts.timeout * 1000,
+      headers,
+      seed: opts.seed,
+      strict: opts.strict === true,
+      signal: controller.signal,
+      ...(opts.sample !== undefined ? { sample: opts.sample } : {}),
+      ...(opts.reference === true ? { reference: true } : {}),
+      ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {}),
+      ...(progress !== undefined && !run.json
+        ? {
+            onProgress: (done: number, total: number) => {
+              const now = performance.now();
+              if (now - last < 100 && done < total) return;
+              last = now;
+              progress.draw(`Verifying ${target.host}: ${done}/${total}`);
+            },
+          }
+        : {}),
     });
+  } catch (error) {
+    if (controller.signal.aborted) {
+      io.err("Stopped before the first answer: nothing was checked.");
+      run.wait = Promise.resolve(130);
+      return;
+    }
+    if (!(error instanceof TargetError) && !(error instanceof NotABuildError)) throw error;
+    const line = error instanceof TargetError ? `Cannot check ${target.href}: ${error.message}` : formatError(error);
+    if (run.json) io.out(JSON.stringify({ ok: false, exitCode: 2, error: error.message }, null, 2));
+    else io.err(colorErr(io, "red", line));
+    run.wait = Promise.resolve(2);
+    return;
+  } finally {
+    process.off("SIGINT", onSignal);
+    progress?.clear();
+  }
+  if (run.json) io.out(JSON.stringify(report, null, 2));
+  else for (const line of reportLines(report, opts.show)) io.out(line);
+  run.wait = Promise.resolve(report.stopped ? 130 : report.exitCode);
 }

@@ -9,7 +9,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { FileFacts, ImageFacts } from "./file-facts.js";
 
-/** What the cache knows a file by: its place, size, modification time, and stamp (read-content.ts: RawFile). */
+/** What the cache knows a file by: its place, size, modification time, and stamp (raw-content.ts: RawFile). */
 export interface CachedFile {
   absPath: string;
   size: number;

@@ -26,15 +26,15 @@ export interface ModelOptions {
 /**
  * The parts of the last model, reused by the next where what they are made of is unchanged: the same parsed value
  * (a kept parse, ParsedFiles) with the same time, or icons/ with the same files, sizes and times. What is made of a
- * part alone is then made once for both models (the whole-site answers, src/php/answers.ts: a ×100 site's icons and
- * extensionMappings answers are megabytes of JSON that an edit of icons.json leaves as they were).
+ * part alone is then made once for both models (the whole-site answers, src/php/answers.ts: a large site's icons and
+ * extensionMappings answers are large texts that an edit of icons.json leaves as they were).
  */
 export class ModelParts {
   private config: SiteModel["config"] | null = null;
   private extensionMap: { from: JsonObject; part: SiteModel["extensionMap"] } | null = null;
   private iconMap: SiteModel["iconMap"] | null = null;
   private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
-  /** The last check of icons.json against icons/ (src/content/cross-checks.ts), made again where an edit reaches. */
+  /** The last check of icons.json against icons/ (src/content/icon-map-checks.ts), made again where an edit reaches. */
   readonly iconMapChecks = new IconMapChecks();
   /** The last check of the content's files (their names and bytes), likewise. */
   readonly fileChecks = new FileChecks();
@@ -71,7 +71,7 @@ export class ModelParts {
       let same = true;
       for (const [key, info] of last) {
         const f = files[i++]!;
-        // The name compared in place (no slice of 49,000 paths at ×100): ICONS_DIR + key.
+        // The name compared in place (no slice of every path): ICONS_DIR + key.
         if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== ICONS_DIR.length + key.length || !f.path.endsWith(key)) {
           same = false;
           break;
@@ -97,7 +97,7 @@ export interface KeptParse {
 /**
  * Each JSON content file's parse and schema problems, kept for its exact bytes: by `dev` between builds, and in the
  * records for the next command (src/content/parse-cache.ts). An edit of icons.json leaves config.json and
- * extensionMap.json (4.8 MB at ×100: 0.3 s to parse and check) as they were. A file whose parse reported anything is
+ * extensionMap.json (large, and slow to parse and check) as they were. A file whose parse reported anything is
  * not kept. Positions are not kept: a diagnostic that asks for one parses the text again (parse-json.ts: withoutTree).
  */
 export class ParsedFiles {
@@ -115,7 +115,7 @@ export class ParsedFiles {
 
   /** What it keeps, for its record. */
   entries(): KeptParse[] {
-    return [...this.kept().values()].map(({ parsed: _, text: _t, patched: _p, ...k }) => k);
+    return [...this.kept().values()].map(({ parsed: _parsed, text: _text, patched: _patched, ...k }) => k);
   }
 
   /** The parse of `text` as `file` (the name its diagnostics give), kept or made now: an edit of one member's string

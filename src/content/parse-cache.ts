@@ -1,8 +1,8 @@
 // src/content/parse-cache.ts
 // I/O: the record of the content's parses (load-content.ts: ParsedFiles) beside the build's records, so that the
 // next command parses and checks only the JSON files whose bytes changed (`.build-index-site/<out>.parsed`,
-// docs/layout.md). Its parses are V8's serialization of the parsed values (extensionMap.json's at ×100 reads back in
-// 20 ms, where parsing and checking its text took 0.3 s), after a header that names the tool and the sha1 of what
+// docs/layout.md). Its parses are V8's serialization of the parsed values (read back much faster than the text is
+// parsed and checked), after a header that names the tool and the sha1 of what
 // follows: a record of another tool, or one damaged in any byte, is not read, and then every file is parsed. Like the
 // content cache, it describes nothing of the build: deleting it costs the next build time, nothing else.
 
@@ -36,8 +36,8 @@ export function readParses(file: string, tool: string): KeptParse[] {
   }
 }
 
-/** The record of the parses for the tool `tool`: made once the model is built, so that the parses can be let go
- * while the build is written (at ×100 they are 80 MB of objects, and their record 5 MB). */
+/** The record of the parses for the tool `tool`: made once the model is built, so that the parses (many objects)
+ * can be let go while the build is written. */
 export function parsesRecord(tool: string, parses: readonly KeptParse[]): Buffer {
   const payload = serialize(parses);
   return Buffer.concat([Buffer.from(`${HEADER}\n${tool}\n${digest(payload).toString("base64url")}\n`), payload]);

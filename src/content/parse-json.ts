@@ -65,7 +65,7 @@ function tooDeepAt(text: string): number {
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface ParseOptions {
-  /** Offset in `text` where the file's bytes were not valid UTF-8 (read-content decodes them as U+FFFD). */
+  /** Offset in `text` where the file's bytes were not valid UTF-8 (folder-reader.ts decodes them as U+FFFD). */
   invalidUtf8At?: number;
 }
 
@@ -76,46 +76,23 @@ function pointerAt(root: Node, offset: number): string {
   return getNodePath(node).map((t) => `/${pointerToken(String(t))}`).join("");
 }
 
+/** A parse that found no value: the file's problems alone. */
+const failed = (file: string, diagnostics: Diagnostic[]): ParsedJson => ({ file, value: null, positionOf: () => undefined, diagnostics });
+
 export function parseJson(file: string, text: string, options: ParseOptions = {}): ParsedJson {
   const lineStarts = computeLineStarts(text);
   const at = (offset: number): Position => lineColumn(lineStarts, offset);
-  const diagnostics: Diagnostic[] = [];
-
-  if (text.charCodeAt(0) === 0xfeff) {
-    diagnostics.push({
-      severity: "error", code: "JSON_BOM", file, line: 1, column: 1,
-      message: "The file starts with a byte order mark (BOM), which PHP's json_decode rejects.",
-      hint: "Save the file as UTF-8 without BOM.",
-    });
-    return { file, value: null, positionOf: () => undefined, diagnostics };
-  }
-
-  if (text.trim() === "") {
-    diagnostics.push({
-      severity: "error", code: "JSON_SYNTAX", file, line: 1, column: 1,
-      message: text === "" ? "The file is empty." : "The file holds only white space.",
-      hint: "Write the JSON object this file needs (see schemas/ or `build-index-site init`).",
-    });
-    return { file, value: null, positionOf: () => undefined, diagnostics };
-  }
-  const deep = tooDeepAt(text);
-  if (deep >= 0) {
-    diagnostics.push({
-      severity: "error", code: "JSON_TOO_DEEP", file, ...at(deep),
-      message: `Nested more than ${PHP_MAX_DEPTH} levels deep here: PHP's json_decode refuses such a file (its depth limit is ${PHP_MAX_DEPTH}).`,
-      hint: "Flatten the structure; content files need only a few levels.",
-    });
-    return { file, value: null, positionOf: () => undefined, diagnostics };
-  }
+  const unreadable = textProblem(file, text, at);
+  if (unreadable !== null) return failed(file, [unreadable]);
 
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0 || root === undefined) {
     // Only the first error: the ones after it are mostly its echoes (one single-quoted string gives three).
     const e = errors[0];
-    if (e !== undefined) diagnostics.push({ severity: "error", code: "JSON_SYNTAX", file, ...syntaxError(text, e, at), hint: SYNTAX_HINT });
-    return { file, value: null, positionOf: () => undefined, diagnostics };
+    return failed(file, e === undefined ? [] : [{ severity: "error", code: "JSON_SYNTAX", file, ...syntaxError(text, e, at), hint: SYNTAX_HINT }]);
   }
+  const diagnostics: Diagnostic[] = [];
   if (options.invalidUtf8At !== undefined) {
     diagnostics.push({
       severity: "error", code: "JSON_INVALID_UTF8", file, pointer: pointerAt(root, options.invalidUtf8At), ...at(options.invalidUtf8At),
@@ -123,34 +100,48 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
       hint: "Save the file as UTF-8 (your editor's \"Save with encoding\" or `iconv -f latin1 -t utf-8`).",
     });
   }
+  const value = valueOf(root, text, file, at, diagnostics);
+  const positionOf = (pointer: string): Position | undefined => at(nodeAt(root, pointer).offset);
+  return { file, value, positionOf, diagnostics };
+}
 
-  // Pointers are made only for a diagnostic (a ×100 icons.json has 50,000 keys): `pointer` makes the parent's.
+/** What keeps the whole text from being parsed at all: a BOM, no content, or nesting deeper than PHP reads. */
+function textProblem(file: string, text: string, at: (offset: number) => Position): Diagnostic | null {
+  if (text.charCodeAt(0) === 0xfeff) {
+    return {
+      severity: "error", code: "JSON_BOM", file, line: 1, column: 1,
+      message: "The file starts with a byte order mark (BOM), which PHP's json_decode rejects.",
+      hint: "Save the file as UTF-8 without BOM.",
+    };
+  }
+  if (text.trim() === "") {
+    return {
+      severity: "error", code: "JSON_SYNTAX", file, line: 1, column: 1,
+      message: text === "" ? "The file is empty." : "The file holds only white space.",
+      hint: "Write the JSON object this file needs (see schemas/ or `build-index-site init`).",
+    };
+  }
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    return {
+      severity: "error", code: "JSON_TOO_DEEP", file, ...at(deep),
+      message: `Nested more than ${PHP_MAX_DEPTH} levels deep here: PHP's json_decode refuses such a file (its depth limit is ${PHP_MAX_DEPTH}).`,
+      hint: "Flatten the structure; content files need only a few levels.",
+    };
+  }
+  return null;
+}
+
+/**
+ * The parsed tree as a value (objects as Maps, in their order), with what PHP would refuse or read otherwise pushed
+ * onto `diagnostics`: duplicate keys, lone surrogates, whole numbers beyond 2^53.
+ */
+function valueOf(root: Node, text: string, file: string, at: (offset: number) => Position, diagnostics: Diagnostic[]): Json {
+  // Pointers are made only for a diagnostic (icons.json may have tens of thousands of keys): `pointer` makes the parent's.
   const convert = (node: Node, pointer: () => string): Json => {
     switch (node.type) {
-      case "object": {
-        const object: JsonObject = new Map();
-        const firstSeen = new Map<string, number>();
-        for (const property of node.children ?? []) {
-          const [keyNode, valueNode] = property.children ?? [];
-          if (keyNode === undefined || valueNode === undefined) continue;
-          const key = keyNode.value as string;
-          const childPointer = (): string => `${pointer()}/${pointerToken(key)}`;
-          if (LONE_SURROGATE.test(key)) loneSurrogate(childPointer(), keyNode.offset, "key");
-          const earlier = firstSeen.get(key);
-          if (earlier !== undefined) {
-            const first = at(earlier);
-            diagnostics.push({
-              severity: "error", code: "JSON_DUPLICATE_KEY", file, pointer: childPointer(), ...at(keyNode.offset),
-              message: `Duplicate key "${key}": it is also defined at line ${first.line}:${first.column}, and only the last value would be used.`,
-              hint: "Remove one of the two entries.",
-            });
-          } else {
-            firstSeen.set(key, keyNode.offset);
-          }
-          object.set(key, convert(valueNode, childPointer));
-        }
-        return object;
-      }
+      case "object":
+        return objectOf(node, pointer);
       case "array":
         return (node.children ?? []).map((child, i) => convert(child, () => `${pointer()}/${i}`));
       case "string":
@@ -171,6 +162,30 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
         return node.value as Json;
     }
   };
+  const objectOf = (node: Node, pointer: () => string): JsonObject => {
+    const object: JsonObject = new Map();
+    const firstSeen = new Map<string, number>();
+    for (const property of node.children ?? []) {
+      const [keyNode, valueNode] = property.children ?? [];
+      if (keyNode === undefined || valueNode === undefined) continue;
+      const key = keyNode.value as string;
+      const childPointer = (): string => `${pointer()}/${pointerToken(key)}`;
+      if (LONE_SURROGATE.test(key)) loneSurrogate(childPointer(), keyNode.offset, "key");
+      const earlier = firstSeen.get(key);
+      if (earlier !== undefined) {
+        const first = at(earlier);
+        diagnostics.push({
+          severity: "error", code: "JSON_DUPLICATE_KEY", file, pointer: childPointer(), ...at(keyNode.offset),
+          message: `Duplicate key "${key}": it is also defined at line ${first.line}:${first.column}, and only the last value would be used.`,
+          hint: "Remove one of the two entries.",
+        });
+      } else {
+        firstSeen.set(key, keyNode.offset);
+      }
+      object.set(key, convert(valueNode, childPointer));
+    }
+    return object;
+  };
   const loneSurrogate = (pointer: string, offset: number, what: string): void => {
     diagnostics.push({
       severity: "error", code: "JSON_LONE_SURROGATE", file, pointer, ...at(offset),
@@ -178,14 +193,11 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
       hint: "Write the character itself, or both halves of the pair (e.g. \"\\ud83d\\ude00\").",
     });
   };
-
-  const value = convert(root, () => "");
-  const positionOf = (pointer: string): Position | undefined => at(nodeAt(root, pointer).offset);
-  return { file, value, positionOf, diagnostics };
+  return convert(root, () => "");
 }
 
 /**
- * The same parse without its tree (77 MB for ×100 content): positions are found by parsing the text again when one is
+ * The same parse without its tree (the tree is many times the value): positions are found by parsing the text again when one is
  * first asked for, which only a diagnostic does. What `dev` keeps between builds (load-content.ts: ParsedFiles).
  */
 export function withoutTree(parsed: ParsedJson, text: string): ParsedJson {
@@ -202,7 +214,7 @@ const MEMBER_LINE = new RegExp(String.raw`^[ \t]*(${STRING})[ \t]*:[ \t]*(${STRI
  * The value of `after`, a text that differs from `before` (whose value is `value`: an object of strings only, parsed
  * without a problem) in one member's string value alone, on a line that holds that member and nothing else: what
  * an edit of one mapping of icons.json is. Returns the changed key and the new object (`value` is left as it is), or
- * null when the edit is anything else: then the text is parsed. A ×100 icons.json (50,000 keys) takes 0.1 s to parse.
+ * null when the edit is anything else: then the text is parsed (a large icons.json takes a while to parse).
  * Strings cannot span lines, so such a line is a member of the root object (it holds no other object). The edit
  * begins inside the value's quotes, so every value begins where it did, on the same line and column.
  */

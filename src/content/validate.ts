@@ -129,7 +129,7 @@ export function validateContent(name: JsonContentName, parsed: ParsedJson, skip:
     const d = describe(name, e);
     if (d === null || skip(d.pointer)) continue;
     out.push({
-      severity: "error", code: d.code, file: parsed.file, pointer: d.pointer, ...(parsed.positionOf(d.pointer) ?? {}),
+      severity: "error", code: d.code, file: parsed.file, pointer: d.pointer, ...parsed.positionOf(d.pointer),
       message: d.message, ...(d.hint === undefined ? {} : { hint: d.hint }),
     });
   }

@@ -9,7 +9,7 @@
 // agrees with the API's config version. Otherwise (the PHP service, a build with --no-catalogue or with its own
 // index.html) `versions` is null and `versionsUnknown` says why.
 
-import { SITE_DATA_FILE } from "../catalogue/page.js";
+import { SITE_DATA_FILE } from "../catalogue/catalogue-files.js";
 import { UsageError } from "../errors.js";
 import { createClient, TargetError, type Client } from "../verify/http.js";
 import { iconFile } from "./icon-file.js";
@@ -21,7 +21,7 @@ export interface UrlOptions {
   signal?: AbortSignal;
 }
 
-/** An answer of this size is far beyond any site's (a ×100 icons list is a few MB). */
+/** An answer of this size is far beyond any site's (even a large site's icons list is far smaller). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -151,8 +151,18 @@ export function renderMarkdown(diff: SiteDiff): string {
     out.push(`| ${label} | ${skipped.includes(kind) ? "not compared" : diff.counts[kind]} |`);
   }
   out.push("", ...unknownNote);
+  out.push(...mdIcons(diff), ...mdMappings(diff), ...mdSettings(diff), ...mdVersions(diff));
+  if (diff.config.length > 0) {
+    out.push("### config.json", "");
+    const body = ["```diff", ...configLines(diff.config), "```"];
+    out.push(...mdBlock(`${plural(diff.config.length, "key")} changed`, body, diff.config.length));
+  }
+  while (out.at(-1) === "") out.pop();
+  return `${out.join("\n")}\n`;
+}
 
-  const { icons, mappings, settings, versions } = diff;
+function mdIcons({ icons }: SiteDiff): string[] {
+  const out: string[] = [];
   if (icons.added.length + icons.removed.length + icons.changed.length > 0) {
     out.push("### Icons", "");
     out.push(...mdBlock(`${plural(icons.added.length, "icon")} added`, mdIconRows(icons.added), icons.added.length));
@@ -164,6 +174,12 @@ export function renderMarkdown(diff: SiteDiff): string {
     );
   }
 
+  return out;
+}
+
+function mdMappings(diff: SiteDiff): string[] {
+  const out: string[] = [];
+  const { mappings } = diff;
   if (diff.counts["changed-mapping"] > 0) {
     out.push("### The icon each extension gets (findIcon)", "");
     if (mappings.folder !== null)
@@ -183,6 +199,11 @@ export function renderMarkdown(diff: SiteDiff): string {
     }
   }
 
+  return out;
+}
+
+function mdSettings({ settings }: SiteDiff): string[] {
+  const out: string[] = [];
   if (settings.indexing.length + settings.viewing.length > 0) {
     out.push("### Extension settings (extensionMap.json)", "");
     out.push(
@@ -201,6 +222,11 @@ export function renderMarkdown(diff: SiteDiff): string {
     );
   }
 
+  return out;
+}
+
+function mdVersions({ versions }: SiteDiff): string[] {
+  const out: string[] = [];
   if (
     versions.added.length + versions.removed.length + versions.checks.length > 0 ||
     versions.latest.old !== versions.latest.new
@@ -219,13 +245,7 @@ export function renderMarkdown(diff: SiteDiff): string {
     );
   }
 
-  if (diff.config.length > 0) {
-    out.push("### config.json", "");
-    const body = ["```diff", ...configLines(diff.config), "```"];
-    out.push(...mdBlock(`${plural(diff.config.length, "key")} changed`, body, diff.config.length));
-  }
-  while (out.at(-1) === "") out.pop();
-  return `${out.join("\n")}\n`;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------- plain text

@@ -18,7 +18,6 @@ import {
   type CoreData,
   type FileRow,
   type LookupKind,
-  type ShardData,
   type WholeAnswer,
   type WholeMeta,
 } from "./data.js";
@@ -84,7 +83,7 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
 }
 
 /** The sha1 of each whole answer's body, made once per answer (a model that shares a part with the last one shares
- * its answers, src/php/answers.ts: a ×100 site's icons answer is 8.6 MB). */
+ * its answers, src/php/answers.ts: a large site's icons answer is large). */
 const digests = new WeakMap<A.Answer, Buffer>();
 function bodyDigest(answer: A.Answer, body: string): Buffer {
   let sha1 = digests.get(answer);
@@ -118,8 +117,8 @@ type ChangedRows = (last: PrintedRows) => Array<[number, unknown[]]> | null;
  * load-content.ts: ModelParts), and then only the rows of the entries that changed when the part keeps its keys in
  * order; each kind's rows split into shards and joined, the shards of the rows printed again joined again; and each
  * shard's text with its sha1, hashed again only when it changed. An edit of one mapping prints one row and joins one
- * shard's piece again: a ×100 site's other 150,000 rows and 255 shards (25 MB) are not printed, joined or hashed
- * again. A build without `dev` makes one for itself.
+ * shard's piece again: the other rows and shards are not printed, joined or hashed again. A build without `dev`
+ * makes one for itself.
  */
 export class EdgeDataMemo {
   private readonly rows = new Map<LookupKind, PrintedRows>();
@@ -222,15 +221,37 @@ export class EdgeDataMemo {
   }
 }
 
+type DataFile = { path: string; data: string; hash?: Buffer };
+
 /**
  * The data files, as paths relative to the output folder ("_edge-data/core.json") and their text; a whole answer's
  * file with its sha1 (its ETag's), which the writers take for its manifest entry.
  */
-export function edgeDataFiles(
-  model: SiteModel,
-  options: EdgeDataOptions = {},
-): Array<{ path: string; data: string; hash?: Buffer }> {
-  const files: Array<{ path: string; data: string; hash?: Buffer }> = [];
+export function edgeDataFiles(model: SiteModel, options: EdgeDataOptions = {}): DataFile[] {
+  const files: DataFile[] = [];
+  const whole = wholeAnswerFiles(model, options, files);
+  const shards = shardFiles(model, options, files);
+  const core: CoreData = {
+    format: DATA_FORMAT,
+    shards,
+    baseUrl: model.baseUrl,
+    service: model.service,
+    serviceVersion: model.serviceVersion,
+    description: model.description,
+    buildTime: model.buildTime,
+    config: { version: model.config.version, lastModified: model.config.lastModified },
+    iconMapLastModified: model.iconMap.lastModified,
+    extensionMapLastModified: model.extensionMap.lastModified,
+    ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
+    files: FALLBACK_FILES.map((name) => fileRow(model, name)),
+    whole,
+  };
+  files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });
+  return files;
+}
+
+/** Each whole answer's entry in core.json; the files of those too large to be inline, and of their base URL's places. */
+function wholeAnswerFiles(model: SiteModel, options: EdgeDataOptions, files: DataFile[]): CoreData["whole"] {
   const whole = {} as CoreData["whole"];
   for (const name of WHOLE_ANSWERS) {
     const answer = wholeAnswer(model, name);
@@ -254,25 +275,34 @@ export function edgeDataFiles(
     }
     whole[name] = meta;
   }
+  return whole;
+}
 
-  const fileRow = (name: string): FileRow => {
-    const f = model.iconDirFiles.get(name);
-    return f === undefined ? [name] : [name, f.size, f.lastModified];
-  };
-  // Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made
-  // of, and (an edit that keeps a map's keys in order) the rows of the entries changed since the last build.
-  const changedIn = <V>(
-    was: ReadonlyMap<string, V>,
-    now: ReadonlyMap<string, V>,
-    row: (key: string, value: V) => unknown[],
-  ) => {
-    const changed = changedEntries(was, now);
-    return (
-      changed && changed.at.map((i, j): [number, unknown[]] => [i, row(changed.keys[j]!, now.get(changed.keys[j]!)!)])
-    );
-  };
-  const eRow = (k: string, v: string): unknown[] => [k, ...fileRow(v)];
-  const lookups: Array<[LookupKind, () => unknown[][], readonly object[], ChangedRows?]> = [
+/** An icon file's row: its name, size and time, or its name alone when icons/ has no such file. */
+function fileRow(model: SiteModel, name: string): FileRow {
+  const f = model.iconDirFiles.get(name);
+  return f === undefined ? [name] : [name, f.size, f.lastModified];
+}
+
+/** The rows of the entries of `now` changed since `was` (each with its index), or null when the keys changed. */
+function changedIn<V>(
+  was: ReadonlyMap<string, V>,
+  now: ReadonlyMap<string, V>,
+  row: (key: string, value: V) => unknown[],
+): Array<[number, unknown[]]> | null {
+  const changed = changedEntries(was, now);
+  return (
+    changed && changed.at.map((i, j): [number, unknown[]] => [i, row(changed.keys[j]!, now.get(changed.keys[j]!)!)])
+  );
+}
+
+/**
+ * Each kind's rows, in the model's order (a row's first item is its key), with the parts of the model they are made
+ * of, and (an edit that keeps a map's keys in order) the rows of the entries changed since the last build.
+ */
+function lookupRows(model: SiteModel): Array<[LookupKind, () => unknown[][], readonly object[], ChangedRows?]> {
+  const eRow = (k: string, v: string): unknown[] => [k, ...fileRow(model, v)];
+  return [
     [
       "e",
       () => Array.from(model.iconMap.entries, ([k, v]) => eRow(k, v)),
@@ -298,6 +328,11 @@ export function edgeDataFiles(
     ],
     ["f", () => Array.from(model.iconDirFiles, ([k, f]) => [k, f.size, f.lastModified]), [model.iconDirFiles]],
   ];
+}
+
+/** The shard files of the lookups; returns how many shards there are (a power of two, by the rows' bytes). */
+function shardFiles(model: SiteModel, options: EdgeDataOptions, files: DataFile[]): number {
+  const lookups = lookupRows(model);
   const memo = options.memo ?? new EdgeDataMemo();
   const printed = lookups.map(([kind, rows, from, changed]) => memo.rowsOf(kind, from, rows, changed));
   let bytes = 0;
@@ -312,22 +347,5 @@ export function edgeDataFiles(
       ...(shard.hash === undefined ? {} : { hash: shard.hash }),
     });
   }
-
-  const core: CoreData = {
-    format: DATA_FORMAT,
-    shards,
-    baseUrl: model.baseUrl,
-    service: model.service,
-    serviceVersion: model.serviceVersion,
-    description: model.description,
-    buildTime: model.buildTime,
-    config: { version: model.config.version, lastModified: model.config.lastModified },
-    iconMapLastModified: model.iconMap.lastModified,
-    extensionMapLastModified: model.extensionMap.lastModified,
-    ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
-    files: FALLBACK_FILES.map(fileRow),
-    whole,
-  };
-  files.unshift({ path: `${DATA_FOLDER}/core.json`, data: JSON.stringify(core) });
-  return files;
+  return shards;
 }

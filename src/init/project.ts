@@ -67,24 +67,11 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   if (!lstatSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`--cwd ${cwd} is not a folder.`, "Create it first, or name the project's folder.");
   }
-  const writes: Write[] = [];
-  const added: string[] = [];
-  const kept: string[] = [];
+  const plan: Plan = { writes: [], added: [], kept: [] };
+  const { writes, added, kept } = plan;
 
   const target = path.resolve(root, dir);
-  const shownDir = dir.replace(/[\\/]+$/, "") || dir;
-  const files: string[] = [];
-  if (emptyOrMissing(target, shownDir)) {
-    const schemas = path
-      .relative(target, path.join(root, "node_modules/build-index-site/schemas"))
-      .split(path.sep)
-      .join("/");
-    for (const [rel, data] of starterContent(schemas)) {
-      writes.push({ file: path.join(target, rel), data, flag: "wx" });
-      files.push(rel);
-    }
-    added.push(`${shownDir}/ (${files.length} files: ${files.join(", ")})`);
-  } else kept.push(`${shownDir}/ (not empty)`);
+  const files = planContent(plan, root, target, dir);
 
   const pkgFile = path.join(root, "package.json");
   const pkgText = readText(pkgFile, root);
@@ -104,17 +91,7 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
   }
   kept.push(...merge.kept);
 
-  const ignoreFile = path.join(root, ".gitignore");
-  const ignoreText = readText(ignoreFile, root);
-  const missing = missingLines(ignoreText ?? "", GITIGNORE_LINES);
-  if (missing.length > 0) {
-    writes.push({
-      file: ignoreFile,
-      data: appendLines(ignoreText ?? "", missing),
-      flag: ignoreText === null ? "wx" : "w",
-    });
-    added.push(`.gitignore${ignoreText === null ? "" : ":"} ${missing.join(" ")}`);
-  } else kept.push(".gitignore (ignores the outputs already)");
+  planGitignore(plan, root);
 
   const netlifyFile = path.join(root, "netlify.toml");
   if (existsSync(netlifyFile)) kept.push("netlify.toml");
@@ -128,14 +105,7 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
     added.push(`netlify.toml (Netlify runs \`${command}\` and publishes dist/)`);
   }
 
-  for (const w of writes) {
-    try {
-      await mkdir(path.dirname(w.file), { recursive: true });
-      await writeFile(w.file, w.data, { flag: w.flag });
-    } catch (error) {
-      throw osError(error, w.file, root);
-    }
-  }
+  await writeAll(writes, root);
   return {
     dir,
     files,
@@ -144,6 +114,57 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
     warnings: merge.warnings,
     dependency: { spec: merge.dependency.spec, kept: merge.dependency.kept },
   };
+}
+
+/** What init writes, and what it says it added and left as it was. */
+interface Plan {
+  writes: Write[];
+  added: string[];
+  kept: string[];
+}
+
+/** The starter content in `target`, unless that folder holds something; returns the files it writes there. */
+function planContent(plan: Plan, root: string, target: string, dir: string): string[] {
+  const shownDir = dir.replace(/[\\/]+$/, "") || dir;
+  const files: string[] = [];
+  if (emptyOrMissing(target, shownDir)) {
+    const schemas = path
+      .relative(target, path.join(root, "node_modules/build-index-site/schemas"))
+      .split(path.sep)
+      .join("/");
+    for (const [rel, data] of starterContent(schemas)) {
+      plan.writes.push({ file: path.join(target, rel), data, flag: "wx" });
+      files.push(rel);
+    }
+    plan.added.push(`${shownDir}/ (${files.length} files: ${files.join(", ")})`);
+  } else plan.kept.push(`${shownDir}/ (not empty)`);
+  return files;
+}
+
+/** The lines .gitignore lacks, appended (the file made when there is none). */
+function planGitignore(plan: Plan, root: string): void {
+  const ignoreFile = path.join(root, ".gitignore");
+  const ignoreText = readText(ignoreFile, root);
+  const missing = missingLines(ignoreText ?? "", GITIGNORE_LINES);
+  if (missing.length > 0) {
+    plan.writes.push({
+      file: ignoreFile,
+      data: appendLines(ignoreText ?? "", missing),
+      flag: ignoreText === null ? "wx" : "w",
+    });
+    plan.added.push(`.gitignore${ignoreText === null ? "" : ":"} ${missing.join(" ")}`);
+  } else plan.kept.push(".gitignore (ignores the outputs already)");
+}
+
+async function writeAll(writes: readonly Write[], root: string): Promise<void> {
+  for (const w of writes) {
+    try {
+      await mkdir(path.dirname(w.file), { recursive: true });
+      await writeFile(w.file, w.data, { flag: w.flag });
+    } catch (error) {
+      throw osError(error, w.file, root);
+    }
+  }
 }
 
 const shellWord = (word: string): string => (/^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);

@@ -6,7 +6,7 @@
  * Whether a relative path that a record names (a manifest's line, the update journal's) lies inside its folder:
  * "/"-separated names, none empty, "." or "..". A line naming anything else is not this tool's and is ignored: the
  * build removes what its records list, and "../x" would be outside the folder. Most paths are checked by a few
- * substring tests only (a ×100 manifest has 640,000).
+ * substring tests only (a large manifest has very many).
  */
 export function insideFolder(p: string): boolean {
   if (p === "" || p.startsWith("/")) return false;

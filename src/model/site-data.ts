@@ -31,11 +31,11 @@ export function encodeJson(value: Json): EncodedJson {
   return value;
 }
 
-/** Loops rather than map() and spread: the catalogue decodes ×100's 160,000 entries in the page, cold. */
+/** Loops rather than map() and spread: the catalogue decodes every entry in the page, cold. */
 export function decodeJson(value: EncodedJson): Json {
   if (Array.isArray(value)) {
-    const out: Json[] = new Array<Json>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = decodeJson(value[i]!);
+    const out: Json[] = [];
+    for (let i = 0; i < value.length; i++) out.push(decodeJson(value[i]!));
     return out;
   }
   if (value !== null && typeof value === "object") {

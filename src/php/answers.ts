@@ -73,8 +73,8 @@ export function answerHeaders(answer: Pick<Answer, "kind" | "status">): Record<s
 
 /**
  * The whole-site answers (config, icons, iconMappings, extensionMappings, configReference, info and status) are made
- * once per model and printed once: the answer files and the handler's data both hold them (a ×100 site's icons
- * answer is 8.6 MB of JSON). Those made of one part of the model (and of nothing else but what `key` names) are made
+ * once per model and printed once: the answer files and the handler's data both hold them (a large site's icons
+ * answer is a large text). Those made of one part of the model (and of nothing else but what `key` names) are made
  * once per part: a model that shares the part with the last one (`dev`'s next build, src/content/load-content.ts:
  * ModelParts) shares the answer. `printed` says which answers are kept (null until printed); a set member's is not.
  */

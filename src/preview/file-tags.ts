@@ -2,8 +2,8 @@
 // The strong validator the preview sends with a file: the SHA-1 of its bytes, base64url, quoted (the hash the build's
 // manifests record, and the edge handler's ETags use). Computed when the file is first served, and kept by the file's
 // identity (device, inode, size and times: a build replaces a file it changes, so the new one has another inode).
-// The preview used to load every file's tag from the site's manifest: at ×100 (640,000 files) a map of 170 MB, made
-// in 2.5 s at start and again on the first request after each of dev's rebuilds.
+// Not loaded from the site's manifest: for a large site that map would be large, and made again after each of dev's
+// rebuilds.
 
 import type { Stats } from "node:fs";
 import { etagOf } from "../edge/etag.js";

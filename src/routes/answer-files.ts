@@ -1,7 +1,7 @@
 // src/routes/answer-files.ts
 // The answers of a build by site path. Most come in sets (one file per known extension, icon or version): a set
 // keeps its members and the function that answers one, and computes an answer only when it is asked for. The writer
-// asks once per file and drops it, so a ×100 site (590,000 answers) is never held as answer objects.
+// asks once per file and drops it, so a large site's answers are never held as answer objects.
 
 import { answerText, type Answer, type AnswerKind, type Status } from "../php/answers.js";
 import { sameText } from "../model/json.js";
@@ -29,7 +29,7 @@ export interface AnswerSet {
 
 /**
  * One answer file: its path in the output folder (no leading "/"), its answer and its text, made when asked for (the
- * writer asks once). A set member holds two references and nothing else: a ×100 site has 590,000 of them.
+ * writer asks once). A set member holds two references and nothing else: a large site has very many of them.
  */
 export class AnswerOutput {
   constructor(
@@ -37,7 +37,7 @@ export class AnswerOutput {
     private readonly value: string | Answer,
     private readonly single?: string,
   ) {}
-  /** Made each time it is asked for: a ×100 site's 590,000 paths are never held at once. */
+  /** Made each time it is asked for: a large site's paths are never held at once. */
   get path(): string {
     return this.set === null ? this.single! : `${this.set.prefix}${this.value as string}.json`;
   }
@@ -117,7 +117,7 @@ function hasSorted(members: readonly string[], member: string): boolean {
   return false;
 }
 
-/** Whether a member is one of the sets' (a loop: a closure per member cost 20 MB at ×100). */
+/** Whether a member is one of the sets' (a loop: no closure per member). */
 function inSets(sets: readonly AnswerSet[], member: string): boolean {
   for (let i = 0; i < sets.length; i++) if (hasSorted(sets[i]!.members, member)) return true;
   return false;
@@ -190,7 +190,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
       if (split !== null && split.dir === dir) singles.add(split.member);
     }
     // The members array is shared with the route table's `in` list when no member is left out: `fresh` is made only
-    // from the first member left out (a ×100 site's sets hold 590,000 members).
+    // from the first member left out (a large site's sets hold very many members).
     let fresh: string[] | null = null;
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
@@ -264,7 +264,7 @@ export class AnswerFiles implements Iterable<[string, Answer]> {
     yield* list;
   }
 
-  /** outputs(), pushed onto `list`: no generator step per file (a ×100 site has 590,000). */
+  /** outputs(), pushed onto `list`: no generator step per file. */
   pushOutputs(list: { push(f: AnswerOutput): unknown }): void {
     for (const [path, answer] of this.singles) list.push(new AnswerOutput(null, answer, path.slice(1)));
     for (const set of this.sets) {

@@ -1,7 +1,7 @@
 // src/routes/answer-inputs.ts
 // What each answer file is computed from, as short texts ("prints") a rebuild compares with the last build's: an
 // answer file of a set whose member's prints are unchanged holds the same bytes, so an in-place update keeps it
-// without producing it again (a ×100 site has 590,000 answer files; an edited mapping changes a handful).
+// without producing it again (an edited mapping changes a handful of a large site's answer files).
 //
 // Every per-member answer of build-routes.ts reads the model through exactly one of these keys, besides the global
 // print:
@@ -9,7 +9,7 @@
 //     viewing settings, the icon icons.json maps it to, and that icon's file (or its absence, then text.png's);
 //   - `i:<name>`: a file of icons/ (size and time, or its absence);
 //   - `v`: versionCheck's answers, which show the build time and config.json's version (the build time changes with
-//     every build without SOURCE_DATE_EPOCH: it must not count against the other 590,000 answers);
+//     every build without SOURCE_DATE_EPOCH: it must not count against every other answer);
 //   - none: findIcon for folders, which reads only what the global print holds.
 // The global print holds everything else those answers read: the base URL, the folder icon and the text.png fallback.
 // A change there, or in the tool's code, produces every answer again.
@@ -76,8 +76,8 @@ function setLine(b: Block, member: string, line: string): void {
  * The prints and their records' text, made again only where what they are made of changed: `dev` keeps one between
  * builds. An edit of one mapping gives a new icon map (src/content/load-content.ts: ModelParts) with the same keys in
  * the same order and one value changed: the prints of the extensions whose settings, icon or icon file changed are
- * made again, and the rest are kept (a ×100 site's 103,000 prints and their 6.7 MB of text took 0.3 s to make). Keys
- * added, removed or moved make every print again.
+ * made again, and the rest are kept (a large site's prints are slow to make). Keys added, removed or moved make
+ * every print again.
  *
  * What `make` returns holds the memo's own map of prints: it is the site's until the next `make`.
  */
@@ -248,8 +248,7 @@ export function changedInputs(last: AnswerInputs | null, now: AnswerInputs): Rea
 /**
  * changedInputs of two builds from their records' texts (printAnswerInputs): the keys of the lines that differ, when
  * both list the same keys in the same order (an edit of a mapping or an icon's bytes keeps them), without parsing
- * either (a ×100 site's prints are 100,000 lines: parsing them into a map took 0.2 s); otherwise through the parsed
- * prints. `now` is the object `nowText` prints.
+ * either (a large site's prints are slow to parse into a map); otherwise through the parsed prints. `now` is the object `nowText` prints.
  */
 export function changedPrints(lastText: string | null, nowText: string, now: AnswerInputs): ReadonlySet<string> | null {
   if (lastText === null) return null;
@@ -289,8 +288,8 @@ const PREFIXED = new Set<(member: string) => string>([extensionKey, iconKey]);
 
 /**
  * Whether a set member's key (by the set's key function, none for the global print alone) is among `changed`. An
- * edit changes a few keys, and a ×100 site has 590,000 members: a member whose length rules out every changed key is
- * answered without making its key.
+ * edit changes a few keys of very many members: a member whose length rules out every changed key is answered
+ * without making its key.
  */
 export function memberChanged(
   inputs: ((member: string) => string) | undefined,
@@ -306,7 +305,7 @@ export function changedMembers(
 ): ((member: string) => boolean) | null {
   if (inputs === undefined || changed.size === 0) return null;
   if (!PREFIXED.has(inputs)) return (member) => changed.has(inputs(member));
-  // By length, in a table (a Set's lookup, asked of 590,000 members at ×100, cost 70 ms of a rebuild).
+  // By length, in a table (cheaper than a Set's lookup asked of every member).
   let longest = 0;
   for (const key of changed) longest = Math.max(longest, key.length - 2);
   const lengths = new Uint8Array(longest + 1);

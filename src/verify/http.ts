@@ -84,52 +84,65 @@ export function createClient(options: {
         const onAbort = (): void => finish(new TargetError("other", "stopped"));
         signal.addEventListener("abort", onAbort, { once: true });
         req.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
-        req.on("response", (res) => {
-          const location = res.headers.location;
-          if (res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
-            let to: URL | null = null;
-            try {
-              to = new URL(location, url);
-            } catch {
-              to = null;
-            }
-            if (to === null || to.host !== url.host || to.protocol !== url.protocol) {
-              setImmediate(() => res.destroy());
-              finish(
-                new TargetError(
-                  "redirect",
-                  `${url.href} redirects to ${to?.href ?? location}, another host: not followed. Verify that URL instead.`,
-                ),
-              );
-              return;
-            }
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) {
-              finish(
-                new TargetError(
-                  "too-large",
-                  `${url.href} sent more than ${(maxBytes / 1048576).toFixed(1)} MB, far more than the build's answer: stopped reading.`,
-                ),
-              );
-              res.destroy();
-              return;
-            }
-            chunks.push(chunk);
-          });
-          res.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
-          res.on("aborted", () => finish(new TargetError("reset", `${url.host} closed the connection mid-answer.`)));
-          res.on("end", () => {
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(res.headers))
-              if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-            finish(null, { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-          });
-        });
+        req.on("response", (res) => readResponse(res, url, maxBytes, finish));
         req.end();
       }),
   };
+}
+
+/** A redirect to another host (or scheme), which is not followed: the error that says so, or null. */
+function foreignRedirect(res: http.IncomingMessage, url: URL): TargetError | null {
+  const location = res.headers.location;
+  if (res.statusCode === undefined || res.statusCode < 300 || res.statusCode >= 400 || location === undefined)
+    return null;
+  let to: URL | null = null;
+  try {
+    to = new URL(location, url);
+  } catch {
+    to = null;
+  }
+  if (to !== null && to.host === url.host && to.protocol === url.protocol) return null;
+  return new TargetError(
+    "redirect",
+    `${url.href} redirects to ${to?.href ?? location}, another host: not followed. Verify that URL instead.`,
+  );
+}
+
+/** Reads an answer whole (up to `maxBytes`), and says how it ended through `finish`. */
+function readResponse(
+  res: http.IncomingMessage,
+  url: URL,
+  maxBytes: number,
+  finish: (error: TargetError | null, value?: Received) => void,
+): void {
+  const redirect = foreignRedirect(res, url);
+  if (redirect !== null) {
+    setImmediate(() => res.destroy());
+    finish(redirect);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      finish(
+        new TargetError(
+          "too-large",
+          `${url.href} sent more than ${(maxBytes / 1048576).toFixed(1)} MB, far more than the build's answer: stopped reading.`,
+        ),
+      );
+      res.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  res.on("error", (error: NodeJS.ErrnoException) => finish(describe(error, url)));
+  res.on("aborted", () => finish(new TargetError("reset", `${url.host} closed the connection mid-answer.`)));
+  res.on("end", () => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    finish(null, { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+  });
 }

@@ -125,15 +125,28 @@ export function versionProbes(versions: readonly string[]): string[] {
   return [...new Set([...probes, ...between])].filter((v) => !known.has(v));
 }
 
+/** Adds one request of the set beyond the domain: its group, what it probes, its query (pairs or text), its method. */
+type AddRequest = (
+  group: string,
+  probe: Probe,
+  pairs: Array<readonly [string, string]> | string,
+  method?: Method,
+) => void;
+
+/** The content's values the set beyond the domain is derived from (the route table's sets). */
+interface Values {
+  exts: string[];
+  settingExts: string[];
+  icons: string[];
+  versions: string[];
+  unknownExt: string;
+  someExts: string[];
+}
+
 /** The fixed set beyond the domain, derived from the content's values. */
 function beyondRequests(table: RouteTable): VerifyRequest[] {
   const out: VerifyRequest[] = [];
-  const add = (
-    group: string,
-    probe: Probe,
-    pairs: Array<readonly [string, string]> | string,
-    method: Method = "GET",
-  ): void => {
+  const add: AddRequest = (group, probe, pairs, method = "GET") => {
     out.push({
       method,
       kind: "api",
@@ -145,12 +158,22 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
     });
   };
   const exts = setOf(table, "findIcon.file", "extension").filter((e) => /[a-z]/.test(e));
-  const settingExts = setOf(table, "getExtensionSetting.indexing", "extension");
-  const icons = setOf(table, "icon.known", "name");
-  const versions = setOf(table, "versionCheck.known", "current_version");
-  const unknownExt = unknownValue(exts);
-  const someExts = pick(exts, 3);
+  const values: Values = {
+    exts,
+    settingExts: setOf(table, "getExtensionSetting.indexing", "extension"),
+    icons: setOf(table, "icon.known", "name"),
+    versions: setOf(table, "versionCheck.known", "current_version"),
+    unknownExt: unknownValue(exts),
+    someExts: pick(exts, 3),
+  };
+  unknownValueRequests(add, values);
+  caseRequests(add, values);
+  oddQueryRequests(add, values);
+  return out;
+}
 
+/** Values the content does not hold: unknown extensions, icon names and types. */
+function unknownValueRequests(add: AddRequest, { settingExts, icons, unknownExt }: Values): void {
   add("findIcon", "unknown-value", [
     ["action", "findIcon"],
     ["extension", unknownExt],
@@ -194,7 +217,10 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
     ["action", "extensionMappings"],
     ["type", "other"],
   ]);
+}
 
+/** Values the content holds, in other cases than its own. */
+function caseRequests(add: AddRequest, { someExts, icons }: Values): void {
   for (const ext of someExts) {
     for (const variant of new Set([upper(ext), capitalized(ext), mixed(ext)])) {
       if (variant === ext) continue;
@@ -215,7 +241,10 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
     ]);
   add("info", "case", [["action", "CONFIG"]]);
   add("info", "case", [["action", "Icons"]]);
+}
 
+/** Versions around the manifest's, repeated and PHP-named parameters, encoded names, and other methods. */
+function oddQueryRequests(add: AddRequest, { versions, unknownExt, someExts }: Values): void {
   for (const version of versionProbes(versions))
     add("versionCheck", "version", [
       ["action", "versionCheck"],
@@ -235,7 +264,6 @@ function beyondRequests(table: RouteTable): VerifyRequest[] {
   add("config", "method", "action=config", "HEAD");
   add("info", "method", "", "OPTIONS");
   add("icons", "method", "action=icons", "OPTIONS");
-  return out;
 }
 
 /** The site's files that are asked as plain files: not the answers (asked through /api.php), not the handler's data. */
@@ -243,7 +271,7 @@ export const isPlainFile = (file: string): boolean => !file.startsWith("api/") &
 
 /**
  * Every request for a build, one at a time, always in the same order: its route table and the paths of its plain
- * files (`Build.siteFiles(isPlainFile)` keys). Generated, not listed: a ×100 site has about 600,000.
+ * files (`Build.siteFiles(isPlainFile)` keys). Generated, not listed: a large site has very many.
  */
 export function* requestsOf(table: RouteTable, siteFiles: Iterable<string>): Generator<VerifyRequest> {
   yield* domainRequests(table);

@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from "vitest";
 import { pagePrints } from "../../src/catalogue/index.js";
-import { cataloguePlan, RowCache, type CatalogueView } from "../../src/catalogue/page.js";
+import { cataloguePlan, type CatalogueView } from "../../src/catalogue/page.js";
+import { RowCache } from "../../src/catalogue/row-cache.js";
 import type { IconEntry, MappingEntry } from "../../src/catalogue/rows.js";
 import { prng } from "../../scripts/prng.mjs";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.js";
 import { dev, type DevFlags } from "../../src/cli.js";
-import { DEV_CHILD_ENV, respawnArgs } from "../../src/cli/respawn.js";
+import { DEV_CHILD_ENV, respawnArgs } from "../../src/cli/startup/dev-child.js";
 import { squarePng } from "../../src/init/png.js";
 import { DEMO_CONTENT, removeDir, REPO, tmpDir } from "../helpers/fixtures.js";
 import { captureIo } from "./run.js";
@@ -296,7 +296,7 @@ describe("dev and editors that save by renaming a new file over the old one", ()
   }, 90_000);
 });
 
-describe("dev in a child process with a larger young generation (src/cli/respawn.ts)", () => {
+describe("dev in a child process with a larger young generation (src/cli/startup/dev-child.ts)", () => {
   it("is asked for by `dev` alone, once, and never over the user's own Node flags", () => {
     const argv = (...args: string[]): string[] => ["/usr/bin/node", "/x/bin/build-index-site.js", ...args];
     expect(respawnArgs(argv("dev", "--port", "0"), [], {})).toEqual([

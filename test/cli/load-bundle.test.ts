@@ -1,5 +1,5 @@
 // test/cli/load-bundle.test.ts
-// The command's start (src/cli/load-bundle.ts): the installed bin keeps V8's code cache for its bundle in the user's
+// The command's start (src/cli/startup/code-cache.ts): the installed bin keeps V8's code cache for its bundle in the user's
 // cache folder (XDG_CACHE_HOME on Linux), uses it, writes it again only when a run compiled much more than it held or
 // V8 refused it, and runs as well without one. What the cache did is read from the bin's own timing line and from the
 // cache folder's files (their inodes: a file written again is a new one).

@@ -39,7 +39,7 @@ try {
     "bin/build-index-site.js",
     "lib/cli.js",
     "lib/cli-bundle/cli.cjs",
-    "lib/cli/load-bundle.js",
+    "lib/cli/startup/code-cache.js",
     "lib/cli-bundle/THIRD-PARTY-NOTICES.txt",
     "lib/tool-fingerprint.txt",
     "lib/index.js",

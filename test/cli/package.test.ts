@@ -59,7 +59,7 @@ describe("the npm package", () => {
   });
 
   it("finds every file it loads beside its own code, from the compiled modules and from the command's bundle", () => {
-    // The compiled modules (lib/<folder>/*.js) and the command's bundle (lib/cli-bundle/, bin/build-index-site.js runs
+    // The compiled modules (lib/<folder>/**/*.js) and the command's bundle (lib/cli-bundle/, bin/build-index-site.js runs
     // it) load generated files, schemas and package.json by paths relative to their own file. A path that misses in
     // the bundle would not fail: the validators and the content-type table fall back to slower ways of their own.
     expect(existsSync(path.join(REPO, "lib/cli-bundle/cli.cjs")), "lib/ is missing: run `npm run build` first").toBe(
@@ -85,9 +85,9 @@ describe("the npm package", () => {
     const inModules = readdirSync(path.join(REPO, "lib"), { withFileTypes: true })
       .filter((e) => e.isDirectory() && e.name !== "cli-bundle")
       .flatMap((e) =>
-        readdirSync(path.join(REPO, "lib", e.name))
+        readdirSync(path.join(REPO, "lib", e.name), { recursive: true, encoding: "utf8" })
           .filter((f) => f.endsWith(".js"))
-          .flatMap((f) => reads(path.join(REPO, "lib", e.name), f)),
+          .flatMap((f) => reads(path.join(REPO, "lib", e.name, path.dirname(f)), path.basename(f))),
       );
     const rel = (p: string): string => path.relative(REPO, p).split(path.sep).join("/");
     // What they read, so that a changed pattern cannot make this pass by finding nothing.
@@ -101,7 +101,7 @@ describe("the npm package", () => {
       "lib/tool-fingerprint.txt",
     ];
     expect(new Set(inBundle.map(rel))).toEqual(new Set(both));
-    // src/cli/load-bundle.ts finds the bundle from lib/cli/.
+    // src/cli/startup/code-cache.ts finds the bundle from lib/cli/startup/.
     expect(new Set(inModules.map(rel))).toEqual(new Set([...both, "lib/cli-bundle/cli.cjs"]));
     for (const file of [...inBundle, ...inModules]) expect(existsSync(file), rel(file)).toBe(true);
   });

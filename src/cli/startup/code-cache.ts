@@ -1,10 +1,9 @@
-// src/cli/load-bundle.ts
+// src/cli/startup/code-cache.ts
 // I/O: how bin/build-index-site.js loads the command's bundle (lib/cli-bundle/cli.cjs, scripts/build-cli.mjs): with
 // V8's code cache, kept in the user's cache folder (env-paths: ~/.cache/build-index-site on Linux, ~/Library/Caches on
-// macOS, %LOCALAPPDATA% on Windows). Compiling the 1.3 MB bundle and then each function a command runs costs every
-// start 30–50 ms that the cache saves (measured at real size: a one-mapping rebuild from the command, 260 → 224 ms,
-// medians of 12 alternating runs, Node's own start 30 ms of each). Node 22's `module.enableCompileCache` does this for any module, but Node 20 has no
-// cache for modules, only for scripts (vm.Script's `cachedData`): the bundle is CommonJS, run as a script here.
+// macOS, %LOCALAPPDATA% on Windows), so that a start does not compile the bundle and each function a command runs
+// again (docs/startup.md). Node 22's `module.enableCompileCache` does this for any module, but Node 20 has no cache for
+// modules, only for scripts (vm.Script's `cachedData`): the bundle is CommonJS, run as a script here.
 //
 // The cache is made after the command has run, so that it holds every function the command compiled, and written
 // again when a run compiled much more than the cache held (another command, or another way through a build), or when
@@ -18,9 +17,9 @@ import { fileURLToPath } from "node:url";
 import { getHeapCodeStatistics } from "node:v8";
 import vm from "node:vm";
 import envPaths from "env-paths";
-import { fnv1a32 } from "../model/fnv.js";
-import { printTiming, TIMINGS } from "../timings.js";
-import { holdHeap } from "./heap.js";
+import { fnv1a32 } from "../../model/fnv.js";
+import { printTiming, TIMINGS } from "../../timings.js";
+import { holdHeap } from "./heap-growth.js";
 
 /** A run that compiled more than this share of the bytecode the cache gave it writes the cache again. */
 const GREW = 0.5;
@@ -36,8 +35,8 @@ export interface LoadedBundle {
  * time it took and what the cache did (src/timings.ts): used, none (there was none), rejected (V8 refused it), or off.
  */
 export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
-  // The V8 flag every command starts with (src/cli/heap.ts): the code cache carries a hash of V8's flags, so it is
-  // made under this one again below (a rebuild changes it mid-run).
+  // The V8 flag every command starts with (src/cli/startup/heap-growth.ts): the code cache carries a hash of V8's
+  // flags, so it is made under this one again below (a rebuild changes it mid-run).
   holdHeap();
   const started = performance.now();
   const source = readFileSync(file, "utf8");
@@ -106,7 +105,7 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
  * of lib/ that the package build writes: two releases differ in it, though npm gives every file of every release the
  * same time) with the bundle's size and time (a bundle built again without the fingerprint); by Node's version and
  * platform; and by the flags given to Node, which V8's check covers too (`dev` runs in a child with one more flag,
- * src/cli/respawn.ts: each keeps its own cache instead of rejecting the other's).
+ * src/cli/startup/dev-child.ts: each keeps its own cache instead of rejecting the other's).
  */
 function cachePath(file: string, env: NodeJS.ProcessEnv): string | undefined {
   try {
@@ -153,4 +152,4 @@ function removeOlder(cacheFile: string): void {
 const hash = (text: string): string => fnv1a32(text).toString(16).padStart(8, "0");
 
 /** The bundle beside this module's folder, as bin/build-index-site.js finds it. */
-export const BUNDLE = fileURLToPath(new URL("../cli-bundle/cli.cjs", import.meta.url));
+export const BUNDLE = fileURLToPath(new URL("../../cli-bundle/cli.cjs", import.meta.url));

@@ -1,10 +1,8 @@
-// src/cli/respawn.ts
+// src/cli/startup/dev-child.ts
 // I/O: `dev` runs in a child Node process with a larger young generation (`--max-semi-space-size`), which only a
 // process's start can set (V8 sizes it when the heap is made; v8.setFlagsFromString later changes nothing). A rebuild
-// makes hundreds of MB of objects that live until it is written (the model, the route table, the plan): with V8's
-// default 16 MB semi-spaces, each of dozens of scavenges copies them again. At ×100, measured side by side, the
-// scavenges of a one-mapping rebuild took 0.6-0.9 s at 16 MB and 0.3-0.4 s at 64 MB, and the rebuild 4.5-6.0 s
-// against 3.6-4.4 s. The semi-spaces grow only as far as a build needs them: a small site's stay small.
+// makes many objects that live until it is written (the model, the route table, the plan): small semi-spaces copy
+// them again at each scavenge. The semi-spaces grow only as far as a build needs them: a small site's stay small.
 // bin/build-index-site.js asks `respawnArgs` before it loads the command's bundle, so the parent only waits.
 
 /** Set in the child's environment: it runs `dev` itself. */

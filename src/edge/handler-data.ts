@@ -1,0 +1,263 @@
+// src/edge/handler-data.ts
+// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards, whole
+// answers' bytes), the site model and the answers over them, and whole answers rebased for each request origin.
+// Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
+
+import * as A from "../php/answers.js";
+import type { Answers } from "../php/php-request.js";
+import type { SiteModel } from "../model/types.js";
+import {
+  baseAtPath,
+  corePath,
+  DATA_FORMAT,
+  isHandlerPath,
+  jsonText,
+  rebase,
+  shardOf,
+  shardPath,
+  wholePath,
+  type CoreData,
+  type FileRow,
+  type LookupKind,
+  type ShardData,
+  type WholeAnswer,
+} from "./data.js";
+import { sha1Base64url } from "./etag.js";
+
+/**
+ * Reads one data file (a site path under /_edge-data) the host's way: Cloudflare's ASSETS binding, or a fetch from
+ * the deploy's own origin. Never called with a path the handler answers.
+ */
+export type DataReader = (path: string) => Promise<Response>;
+
+/** A data file could not be read: the host answers 502, and nothing is cached. */
+export class DataUnavailable extends Error {}
+
+/** One loaded shard: its rows as parsed, and each kind's map, made when a request first looks that kind up. */
+interface Shard {
+  data: ShardData;
+  maps: Partial<Record<LookupKind, Map<string, unknown>>>;
+}
+
+const EMPTY = new Map<string, never>();
+export const UTF8 = new TextEncoder();
+
+/** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
+const ORIGINS_KEPT = 8;
+
+/** What a handler keeps for one request origin (`--base-url request`): the site under it, and rebased whole bodies. */
+export interface OriginState {
+  site: SiteModel;
+  /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
+  tag: string;
+  bodies: Map<WholeAnswer, Promise<Uint8Array>>;
+}
+
+/** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
+function shardMap(data: ShardData, kind: LookupKind): Map<string, unknown> {
+  if (kind === "f") return new Map(data.f.map(([name, size, lastModified]) => [name, { size, lastModified }]));
+  if (kind === "e") return new Map(data.e.map((row) => [row[0], row[1]]));
+  return new Map(data[kind]);
+}
+
+type IconFile = { size: number; lastModified: number };
+/** An icon file's row as the `f` lookup answers it: its size and time, or null when icons/ has no such file. */
+const fileOf = (row: FileRow): IconFile | null => (row.length === 3 ? { size: row[1], lastModified: row[2] } : null);
+
+/** What a handler has once core.json is read: the site it answers for, and the answers over its data. */
+export interface Loaded {
+  core: CoreData;
+  site: SiteModel;
+  answers: Answers;
+}
+
+/** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
+export class HandlerData {
+  /** Data files as read and kept: text (core.json, shards, offsets) or bytes (whole answers to rewrite per origin). */
+  private readonly texts = new Map<string, Promise<string>>();
+  private readonly blobs = new Map<string, Promise<Uint8Array>>();
+  private readonly shards = new Map<number, Shard>();
+  /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
+  readonly misses = new Set<number>();
+  private state: Promise<Loaded> | undefined;
+  /** The same, once it has loaded: a warm request does not wait on it. */
+  loaded: Loaded | undefined;
+  /** The whole answer (core.json's) each precomputed answer stands for. */
+  readonly whole = new WeakMap<A.Answer, WholeAnswer>();
+  /** Inline whole bodies (core.json's), encoded once. */
+  private readonly inline = new Map<WholeAnswer, Uint8Array>();
+  private readonly origins = new Map<string, OriginState>();
+  /**
+   * Icon files known without their own shard: findIcon's fallbacks (core.json) and the targets of the `e` rows of the
+   * shards loaded, so that findIcon reads one shard. The same rows as the `f` shards hold (data-files.ts writes both).
+   */
+  private readonly knownFiles = new Map<string, IconFile | null>();
+
+  private file<T>(
+    cache: Map<string, Promise<T>>,
+    path: string,
+    read: DataReader,
+    take: (res: Response) => Promise<T>,
+  ): Promise<T> {
+    let p = cache.get(path);
+    if (p === undefined) {
+      if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
+      p = read(path).then(async (res) => {
+        if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
+        return take(res);
+      });
+      cache.set(path, p);
+      p.catch(() => cache.delete(path));
+    }
+    return p;
+  }
+
+  private text(path: string, read: DataReader): Promise<string> {
+    return this.file(this.texts, path, read, (res) => res.text());
+  }
+
+  private bytes(path: string, read: DataReader): Promise<Uint8Array> {
+    return this.file(this.blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
+  }
+
+  /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
+  private lookup<V>(kind: LookupKind, n: number): ReadonlyMap<string, V> {
+    const get = (key: string): V | undefined => {
+      if (kind === "f" && this.knownFiles.has(key)) return (this.knownFiles.get(key) ?? undefined) as V | undefined;
+      const i = shardOf(kind, key, n);
+      const loaded = this.shards.get(i);
+      if (loaded === undefined) {
+        this.misses.add(i);
+        return undefined;
+      }
+      const map = (loaded.maps[kind] ??= shardMap(loaded.data, kind));
+      return map.get(key) as V | undefined;
+    };
+    const partial = { get, has: (key: string) => get(key) !== undefined };
+    return partial as unknown as ReadonlyMap<string, V>;
+  }
+
+  /** core.json, read once (again after a failed read): the site and the answers over the shards. */
+  load(read: DataReader): Promise<Loaded> {
+    return (this.state ??= (async () => {
+      const core = JSON.parse(await this.text(corePath(), read)) as CoreData;
+      this.texts.delete(corePath()); // kept parsed
+      if (core.format !== DATA_FORMAT) throw new DataUnavailable(`${corePath()}: format ${String(core.format)}`);
+      for (const row of core.files) this.knownFiles.set(row[0], fileOf(row));
+      return (this.loaded = { core, site: this.siteOf(core), answers: this.answersOf(core) });
+    })().catch((error: unknown) => {
+      this.state = undefined;
+      throw error;
+    }));
+  }
+
+  /** The site model over core.json and the shards: the maps look keys up in the shards, loaded when first asked. */
+  private siteOf(core: CoreData): SiteModel {
+    return {
+      baseUrl: core.baseUrl,
+      service: core.service,
+      serviceVersion: core.serviceVersion,
+      description: core.description,
+      versions: [],
+      buildTime: core.buildTime,
+      config: { json: EMPTY, version: core.config.version, lastModified: core.config.lastModified },
+      extensionMap: {
+        indexingJson: EMPTY,
+        viewingJson: EMPTY,
+        indexing: this.lookup("x", core.shards),
+        viewing: this.lookup("v", core.shards),
+        lastModified: core.extensionMapLastModified,
+      },
+      iconMap: { json: EMPTY, entries: this.lookup("e", core.shards), lastModified: core.iconMapLastModified },
+      iconDirFiles: this.lookup("f", core.shards),
+      configReference: null,
+    } as unknown as SiteModel;
+  }
+
+  /** The API's answers, with the whole-site ones standing for their precomputed bodies. */
+  private answersOf(core: CoreData): Answers {
+    const precomputed = (name: WholeAnswer, kind: A.AnswerKind): A.Answer => {
+      const answer = { kind, status: core.whole[name].status as A.Status, body: null };
+      this.whole.set(answer, name);
+      return answer;
+    };
+    return {
+      ...A,
+      info: () => precomputed("info", "info"),
+      status: () => precomputed("status", "status"),
+      config: () => precomputed("config", "config"),
+      icons: () => precomputed("icons", "icons"),
+      iconMappings: () => precomputed("iconMappings", "iconMappings"),
+      configReference: () => precomputed("configReference", "configReference"),
+      extensionMappings: (_site, type) =>
+        precomputed(
+          type === "indexing" || type === "viewing" ? `extensionMappings-${type}` : "extensionMappings-all",
+          "extensionMappings",
+        ),
+    };
+  }
+
+  async loadShard(i: number, read: DataReader): Promise<void> {
+    if (this.shards.has(i)) return;
+    const data = JSON.parse(await this.text(shardPath(i), read)) as ShardData;
+    if (this.shards.has(i)) return;
+    this.shards.set(i, { data, maps: {} });
+    for (const [, ...file] of data.e)
+      if (!this.knownFiles.has(file[0])) this.knownFiles.set(file[0], fileOf(file as FileRow));
+    this.texts.delete(shardPath(i)); // kept parsed, not twice
+  }
+
+  /** A whole answer's inline body (core.json's), encoded once. */
+  inlineBody(name: WholeAnswer, body: string): Uint8Array {
+    let encoded = this.inline.get(name);
+    if (encoded === undefined) this.inline.set(name, (encoded = UTF8.encode(body)));
+    return encoded;
+  }
+
+  /** A data file's body as the host serves it, not kept (a whole answer's file, sent as it is). */
+  async stream(path: string, read: DataReader): Promise<ReadableStream<Uint8Array> | null> {
+    if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
+    const res = await read(path);
+    if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
+    return res.body;
+  }
+
+  /** A whole answer's body as the build wrote it, as bytes (to rewrite it): inline in core.json, or its file. */
+  private wholeBytes(core: CoreData, name: WholeAnswer, read: DataReader): Promise<Uint8Array> {
+    const body = core.whole[name].body;
+    return body === undefined ? this.bytes(wholePath(name), read) : Promise.resolve(this.inlineBody(name, body));
+  }
+
+  /**
+   * The state for a request's origin when answers take it (`--base-url request`), else null: answers say the build's
+   * base URL. The origin is scheme and host (and port), as the URL parser writes it.
+   */
+  originOf(core: CoreData, site: SiteModel, url: string): OriginState | null {
+    if (core.requestOrigin !== true) return null;
+    const origin = new URL(url).origin;
+    if (origin === core.baseUrl) return null;
+    let kept = this.origins.get(origin);
+    if (kept === undefined) {
+      if (this.origins.size >= ORIGINS_KEPT) this.origins.delete(this.origins.keys().next().value!);
+      kept = { site: { ...site, baseUrl: origin }, tag: sha1Base64url(UTF8.encode(origin)), bodies: new Map() };
+      this.origins.set(origin, kept);
+    }
+    return kept;
+  }
+
+  /** A whole answer's body with the request's origin in place of the base URL (built once per origin). */
+  rebased(core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> {
+    let p = origin.bodies.get(name);
+    if (p === undefined) {
+      const meta = core.whole[name];
+      p = (async () => {
+        const body = await this.wholeBytes(core, name, read);
+        const at = meta.baseAt ?? (JSON.parse(await this.text(baseAtPath(name), read)) as number[]);
+        return rebase(body, at, UTF8.encode(jsonText(core.baseUrl)).length, UTF8.encode(jsonText(origin.site.baseUrl)));
+      })();
+      origin.bodies.set(name, p);
+      p.catch(() => origin.bodies.delete(name));
+    }
+    return p;
+  }
+}
