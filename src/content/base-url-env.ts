@@ -19,7 +19,8 @@ export interface EnvBaseUrl {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const https = (value: string): string => (/^https?:\/\//i.test(value) ? value : `https://${value}`).replace(/^http:/i, "https:").replace(/\/+$/, "");
+const https = (value: string): string =>
+  (/^https?:\/\//i.test(value) ? value : `https://${value}`).replace(/^http:/i, "https:").replace(/\/+$/, "");
 
 /**
  * Netlify: `URL` in the production context, `DEPLOY_PRIME_URL` in every other (deploy previews, branch deploys).
@@ -33,7 +34,8 @@ export function baseUrlFromEnv(env: Env): EnvBaseUrl {
   };
   if (env.NETLIFY === "true") {
     const context = env.CONTEXT ?? "production";
-    const found = context === "production" ? pick("URL", "Netlify, production") : pick("DEPLOY_PRIME_URL", `Netlify, ${context}`);
+    const found =
+      context === "production" ? pick("URL", "Netlify, production") : pick("DEPLOY_PRIME_URL", `Netlify, ${context}`);
     if (found) return found;
   }
   if (env.VERCEL === "1") {

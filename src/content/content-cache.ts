@@ -50,8 +50,13 @@ export class ContentCache {
     const hit = this.files.get(f.absPath);
     const s = f.stamp;
     if (hit === undefined || s === undefined) return undefined;
-    return hit.size === f.size && hit.mtimeMs === f.mtimeMs && hit.ctimeMs === s.ctimeMs && hit.ino === s.ino && hit.dev === s.dev
-      ? hit.facts : undefined;
+    return hit.size === f.size &&
+      hit.mtimeMs === f.mtimeMs &&
+      hit.ctimeMs === s.ctimeMs &&
+      hit.ino === s.ino &&
+      hit.dev === s.dev
+      ? hit.facts
+      : undefined;
   }
 
   /** Keeps the facts of a file read at `readAt` (ms since the epoch), unless it changed too close to it. */
@@ -100,7 +105,14 @@ export class ContentCache {
         if (!isLine(line)) throw new Error("not a line of this cache");
         const [absPath, size, mtimeMs, dev, ino, ctimeMs, sha1, image] = line;
         const hash = Buffer.from(sha1, "base64url");
-        this.files.set(absPath, { size, mtimeMs, dev, ino, ctimeMs, facts: image === undefined ? { hash } : { hash, image } });
+        this.files.set(absPath, {
+          size,
+          mtimeMs,
+          dev,
+          ino,
+          ctimeMs,
+          facts: image === undefined ? { hash } : { hash, image },
+        });
       }
       this.stored = true;
     } catch {
@@ -123,7 +135,9 @@ export class ContentCache {
     const tmp = `${file}.new`;
     rmSync(tmp, { force: true });
     try {
-      writeFileSync(tmp, `{"format":${FORMAT},"tool":${JSON.stringify(tool)},"files":[\n${lines.join(",\n")}\n]}\n`, { flag: "wx" });
+      writeFileSync(tmp, `{"format":${FORMAT},"tool":${JSON.stringify(tool)},"files":[\n${lines.join(",\n")}\n]}\n`, {
+        flag: "wx",
+      });
       renameSync(tmp, file);
     } catch (error) {
       rmSync(tmp, { force: true });
@@ -146,6 +160,10 @@ function isLine(x: unknown): x is Line {
   if (image === undefined) return x.length === 7;
   if (typeof image !== "object" || image === null) return false;
   const { type, width, height, active } = image as Record<string, unknown>;
-  return (type === null || typeof type === "string") && isPixels(width) && isPixels(height)
-    && (active === undefined || (Array.isArray(active) && active.every((a) => typeof a === "string")));
+  return (
+    (type === null || typeof type === "string") &&
+    isPixels(width) &&
+    isPixels(height) &&
+    (active === undefined || (Array.isArray(active) && active.every((a) => typeof a === "string")))
+  );
 }

@@ -16,7 +16,10 @@ export class ContentListings {
   private readonly changes = new Map<string, number>();
   private everywhere = 0;
   private broken = false;
-  private readonly kept = new Map<string, { real: string; changes: number; everywhere: number; exists: boolean; files: ListedFile[] }>();
+  private readonly kept = new Map<
+    string,
+    { real: string; changes: number; everywhere: number; exists: boolean; files: ListedFile[] }
+  >();
 
   /** The watcher saw `rel` (relative to the content folder) change; without a path, anything may have changed. */
   changed(rel?: string): void {
@@ -42,16 +45,31 @@ export class ContentListings {
   get(real: string, folder: string): { exists: boolean; files: readonly ListedFile[] } | undefined {
     const kept = this.kept.get(folder);
     if (kept === undefined) return undefined;
-    if (kept.real === real && kept.changes === (this.changes.get(folder) ?? 0) && kept.everywhere === this.everywhere) return kept;
+    if (kept.real === real && kept.changes === (this.changes.get(folder) ?? 0) && kept.everywhere === this.everywhere)
+      return kept;
     this.kept.delete(folder);
     return undefined;
   }
 
-  set(real: string, folder: string, mark: { changes: number; everywhere: number }, exists: boolean, files: readonly RawFile[]): void {
+  set(
+    real: string,
+    folder: string,
+    mark: { changes: number; everywhere: number },
+    exists: boolean,
+    files: readonly RawFile[],
+  ): void {
     if (this.broken) return;
     this.kept.set(folder, {
-      real, ...mark, exists,
-      files: files.map((f) => ({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: f.mtimeMs, ...(f.stamp === undefined ? {} : { stamp: f.stamp }) })),
+      real,
+      ...mark,
+      exists,
+      files: files.map((f) => ({
+        path: f.path,
+        absPath: f.absPath,
+        size: f.size,
+        mtimeMs: f.mtimeMs,
+        ...(f.stamp === undefined ? {} : { stamp: f.stamp }),
+      })),
     });
   }
 }

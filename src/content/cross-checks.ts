@@ -33,31 +33,60 @@ function checkManifest(out: Out, manifest: ParsedJson, config: ParsedJson | unde
   const versions = root.get("versions") as string[];
   const latest = config?.value instanceof Map ? config.value.get("version") : undefined;
   if (versions.length === 0) {
-    out.at(manifest, "warning", "VERSIONS_EMPTY", "/versions",
+    out.at(
+      manifest,
+      "warning",
+      "VERSIONS_EMPTY",
+      "/versions",
       `"versions" is empty: no versionCheck answer is precomputed, so a client on any version is told "Update available:  -> ${typeof latest === "string" ? latest : "<version>"}" (with no version of its own).`,
-      `List every client configuration version, e.g. ["1.0", ${typeof latest === "string" ? visible(latest) : `"1.2.0"`}].`);
+      `List every client configuration version, e.g. ["1.0", ${typeof latest === "string" ? visible(latest) : `"1.2.0"`}].`,
+    );
   } else if (typeof latest === "string" && !versions.includes(latest)) {
-    out.at(manifest, "warning", "VERSION_LATEST_UNLISTED", "/versions",
+    out.at(
+      manifest,
+      "warning",
+      "VERSION_LATEST_UNLISTED",
+      "/versions",
       `"versions" does not list config.json's own version ${visible(latest)}: clients on ${latest} are told "Update available:  -> ${latest}" instead of "You have the latest version".`,
-      `Add ${visible(latest)} to "versions".`);
+      `Add ${visible(latest)} to "versions".`,
+    );
   }
   const first = new Map<string, number>();
   versions.forEach((v, i) => {
     const pointer = `/versions/${i}`;
     if (hasUncarriableChar(v)) {
-      out.at(manifest, "error", "VALUE_UNSAFE", pointer, `The version ${visible(v)} contains a control character, which no URL or host config can carry.`, "Remove the character.");
+      out.at(
+        manifest,
+        "error",
+        "VALUE_UNSAFE",
+        pointer,
+        `The version ${visible(v)} contains a control character, which no URL or host config can carry.`,
+        "Remove the character.",
+      );
       return;
     }
     const tooLong = answerNameTooLong(v);
     if (tooLong !== null) {
-      out.at(manifest, "error", "NAME_TOO_LONG", pointer, `The version ${short(v)} is too long to become an answer file name: ${tooLong}.`, "Shorten the version.");
+      out.at(
+        manifest,
+        "error",
+        "NAME_TOO_LONG",
+        pointer,
+        `The version ${short(v)} is too long to become an answer file name: ${tooLong}.`,
+        "Shorten the version.",
+      );
       return;
     }
     const j = first.get(v);
     if (j !== undefined) {
-      out.at(manifest, "error", "VERSION_REPEATED", pointer,
+      out.at(
+        manifest,
+        "error",
+        "VERSION_REPEATED",
+        pointer,
         `The version ${visible(v)} is listed twice: also at /versions/${j}${fmt(manifest.positionOf(`/versions/${j}`))}.`,
-        "Remove the repeated entry.");
+        "Remove the repeated entry.",
+      );
       return;
     }
     first.set(v, i);
@@ -67,16 +96,24 @@ function checkManifest(out: Out, manifest: ParsedJson, config: ParsedJson | unde
 function checkExtensionMap(out: Out, map: ParsedJson, config: ParsedJson | undefined): void {
   const root = map.value as JsonObject;
   const settings = config?.value instanceof Map ? config.value : undefined;
-  for (const [type, section] of [["indexing", "exclusions"], ["viewing", "viewable_files"]] as const) {
+  for (const [type, section] of [
+    ["indexing", "exclusions"],
+    ["viewing", "viewable_files"],
+  ] as const) {
     const object = root.get(type) as JsonObject;
     checkKeys(out, map, object, `/${type}`, "getExtensionSetting");
     const known = settings?.get(section);
     if (!(known instanceof Map)) continue;
     for (const [ext, key] of object) {
       if (typeof key === "string" && !known.has(key)) {
-        out.at(map, "warning", "MAPPING_KEY_UNKNOWN", `/${type}/${pointerToken(ext)}`,
+        out.at(
+          map,
+          "warning",
+          "MAPPING_KEY_UNKNOWN",
+          `/${type}/${pointerToken(ext)}`,
           `${visible(key)} is not a key of config.json's ${section}, so the client finds no ${type} setting for ${visible(ext)}.`,
-          `Add ${visible(key)} to ${section} in config.json, or map ${visible(ext)} to an existing key.`);
+          `Add ${visible(key)} to ${section} in config.json, or map ${visible(ext)} to an existing key.`,
+        );
       }
     }
   }
@@ -106,12 +143,17 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   const out = new Out();
   const { raw, valid } = input;
   if (input.baseUrl !== undefined && !BASE_URL_PATTERN.test(input.baseUrl)) {
-    out.file("--base-url", "error", "BASE_URL",
+    out.file(
+      "--base-url",
+      "error",
+      "BASE_URL",
       `base_url must be an https:// URL without a trailing slash, query or fragment (got ${visible(input.baseUrl)}).`,
-      "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.");
+      "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
+    );
   }
   if (valid.manifest !== undefined) out.list.push(...checkedOnce(checkManifest, valid.manifest, valid.config));
-  if (valid.extensionMap !== undefined) out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
+  if (valid.extensionMap !== undefined)
+    out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
   if (valid.icons !== undefined) out.list.push(...(input.iconMapChecks ?? new IconMapChecks()).check(valid.icons, raw));
   out.list.push(...(input.fileChecks ?? new FileChecks()).check(raw));
   return out.list;

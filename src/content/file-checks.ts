@@ -12,15 +12,25 @@ import { FALLBACK_ICON, iconFileName, type RawContent, type RawFile } from "./ra
 function checkFiles(raw: RawContent): Diagnostic[] {
   const out = new Out();
   if (raw.iconsDirExists && !raw.iconDirFiles.some((f) => f.path === `icons/${FALLBACK_ICON}`)) {
-    out.file(`${raw.dir}/icons`, "error", "ICON_FALLBACK_MISSING",
+    out.file(
+      `${raw.dir}/icons`,
+      "error",
+      "ICON_FALLBACK_MISSING",
       `icons/${FALLBACK_ICON} does not exist: it is the answer for every unmapped extension and every mapped icon that is missing, so findIcon would answer 404.`,
-      `Add an icon named ${FALLBACK_ICON}.`);
+      `Add an icon named ${FALLBACK_ICON}.`,
+    );
   }
   for (const f of raw.iconDirFiles) {
     const name = iconFileName(f);
     const tooLong = answerNameTooLong(name);
     if (tooLong !== null) {
-      out.file(`${raw.dir}/${f.path}`, "error", "NAME_TOO_LONG", `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`, "Rename the file.");
+      out.file(
+        `${raw.dir}/${f.path}`,
+        "error",
+        "NAME_TOO_LONG",
+        `The icon file name ${short(name)} is too long to become an answer file name (action=icon&name=…): ${tooLong}.`,
+        "Rename the file.",
+      );
     }
     checkIconFile(out, raw.dir, f);
   }
@@ -28,7 +38,13 @@ function checkFiles(raw: RawContent): Diagnostic[] {
   for (const f of raw.published) {
     checkSvgContent(out, raw.dir, f);
     if (hasUncarriableChar(f.path)) {
-      out.file(`${raw.dir}/${f.path}`, "error", "VALUE_UNSAFE", `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`, "Rename the file.");
+      out.file(
+        `${raw.dir}/${f.path}`,
+        "error",
+        "VALUE_UNSAFE",
+        `The file name ${visible(f.path)} contains a control character, which no URL or host config can carry.`,
+        "Rename the file.",
+      );
     }
   }
   return out.list;
@@ -45,9 +61,16 @@ export class FileChecks {
 
   check(raw: RawContent): Diagnostic[] {
     const last = this.last;
-    if (last === null || last.dir !== raw.dir || last.dirExists !== raw.iconsDirExists || !sameFiles(last.files, raw.published)) {
+    if (
+      last === null ||
+      last.dir !== raw.dir ||
+      last.dirExists !== raw.iconsDirExists ||
+      !sameFiles(last.files, raw.published)
+    ) {
       this.last = {
-        dir: raw.dir, dirExists: raw.iconsDirExists, files: raw.published.map((f) => ({ path: f.path, empty: f.size === 0, image: f.facts?.image })),
+        dir: raw.dir,
+        dirExists: raw.iconsDirExists,
+        files: raw.published.map((f) => ({ path: f.path, empty: f.size === 0, image: f.facts?.image })),
         found: checkFiles(raw),
       };
     }
@@ -55,7 +78,11 @@ export class FileChecks {
   }
 }
 
-interface KeptFile { path: string; empty: boolean; image: ImageFacts | undefined }
+interface KeptFile {
+  path: string;
+  empty: boolean;
+  image: ImageFacts | undefined;
+}
 
 function sameFiles(was: readonly KeptFile[], now: readonly RawFile[]): boolean {
   if (was.length !== now.length) return false;
@@ -68,7 +95,14 @@ function sameFiles(was: readonly KeptFile[], now: readonly RawFile[]): boolean {
 }
 
 /** image-size's name of the format each file extension claims. */
-const CLAIMED_TYPE: Record<string, string> = { png: "png", jpg: "jpg", jpeg: "jpg", gif: "gif", svg: "svg", webp: "webp" };
+const CLAIMED_TYPE: Record<string, string> = {
+  png: "png",
+  jpg: "jpg",
+  jpeg: "jpg",
+  gif: "gif",
+  svg: "svg",
+  webp: "webp",
+};
 
 function checkIconFile(out: Out, dir: string, f: RawFile): void {
   const image = f.facts?.image;
@@ -78,20 +112,30 @@ function checkIconFile(out: Out, dir: string, f: RawFile): void {
   if (claimed === undefined) return;
   const { type } = image;
   if (type === claimed) return;
-  out.file(`${dir}/${f.path}`, "error", "ICON_UNREADABLE",
+  out.file(
+    `${dir}/${f.path}`,
+    "error",
+    "ICON_UNREADABLE",
     type === null
       ? `${f.size === 0 ? "The file is empty" : `The file is not a readable ${ext.toUpperCase()} image`}: it would be listed and served as an icon that no client can show.`
       : `The file is a ${type.toUpperCase()} image but its name says ${ext.toUpperCase()}: it would be served with the wrong Content-Type.`,
-    type === null ? "Replace it with a valid image, or remove it." : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`);
+    type === null
+      ? "Replace it with a valid image, or remove it."
+      : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`,
+  );
 }
 
 /** An SVG that can run code or embed HTML when opened from the site's origin (file-facts.ts finds what). */
 function checkSvgContent(out: Out, dir: string, f: RawFile): void {
   const found = f.facts?.image?.active;
   if (found === undefined) return;
-  out.file(`${dir}/${f.path}`, "warning", "SVG_ACTIVE_CONTENT",
+  out.file(
+    `${dir}/${f.path}`,
+    "warning",
+    "SVG_ACTIVE_CONTENT",
     `The SVG has ${found.join(", ")}: opened from the site, it would run in the API's origin (the host configs send a Content-Security-Policy that blocks it, but other servers may not).`,
-    "Remove the scripts, event handlers, javascript: links and <foreignObject> (an icon needs none); --strict refuses such a file.");
+    "Remove the scripts, event handlers, javascript: links and <foreignObject> (an icon needs none); --strict refuses such a file.",
+  );
 }
 
 /**
@@ -106,9 +150,13 @@ function checkNormalization(out: Out, dir: string, files: readonly RawFile[]): v
     if (other === undefined) {
       first.set(key, f.path);
     } else if (other.toLowerCase() !== f.path.toLowerCase()) {
-      out.file(`${dir}/${f.path}`, "error", "NAME_NORMALIZATION",
+      out.file(
+        `${dir}/${f.path}`,
+        "error",
+        "NAME_NORMALIZATION",
         `The file names ${visible(other)} and ${visible(f.path)} differ only in Unicode normalization (NFC and NFD): they are one file on macOS, and hosts normalise URLs differently.`,
-        "Keep one of them, named in NFC (the form most editors write).");
+        "Keep one of them, named in NFC (the form most editors write).",
+      );
     }
   }
 }

@@ -8,9 +8,10 @@ import crypto from "node:crypto";
 import { imageSize } from "image-size";
 
 /** sha1 of the bytes (a string: of its UTF-8): crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
-export const digest: (data: string | Uint8Array) => Buffer = typeof crypto.hash === "function"
-  ? (data) => crypto.hash("sha1", data, "buffer") as unknown as Buffer
-  : (data) => crypto.createHash("sha1").update(data).digest();
+export const digest: (data: string | Uint8Array) => Buffer =
+  typeof crypto.hash === "function"
+    ? (data) => crypto.hash("sha1", data, "buffer") as unknown as Buffer
+    : (data) => crypto.createHash("sha1").update(data).digest();
 
 export interface ImageFacts {
   /** The format image-size finds (an SVG without width and height: "svg" when it has an <svg> root), or null. */

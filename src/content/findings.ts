@@ -11,9 +11,22 @@ export const fmt = (p: Position | undefined): string => (p === undefined ? "" : 
 /** The findings of a check, each placed at its pointer's line and column in the parsed file. */
 export class Out {
   readonly list: Diagnostic[] = [];
-  at(parsed: ParsedJson, severity: Diagnostic["severity"], code: string, pointer: string, message: string, hint?: string): void {
+  at(
+    parsed: ParsedJson,
+    severity: Diagnostic["severity"],
+    code: string,
+    pointer: string,
+    message: string,
+    hint?: string,
+  ): void {
     this.list.push({
-      severity, code, file: parsed.file, pointer, ...parsed.positionOf(pointer), message, ...(hint === undefined ? {} : { hint }),
+      severity,
+      code,
+      file: parsed.file,
+      pointer,
+      ...parsed.positionOf(pointer),
+      message,
+      ...(hint === undefined ? {} : { hint }),
     });
   }
   file(file: string, severity: Diagnostic["severity"], code: string, message: string, hint?: string): void {

@@ -21,8 +21,10 @@ export function firstInvalidUtf8(bytes: Buffer): number | undefined {
     if (c === 0xfffd && !(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)) return i;
     if (c < 0x80) byte += 1;
     else if (c < 0x800) byte += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { byte += 4; i++; }
-    else byte += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      byte += 4;
+      i++;
+    } else byte += 3;
   }
   return undefined;
 }
@@ -47,7 +49,11 @@ export class Reader {
   /** Symbolic links met so far (a walk that met one is not kept by ContentListings). */
   links = 0;
   private readonly ignore: string[];
-  constructor(readonly dir: string, private readonly real: string, exclude: readonly string[]) {
+  constructor(
+    readonly dir: string,
+    private readonly real: string,
+    exclude: readonly string[],
+  ) {
     this.ignore = exclude.map(ignorePattern);
   }
 
@@ -57,7 +63,9 @@ export class Reader {
 
   private symlinkOutside(rel: string, target: string): void {
     this.diagnostics.push({
-      severity: "error", code: "SYMLINK_OUTSIDE", file: this.display(rel),
+      severity: "error",
+      code: "SYMLINK_OUTSIDE",
+      file: this.display(rel),
       message: `This is a symbolic link to ${target}, outside the content folder; the build reads nothing outside --content.`,
       hint: "Copy the file into the content folder instead of linking to it.",
     });
@@ -65,7 +73,9 @@ export class Reader {
 
   private skipped(rel: string, what: string): void {
     this.diagnostics.push({
-      severity: "warning", code: "NOT_REGULAR_FILE", file: this.display(rel),
+      severity: "warning",
+      code: "NOT_REGULAR_FILE",
+      file: this.display(rel),
       message: `Skipped: ${what}, so it is neither read nor published.`,
       hint: "Replace it with a regular file, or remove it.",
     });
@@ -81,7 +91,8 @@ export class Reader {
     try {
       s = lstatSync(abs);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR")
+        return null;
       throw error;
     }
     if (!s.isSymbolicLink()) return { stats: s, real: abs, link: false };
@@ -101,9 +112,16 @@ export class Reader {
     // would publish what the build keeps private.
     const top = path.relative(this.real, real);
     if (rel.includes("/") || PUBLISHED_DIRS.includes(rel as (typeof PUBLISHED_DIRS)[number])) {
-      if (real === this.real || (!top.includes(path.sep) && !(PUBLISHED_FILES as readonly string[]).includes(top) && !PUBLISHED_DIRS.includes(top as (typeof PUBLISHED_DIRS)[number]))) {
+      if (
+        real === this.real ||
+        (!top.includes(path.sep) &&
+          !(PUBLISHED_FILES as readonly string[]).includes(top) &&
+          !PUBLISHED_DIRS.includes(top as (typeof PUBLISHED_DIRS)[number]))
+      ) {
         this.diagnostics.push({
-          severity: "error", code: "SYMLINK_INTO_CONTENT", file: this.display(rel),
+          severity: "error",
+          code: "SYMLINK_INTO_CONTENT",
+          file: this.display(rel),
           message: `This is a symbolic link to ${real === this.real ? "the content folder itself" : top}, which is not published: following it would publish ${real === this.real ? "manifest.json and every other build-only file" : top}.`,
           hint: "Remove the link; link only to files inside icons/, style/ or favicon/.",
         });
@@ -125,7 +143,8 @@ export class Reader {
     const invalidUtf8At = firstInvalidUtf8(bytes);
     return {
       // The bytes stay with the file: the up-to-date key hashes them and the writer copies them (read once).
-      file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs, data: bytes }, text: bytes.toString("utf8"),
+      file: { path: rel, absPath: e.real, size: e.stats.size, mtimeMs: e.stats.mtimeMs, data: bytes },
+      text: bytes.toString("utf8"),
       ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
     };
   }
@@ -145,7 +164,12 @@ export class Reader {
     if (seen.has(e.real)) return true; // a link back to a folder already read
     seen.add(e.real);
     const found = fg.sync(`${fg.escapePath(rel)}/**`, {
-      cwd: this.real, dot: false, onlyFiles: false, followSymbolicLinks: false, unique: false, ignore: this.ignore,
+      cwd: this.real,
+      dot: false,
+      onlyFiles: false,
+      followSymbolicLinks: false,
+      unique: false,
+      ignore: this.ignore,
     });
     const folders = [rel];
     const done = new Set<string>();
@@ -157,7 +181,8 @@ export class Reader {
       const c = await this.entry(child);
       if (c === null) return;
       if (c.stats.isDirectory()) {
-        if (c.link) await this.tree(child, out, seen); // fast-glob lists a real folder's files itself
+        if (c.link)
+          await this.tree(child, out, seen); // fast-glob lists a real folder's files itself
         else folders.push(child);
       } else if (c.stats.isFile()) this.file(child, c, out);
       else this.skipped(child, kind(c.stats));
@@ -186,7 +211,9 @@ export class Reader {
         continue;
       }
       this.diagnostics.push({
-        severity: "error", code: "FILE_NAME_NOT_UTF8", file: this.display(child),
+        severity: "error",
+        code: "FILE_NAME_NOT_UTF8",
+        file: this.display(child),
         message: `This file name is not valid UTF-8 (bytes ${bytes.toString("hex").replace(/(..)/g, "$1 ").trim()}): no URL can name it reliably.`,
         hint: `Rename it to a UTF-8 name (e.g. \`convmv -f latin1 -t utf-8 --notest\` in ${this.display(parent)}).`,
       });
@@ -197,14 +224,23 @@ export class Reader {
   private file(child: string, c: { stats: Stats; real: string }, out: RawFile[]): void {
     if (SERVER_SCRIPT.test(path.posix.basename(child))) {
       this.diagnostics.push({
-        severity: "error", code: "SERVER_SCRIPT", file: this.display(child),
-        message: "A PHP file name: the Apache drop-in deployment would execute it instead of serving it (Apache runs every file with a PHP extension anywhere in its name).",
+        severity: "error",
+        code: "SERVER_SCRIPT",
+        file: this.display(child),
+        message:
+          "A PHP file name: the Apache drop-in deployment would execute it instead of serving it (Apache runs every file with a PHP extension anywhere in its name).",
         hint: "Remove it, or rename it so that no part of its name is .php, .phtml, .phar, .pht, .phps or .php3-.php8 (e.g. example.php → example-php.txt).",
       });
       return;
     }
     const { stats } = c;
-    out.push({ path: child, absPath: c.real, size: stats.size, mtimeMs: stats.mtimeMs, stamp: { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs } });
+    out.push({
+      path: child,
+      absPath: c.real,
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+      stamp: { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs },
+    });
   }
 }
 
@@ -218,7 +254,8 @@ function withLineBreaks(abs: string, rel: string): string[] {
     found.push(`${rel}/${name}`);
     const child = path.join(abs, name);
     if (lstatSync(child).isDirectory()) {
-      for (const sub of readdirSync(child, { encoding: "utf8", recursive: true })) found.push(`${rel}/${name}/${sub.split(path.sep).join("/")}`);
+      for (const sub of readdirSync(child, { encoding: "utf8", recursive: true }))
+        found.push(`${rel}/${name}/${sub.split(path.sep).join("/")}`);
     }
   }
   return found;

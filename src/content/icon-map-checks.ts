@@ -23,9 +23,14 @@ function checkIconMap(icons: ParsedJson, raw: RawContent, files: IconFileNames):
   const root = icons.value as JsonObject;
   const head = new Out();
   if (root.has("$schema")) {
-    head.at(icons, "warning", "ICONS_SCHEMA_KEY", "/$schema",
+    head.at(
+      icons,
+      "warning",
+      "ICONS_SCHEMA_KEY",
+      "/$schema",
       `"$schema" in icons.json is not an editor hint here: every key of icons.json is an extension, so it is published as the mapping "$schema" → ${visible(String(root.get("$schema")))} (iconMappings lists it).`,
-      `Remove it and associate schemas/icons.schema.json in your editor's settings instead (VS Code: "json.schemas" with "fileMatch": ["icons.json"]).`);
+      `Remove it and associate schemas/icons.schema.json in your editor's settings instead (VS Code: "json.schemas" with "fileMatch": ["icons.json"]).`,
+    );
   }
   checkKeys(head, icons, root, "", "findIcon");
   const out = new Out();
@@ -38,9 +43,14 @@ function checkIconMap(icons: ParsedJson, raw: RawContent, files: IconFileNames):
   }
   const tail = new Out();
   if (raw.iconsDirExists && !root.has("folder") && !files.has(FOLDER_ICON)) {
-    tail.at(icons, "warning", "ICON_MISSING", "",
+    tail.at(
+      icons,
+      "warning",
+      "ICON_MISSING",
+      "",
       `icons.json has no "folder" entry and icons/${FOLDER_ICON} does not exist: findIcon for folders ${files.has(FALLBACK_ICON) ? `falls back to ${FALLBACK_ICON}` : "answers 404"}.`,
-      `Add icons/${FOLDER_ICON} or a "folder" entry.`);
+      `Add icons/${FOLDER_ICON} or a "folder" entry.`,
+    );
   }
   return { head: head.list, values, tail: tail.list };
 }
@@ -59,19 +69,38 @@ function iconFileNames(raw: RawContent): IconFileNames {
 function checkIconValue(out: Out, icons: ParsedJson, files: IconFileNames, key: string, name: string): void {
   const pointer = `/${pointerToken(key)}`;
   if (!isPlainFileName(name)) {
-    out.at(icons, "error", "ICON_NAME_INVALID", pointer,
+    out.at(
+      icons,
+      "error",
+      "ICON_NAME_INVALID",
+      pointer,
       `${visible(name)} is not a plain file name: icons.json values name a file directly in icons/ (no folders, no "..", no hidden files).`,
-      `Use just the file name, e.g. ${visible(name.split(/[/\\]/).pop() || "php.png")}.`);
+      `Use just the file name, e.g. ${visible(name.split(/[/\\]/).pop() || "php.png")}.`,
+    );
   } else if (!files.has(name)) {
     const other = files.byLower().get(name.toLowerCase());
-    const fallback = files.has(FALLBACK_ICON) ? `falls back to ${FALLBACK_ICON}` : `has no fallback (${FALLBACK_ICON} is missing too) and answers 404`;
-    out.at(icons, "warning", "ICON_MISSING", pointer,
+    const fallback = files.has(FALLBACK_ICON)
+      ? `falls back to ${FALLBACK_ICON}`
+      : `has no fallback (${FALLBACK_ICON} is missing too) and answers 404`;
+    out.at(
+      icons,
+      "warning",
+      "ICON_MISSING",
+      pointer,
       `icons/${name} does not exist: findIcon for ${key === "folder" ? "folders" : visible(key)} ${fallback}.`,
-      other !== undefined ? `icons/${other} exists: file names are case-sensitive; use ${visible(other)}.` : `Add icons/${name}, or map ${visible(key)} to an existing icon.`);
+      other !== undefined
+        ? `icons/${other} exists: file names are case-sensitive; use ${visible(other)}.`
+        : `Add icons/${name}, or map ${visible(key)} to an existing icon.`,
+    );
   } else if (!isIconName(name)) {
-    out.at(icons, "warning", "ICON_NOT_IMAGE", pointer,
+    out.at(
+      icons,
+      "warning",
+      "ICON_NOT_IMAGE",
+      pointer,
       `${visible(name)} does not end in an image extension (.png .jpg .jpeg .gif .svg .webp): findIcon serves it, but the icons list and the icon action do not know it.`,
-      "Map the extension to an image file.");
+      "Map the extension to an image file.",
+    );
   }
 }
 
@@ -86,15 +115,25 @@ function checkIconValue(out: Out, icons: ParsedJson, files: IconFileNames, key: 
 export class IconMapChecks {
   /** The root checked last, held (not weakly: the collector would drop it between two builds), with what it found. */
   private last: {
-    icons: ParsedJson; root: JsonObject; paths: readonly string[]; names: IconFileNames; dirExists: boolean; found: IconFindings;
+    icons: ParsedJson;
+    root: JsonObject;
+    paths: readonly string[];
+    names: IconFileNames;
+    dirExists: boolean;
+    found: IconFindings;
   } | null = null;
 
   /** icons.json's findings against icons/, in the order checkIconMap finds them. */
   check(icons: ParsedJson, raw: RawContent): Diagnostic[] {
     const root = icons.value as JsonObject;
     const last = this.last;
-    const changed = last !== null && last.dirExists === raw.iconsDirExists && samePaths(last.paths, raw.iconDirFiles)
-      && !hasError(last.found) ? changedEntries(last.root, root) : null;
+    const changed =
+      last !== null &&
+      last.dirExists === raw.iconsDirExists &&
+      samePaths(last.paths, raw.iconDirFiles) &&
+      !hasError(last.found)
+        ? changedEntries(last.root, root)
+        : null;
     let found: IconFindings | null = null;
     const files = changed !== null ? last!.names : iconFileNames(raw); // the same paths: the same names
     if (changed !== null && changed.keys.length === 0 && icons === last!.icons) {
@@ -108,15 +147,26 @@ export class IconMapChecks {
       });
       const moved = new Set(changed.at);
       // The same positions (a parse patched from the last, src/content/load-content.ts: ParsedFiles) place each where it was.
-      const place = icons.positionOf === last!.icons.positionOf && icons.file === last!.icons.file
-        ? (list: Diagnostic[]): Diagnostic[] => list : (list: Diagnostic[]): Diagnostic[] => placed(icons, list);
+      const place =
+        icons.positionOf === last!.icons.positionOf && icons.file === last!.icons.file
+          ? (list: Diagnostic[]): Diagnostic[] => list
+          : (list: Diagnostic[]): Diagnostic[] => placed(icons, list);
       const kept = last!.found.values.filter((v) => !moved.has(v.at)).map((v) => ({ at: v.at, list: place(v.list) }));
-      found = { head: place(last!.found.head), values: [...kept, ...fresh].sort((x, y) => x.at - y.at), tail: place(last!.found.tail) };
+      found = {
+        head: place(last!.found.head),
+        values: [...kept, ...fresh].sort((x, y) => x.at - y.at),
+        tail: place(last!.found.tail),
+      };
       if (hasError(found)) found = null;
     }
     found ??= checkIconMap(icons, raw, files);
     this.last = {
-      icons, root, paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path), names: files, dirExists: raw.iconsDirExists, found,
+      icons,
+      root,
+      paths: changed !== null ? last!.paths : raw.iconDirFiles.map((f) => f.path),
+      names: files,
+      dirExists: raw.iconsDirExists,
+      found,
     };
     return [...found.head, ...found.values.flatMap((v) => v.list), ...found.tail].map((d) => ({ ...d })); // each build its own copies
   }

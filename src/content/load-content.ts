@@ -2,7 +2,16 @@
 // RawContent → SiteModel: parse, validate (schemas, then cross-file checks), resolve defaults. No IO, no clock of its
 // own. It lives in src/content (with the reader and validators it uses); src/model below it imports nothing from here.
 
-import { CONTENT_FILES, ICONS_DIR, iconFileName, JSON_CONTENT, type JsonContentName, type RawContent, type RawFile, type RawText } from "./read-content.js";
+import {
+  CONTENT_FILES,
+  ICONS_DIR,
+  iconFileName,
+  JSON_CONTENT,
+  type JsonContentName,
+  type RawContent,
+  type RawFile,
+  type RawText,
+} from "./read-content.js";
 import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
 import { parseJson, patchMember, withoutTree, type ParsedJson } from "./parse-json.js";
 import { validateContent, validateMember } from "./validate.js";
@@ -72,14 +81,21 @@ export class ModelParts {
       for (const [key, info] of last) {
         const f = files[i++]!;
         // The name compared in place (no slice of every path): ICONS_DIR + key.
-        if (info.size !== f.size || info.lastModified !== lastModified(f) || f.path.length !== ICONS_DIR.length + key.length || !f.path.endsWith(key)) {
+        if (
+          info.size !== f.size ||
+          info.lastModified !== lastModified(f) ||
+          f.path.length !== ICONS_DIR.length + key.length ||
+          !f.path.endsWith(key)
+        ) {
           same = false;
           break;
         }
       }
       if (same) return last;
     }
-    return (this.iconDirFiles = new Map(files.map((f) => [iconFileName(f), { size: f.size, lastModified: lastModified(f) }])));
+    return (this.iconDirFiles = new Map(
+      files.map((f) => [iconFileName(f), { size: f.size, lastModified: lastModified(f) }]),
+    ));
   }
 }
 
@@ -124,26 +140,43 @@ export class ParsedFiles {
     const hash = hashOf(text);
     const kept = this.kept().get(name);
     if (kept !== undefined && kept.hash === hash) {
-      if (kept.parsed?.file !== file) kept.parsed = withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text);
+      if (kept.parsed?.file !== file)
+        kept.parsed = withoutTree({ file, value: kept.value, positionOf: () => undefined, diagnostics: [] }, text.text);
       kept.text ??= text.text; // a parse the record kept: the next edit is compared with its text
       return kept.parsed;
     }
     // A kept text has its parse beside it (each way of keeping one sets both).
-    const patch = kept?.text !== undefined && kept.value instanceof Map && text.invalidUtf8At === undefined
-      ? patchMember(kept.text, text.text, kept.value) : null;
+    const patch =
+      kept?.text !== undefined && kept.value instanceof Map && text.invalidUtf8At === undefined
+        ? patchMember(kept.text, text.text, kept.value)
+        : null;
     if (patch !== null) {
       // A parse of the new text finds nothing either: the same keys, and a string in place of a string; and every
       // value where it was (the kept parse's positions, found once when first asked for, serve both).
       const parsed: ParsedJson = { file, value: patch.value, positionOf: kept!.parsed!.positionOf, diagnostics: [] };
-      const valid = kept!.problems?.found.length === 0 ? { patched: { key: patch.key, skipBaseUrl: kept!.problems.skipBaseUrl } } : {};
+      const valid =
+        kept!.problems?.found.length === 0
+          ? { patched: { key: patch.key, skipBaseUrl: kept!.problems.skipBaseUrl } }
+          : {};
       this.files!.set(name, { name, hash, value: patch.value, parsed, text: text.text, ...valid });
       this.changed = true;
       return parsed;
     }
-    const parsed = parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
+    const parsed = parseJson(
+      file,
+      text.text,
+      text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At },
+    );
     if (kept !== undefined || parsed.diagnostics.length === 0) this.changed = true;
     if (parsed.value === null || parsed.diagnostics.length > 0) this.files!.delete(name);
-    else this.files!.set(name, { name, hash, value: parsed.value, parsed: withoutTree(parsed, text.text), text: text.text });
+    else
+      this.files!.set(name, {
+        name,
+        hash,
+        value: parsed.value,
+        parsed: withoutTree(parsed, text.text),
+        text: text.text,
+      });
     return parsed;
   }
 
@@ -151,7 +184,11 @@ export class ParsedFiles {
    * manifest.base_url is not checked); kept ones name the file as `parsed` does. A parse patched from one without a
    * problem is checked in its changed member alone, when `validateMember` can (validate.ts). */
   problems(
-    name: JsonContentName, parsed: ParsedJson, text: RawText, skipBaseUrl: boolean, validate: () => Diagnostic[],
+    name: JsonContentName,
+    parsed: ParsedJson,
+    text: RawText,
+    skipBaseUrl: boolean,
+    validate: () => Diagnostic[],
     validateMember: (key: string) => Diagnostic[] | null = () => null,
   ): Diagnostic[] {
     const kept = this.kept().get(name);
@@ -179,7 +216,8 @@ interface Kept extends KeptParse {
 const hashes = new WeakMap<RawText, string>();
 function hashOf(text: RawText): string {
   let hash = hashes.get(text);
-  if (hash === undefined) hashes.set(text, (hash = (text.file.facts?.hash ?? digest(text.file.data ?? text.text)).toString("base64url")));
+  if (hash === undefined)
+    hashes.set(text, (hash = (text.file.facts?.hash ?? digest(text.file.data ?? text.text)).toString("base64url")));
   return hash;
 }
 
@@ -199,39 +237,66 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     const text = raw.json[name];
     if (text === undefined) {
       diagnostics.push({
-        severity: "error", code: "FILE_MISSING", file,
+        severity: "error",
+        code: "FILE_MISSING",
+        file,
         message: `${CONTENT_FILES[name]} is missing: every content directory needs it.`,
       });
       continue;
     }
-    const result = options.parsed?.parse(name, file, text)
-      ?? parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
+    const result =
+      options.parsed?.parse(name, file, text) ??
+      parseJson(file, text.text, text.invalidUtf8At === undefined ? {} : { invalidUtf8At: text.invalidUtf8At });
     parsed[name] = result;
     diagnostics.push(...result.diagnostics);
   }
   if (!raw.iconsDirExists) {
-    diagnostics.push({ severity: "error", code: "FILE_MISSING", file: `${raw.dir}/icons`, message: "The icons/ folder is missing." });
+    diagnostics.push({
+      severity: "error",
+      code: "FILE_MISSING",
+      file: `${raw.dir}/icons`,
+      message: "The icons/ folder is missing.",
+    });
   }
   // Schemas: every file that parsed is validated, so all errors of all files are reported at once.
   const valid: Partial<Record<JsonContentName, ParsedJson>> = {};
   for (const name of JSON_CONTENT) {
     const p = parsed[name];
-    if (p === undefined || p.value === null && p.diagnostics.some((d) => d.severity === "error")) continue; // unparsed: its error is reported
+    if (p === undefined || (p.value === null && p.diagnostics.some((d) => d.severity === "error"))) continue; // unparsed: its error is reported
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
-    const skip = (pointer: string): boolean => name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
+    const skip = (pointer: string): boolean =>
+      name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
     const check = (): Diagnostic[] => validateContent(name, p, skip);
-    const problems = options.parsed?.problems(name, p, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check,
-      (key) => validateMember(name, p, key, skip)) ?? check();
+    const problems =
+      options.parsed?.problems(
+        name,
+        p,
+        raw.json[name]!,
+        name === "manifest" && options.baseUrl !== undefined,
+        check,
+        (key) => validateMember(name, p, key, skip),
+      ) ?? check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }
-  diagnostics.push(...crossCheck({
-    raw, valid, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.parts === undefined ? {} : { iconMapChecks: options.parts.iconMapChecks, fileChecks: options.parts.fileChecks }),
-  }));
+  diagnostics.push(
+    ...crossCheck({
+      raw,
+      valid,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.parts === undefined
+        ? {}
+        : { iconMapChecks: options.parts.iconMapChecks, fileChecks: options.parts.fileChecks }),
+    }),
+  );
   const { manifest, config, extensionMap, icons } = valid;
-  if (manifest === undefined || config === undefined || extensionMap === undefined || icons === undefined
-    || diagnostics.some((d) => d.severity === "error")) {
+  if (
+    manifest === undefined ||
+    config === undefined ||
+    extensionMap === undefined ||
+    icons === undefined ||
+    diagnostics.some((d) => d.severity === "error")
+  ) {
     return { model: null, diagnostics: sortDiagnostics(diagnostics), parsed };
   }
 
@@ -256,10 +321,13 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     extensionMap: parts.extensionMapOf(eRoot, mtime("extensionMap")),
     iconMap: parts.iconMapOf(icons.value as JsonObject, mtime("icons")),
     iconDirFiles,
-    configReference: raw.configReference === null ? null : {
-      text: raw.configReference.text,
-      lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
-    },
+    configReference:
+      raw.configReference === null
+        ? null
+        : {
+            text: raw.configReference.text,
+            lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
+          },
   };
   return { model, diagnostics: sortDiagnostics(diagnostics), parsed };
 }
@@ -268,7 +336,12 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return list
     .map((d, i) => ({ d, i }))
-    .sort((a, b) => (a.d.file < b.d.file ? -1 : a.d.file > b.d.file ? 1 : 0)
-      || (a.d.line ?? 0) - (b.d.line ?? 0) || (a.d.column ?? 0) - (b.d.column ?? 0) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        (a.d.file < b.d.file ? -1 : a.d.file > b.d.file ? 1 : 0) ||
+        (a.d.line ?? 0) - (b.d.line ?? 0) ||
+        (a.d.column ?? 0) - (b.d.column ?? 0) ||
+        a.i - b.i,
+    )
     .map(({ d }) => d);
 }

@@ -11,7 +11,9 @@ import type { JsonObject } from "../model/json.js";
 /** Control characters and unpaired surrogates: no URL, file name or host config line can carry them verbatim. */
 export function hasUncarriableChar(s: string): boolean {
   // oxlint-disable-next-line no-control-regex -- the control characters are what it looks for
-  return /[\u0000-\u001f\u007f]/.test(s) || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+  return (
+    /[\u0000-\u001f\u007f]/.test(s) || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s)
+  );
 }
 
 /** A file name (one path segment) holds at most this many bytes on every file system the output lands on. */
@@ -25,10 +27,12 @@ export const MAX_ESCAPED_NAME_BYTES = Math.floor((MAX_FILE_NAME_BYTES - ".json".
 export function answerNameTooLong(value: string): string | null {
   const bytes = Buffer.byteLength(value, "utf8");
   if (SAFE_VALUE.test(value)) {
-    return bytes <= MAX_SAFE_NAME_BYTES ? null
+    return bytes <= MAX_SAFE_NAME_BYTES
+      ? null
       : `it has ${bytes} characters, and its answer file "<name>.json" may have at most ${MAX_FILE_NAME_BYTES} bytes, so at most ${MAX_SAFE_NAME_BYTES} characters`;
   }
-  return bytes <= MAX_ESCAPED_NAME_BYTES ? null
+  return bytes <= MAX_ESCAPED_NAME_BYTES
+    ? null
     : `it has ${bytes} UTF-8 bytes; names with characters other than A-Z a-z 0-9 . _ - are stored as "~<hex of each byte>.json", which fits the ${MAX_FILE_NAME_BYTES}-byte file name limit only up to ${MAX_ESCAPED_NAME_BYTES} bytes`;
 }
 
@@ -47,36 +51,63 @@ export function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base
   for (const key of object.keys()) {
     const pointer = `${base}/${pointerToken(key)}`;
     if (key.startsWith(".") && key.length > 1) {
-      out.at(parsed, "warning", "KEY_LEADING_DOT", pointer,
+      out.at(
+        parsed,
+        "warning",
+        "KEY_LEADING_DOT",
+        pointer,
         `The key ${visible(key)} starts with a dot, but clients send the extension without one, so ${what} never matches this entry.`,
-        `Write it as ${visible(key.replace(/^\.+/, ""))}.`);
+        `Write it as ${visible(key.replace(/^\.+/, ""))}.`,
+      );
     }
     const tooLong = answerNameTooLong(key);
     if (tooLong !== null) {
-      out.at(parsed, "error", "NAME_TOO_LONG", pointer, `The key ${short(key)} is too long to become an answer file name: ${tooLong}.`, "Shorten the key.");
+      out.at(
+        parsed,
+        "error",
+        "NAME_TOO_LONG",
+        pointer,
+        `The key ${short(key)} is too long to become an answer file name: ${tooLong}.`,
+        "Shorten the key.",
+      );
       continue;
     }
     if (hasUncarriableChar(key)) {
-      out.at(parsed, "error", "VALUE_UNSAFE", pointer,
+      out.at(
+        parsed,
+        "error",
+        "VALUE_UNSAFE",
+        pointer,
         `The key ${visible(key)} contains a control character, which no URL, file name or host config can carry.`,
-        "Remove the character (extensions are plain text, e.g. \"php\").");
+        'Remove the character (extensions are plain text, e.g. "php").',
+      );
       continue;
     }
     const lower = asciiLower(key);
     const first = firstByLower.get(lower);
     if (first !== undefined) {
-      out.at(parsed, "error", "KEY_CASE_DUPLICATE", pointer,
+      out.at(
+        parsed,
+        "error",
+        "KEY_CASE_DUPLICATE",
+        pointer,
         `The key ${visible(key)} differs only in case from ${visible(first)}${fmt(parsed.positionOf(`${base}/${pointerToken(first)}`))}: ${what} lower-cases the extension, so only one of them can ever be used.`,
-        "Keep one entry, in lower case.");
+        "Keep one entry, in lower case.",
+      );
       continue;
     }
     firstByLower.set(lower, key);
   }
   for (const key of object.keys()) {
     if (key !== asciiLower(key) && firstByLower.get(asciiLower(key)) === key && !hasUncarriableChar(key)) {
-      out.at(parsed, "warning", "KEY_NOT_LOWERCASE", `${base}/${pointerToken(key)}`,
+      out.at(
+        parsed,
+        "warning",
+        "KEY_NOT_LOWERCASE",
+        `${base}/${pointerToken(key)}`,
         `The key ${visible(key)} has capital letters, but ${what} lower-cases the extension before the lookup, so this entry is never found.`,
-        `Write it as ${visible(asciiLower(key))}.`);
+        `Write it as ${visible(asciiLower(key))}.`,
+      );
     }
   }
 }

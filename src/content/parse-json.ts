@@ -1,7 +1,14 @@
 // src/content/parse-json.ts
 // Content JSON text → order-preserving value, with the source position of every value and every duplicate key.
 
-import { findNodeAtOffset, getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import {
+  findNodeAtOffset,
+  getNodePath,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 
@@ -53,11 +60,13 @@ function tooDeepAt(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) { if (++depth > PHP_MAX_DEPTH) return i; }
-    else if (c === 93 || c === 125) depth--;
+    else if (c === 91 || c === 123) {
+      if (++depth > PHP_MAX_DEPTH) return i;
+    } else if (c === 93 || c === 125) depth--;
   }
   return -1;
 }
@@ -73,11 +82,18 @@ export interface ParseOptions {
 function pointerAt(root: Node, offset: number): string {
   const node = findNodeAtOffset(root, offset, true);
   if (node === undefined) return "";
-  return getNodePath(node).map((t) => `/${pointerToken(String(t))}`).join("");
+  return getNodePath(node)
+    .map((t) => `/${pointerToken(String(t))}`)
+    .join("");
 }
 
 /** A parse that found no value: the file's problems alone. */
-const failed = (file: string, diagnostics: Diagnostic[]): ParsedJson => ({ file, value: null, positionOf: () => undefined, diagnostics });
+const failed = (file: string, diagnostics: Diagnostic[]): ParsedJson => ({
+  file,
+  value: null,
+  positionOf: () => undefined,
+  diagnostics,
+});
 
 export function parseJson(file: string, text: string, options: ParseOptions = {}): ParsedJson {
   const lineStarts = computeLineStarts(text);
@@ -90,14 +106,23 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
   if (errors.length > 0 || root === undefined) {
     // Only the first error: the ones after it are mostly its echoes (one single-quoted string gives three).
     const e = errors[0];
-    return failed(file, e === undefined ? [] : [{ severity: "error", code: "JSON_SYNTAX", file, ...syntaxError(text, e, at), hint: SYNTAX_HINT }]);
+    return failed(
+      file,
+      e === undefined
+        ? []
+        : [{ severity: "error", code: "JSON_SYNTAX", file, ...syntaxError(text, e, at), hint: SYNTAX_HINT }],
+    );
   }
   const diagnostics: Diagnostic[] = [];
   if (options.invalidUtf8At !== undefined) {
     diagnostics.push({
-      severity: "error", code: "JSON_INVALID_UTF8", file, pointer: pointerAt(root, options.invalidUtf8At), ...at(options.invalidUtf8At),
+      severity: "error",
+      code: "JSON_INVALID_UTF8",
+      file,
+      pointer: pointerAt(root, options.invalidUtf8At),
+      ...at(options.invalidUtf8At),
       message: "The file is not valid UTF-8 here: PHP's json_decode refuses the whole file.",
-      hint: "Save the file as UTF-8 (your editor's \"Save with encoding\" or `iconv -f latin1 -t utf-8`).",
+      hint: 'Save the file as UTF-8 (your editor\'s "Save with encoding" or `iconv -f latin1 -t utf-8`).',
     });
   }
   const value = valueOf(root, text, file, at, diagnostics);
@@ -109,14 +134,22 @@ export function parseJson(file: string, text: string, options: ParseOptions = {}
 function textProblem(file: string, text: string, at: (offset: number) => Position): Diagnostic | null {
   if (text.charCodeAt(0) === 0xfeff) {
     return {
-      severity: "error", code: "JSON_BOM", file, line: 1, column: 1,
+      severity: "error",
+      code: "JSON_BOM",
+      file,
+      line: 1,
+      column: 1,
       message: "The file starts with a byte order mark (BOM), which PHP's json_decode rejects.",
       hint: "Save the file as UTF-8 without BOM.",
     };
   }
   if (text.trim() === "") {
     return {
-      severity: "error", code: "JSON_SYNTAX", file, line: 1, column: 1,
+      severity: "error",
+      code: "JSON_SYNTAX",
+      file,
+      line: 1,
+      column: 1,
       message: text === "" ? "The file is empty." : "The file holds only white space.",
       hint: "Write the JSON object this file needs (see schemas/ or `build-index-site init`).",
     };
@@ -124,7 +157,10 @@ function textProblem(file: string, text: string, at: (offset: number) => Positio
   const deep = tooDeepAt(text);
   if (deep >= 0) {
     return {
-      severity: "error", code: "JSON_TOO_DEEP", file, ...at(deep),
+      severity: "error",
+      code: "JSON_TOO_DEEP",
+      file,
+      ...at(deep),
       message: `Nested more than ${PHP_MAX_DEPTH} levels deep here: PHP's json_decode refuses such a file (its depth limit is ${PHP_MAX_DEPTH}).`,
       hint: "Flatten the structure; content files need only a few levels.",
     };
@@ -136,7 +172,13 @@ function textProblem(file: string, text: string, at: (offset: number) => Positio
  * The parsed tree as a value (objects as Maps, in their order), with what PHP would refuse or read otherwise pushed
  * onto `diagnostics`: duplicate keys, lone surrogates, whole numbers beyond 2^53.
  */
-function valueOf(root: Node, text: string, file: string, at: (offset: number) => Position, diagnostics: Diagnostic[]): Json {
+function valueOf(
+  root: Node,
+  text: string,
+  file: string,
+  at: (offset: number) => Position,
+  diagnostics: Diagnostic[],
+): Json {
   // Pointers are made only for a diagnostic (icons.json may have tens of thousands of keys): `pointer` makes the parent's.
   const convert = (node: Node, pointer: () => string): Json => {
     switch (node.type) {
@@ -151,7 +193,11 @@ function valueOf(root: Node, text: string, file: string, at: (offset: number) =>
         const literal = text.slice(node.offset, node.offset + node.length);
         if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(node.value as number)) {
           diagnostics.push({
-            severity: "error", code: "JSON_NUMBER_RANGE", file, pointer: pointer(), ...at(node.offset),
+            severity: "error",
+            code: "JSON_NUMBER_RANGE",
+            file,
+            pointer: pointer(),
+            ...at(node.offset),
             message: `${literal} is a whole number beyond 2^53: PHP keeps it exactly (up to 2^63) but this build would round it to ${String(node.value)}, so the answers would differ from PHP's.`,
             hint: "Write it as a string, or use a number between -9007199254740991 and 9007199254740991.",
           });
@@ -175,7 +221,11 @@ function valueOf(root: Node, text: string, file: string, at: (offset: number) =>
       if (earlier !== undefined) {
         const first = at(earlier);
         diagnostics.push({
-          severity: "error", code: "JSON_DUPLICATE_KEY", file, pointer: childPointer(), ...at(keyNode.offset),
+          severity: "error",
+          code: "JSON_DUPLICATE_KEY",
+          file,
+          pointer: childPointer(),
+          ...at(keyNode.offset),
           message: `Duplicate key "${key}": it is also defined at line ${first.line}:${first.column}, and only the last value would be used.`,
           hint: "Remove one of the two entries.",
         });
@@ -188,9 +238,13 @@ function valueOf(root: Node, text: string, file: string, at: (offset: number) =>
   };
   const loneSurrogate = (pointer: string, offset: number, what: string): void => {
     diagnostics.push({
-      severity: "error", code: "JSON_LONE_SURROGATE", file, pointer, ...at(offset),
+      severity: "error",
+      code: "JSON_LONE_SURROGATE",
+      file,
+      pointer,
+      ...at(offset),
       message: `This ${what} holds half of a UTF-16 surrogate pair (a \\uD800-\\uDFFF escape without its partner): PHP's json_decode refuses the file.`,
-      hint: "Write the character itself, or both halves of the pair (e.g. \"\\ud83d\\ude00\").",
+      hint: 'Write the character itself, or both halves of the pair (e.g. "\\ud83d\\ude00").',
     });
   };
   return convert(root, () => "");
@@ -218,12 +272,20 @@ const MEMBER_LINE = new RegExp(String.raw`^[ \t]*(${STRING})[ \t]*:[ \t]*(${STRI
  * Strings cannot span lines, so such a line is a member of the root object (it holds no other object). The edit
  * begins inside the value's quotes, so every value begins where it did, on the same line and column.
  */
-export function patchMember(before: string, after: string, value: JsonObject): { key: string; value: JsonObject } | null {
+export function patchMember(
+  before: string,
+  after: string,
+  value: JsonObject,
+): { key: string; value: JsonObject } | null {
   const shortest = Math.min(before.length, after.length);
   let start = 0;
   while (start < shortest && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let end = 0; // characters equal at the end, not reaching into the common start
-  while (end < shortest - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  while (
+    end < shortest - start &&
+    before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)
+  )
+    end++;
   if (start === before.length && start === after.length) return null; // the same text
   const lineStart = before.lastIndexOf("\n", start - 1) + 1;
   const beforeEnd = lineEnd(before, start);
@@ -281,10 +343,15 @@ function syntaxError(text: string, e: ParseError, at: (offset: number) => Positi
   if ((code === "PropertyNameExpected" || code === "ValueExpected") && (ch === "}" || ch === "]")) {
     let i = e.offset - 1;
     while (i >= 0 && /\s/.test(text[i]!)) i--;
-    if (text[i] === ",") return { ...at(i), message: `Invalid JSON: a comma after the last ${ch === "}" ? "property" : "item"} (JSON allows no trailing comma).` };
+    if (text[i] === ",")
+      return {
+        ...at(i),
+        message: `Invalid JSON: a comma after the last ${ch === "}" ? "property" : "item"} (JSON allows no trailing comma).`,
+      };
   }
-  if (ch === "'") return { ...at(e.offset), message: "Invalid JSON: single quotes; keys and strings need double quotes." };
-  if (code === "InvalidSymbol" && ch !== undefined && /[A-Za-z_$]/.test(ch) && (code === "InvalidSymbol")) {
+  if (ch === "'")
+    return { ...at(e.offset), message: "Invalid JSON: single quotes; keys and strings need double quotes." };
+  if (code === "InvalidSymbol" && ch !== undefined && /[A-Za-z_$]/.test(ch) && code === "InvalidSymbol") {
     return { ...at(e.offset), message: "Invalid JSON: unexpected word; keys and strings need double quotes." };
   }
   return { ...at(e.offset), message: `Invalid JSON: ${describeParseError(code)}.` };

@@ -20,7 +20,13 @@ export const PUBLISHED_DIRS = ["icons", "style", "favicon"] as const;
 /** The content's own root page: published when present, and the catalogue is left out. */
 export const ROOT_PAGE = "index.html";
 /** Top-level files published byte for byte (when present). */
-export const PUBLISHED_FILES = [CONTENT_FILES.config, CONTENT_FILES.extensionMap, CONTENT_FILES.icons, CONTENT_FILES.configReference, ROOT_PAGE];
+export const PUBLISHED_FILES = [
+  CONTENT_FILES.config,
+  CONTENT_FILES.extensionMap,
+  CONTENT_FILES.icons,
+  CONTENT_FILES.configReference,
+  ROOT_PAGE,
+];
 
 /**
  * File names PHP handlers in Apache run as scripts (Debian's `.+\.ph(ar|p|tml)$`, older php3-php8/pht, phps
@@ -37,7 +43,9 @@ export const ICONS_DIR = "icons/";
 
 /** The name of a file directly in icons/ ("icons/php.png": "php.png"), or null for any other path. */
 export function iconDirName(sitePath: string): string | null {
-  return sitePath.startsWith(ICONS_DIR) && !sitePath.includes("/", ICONS_DIR.length) ? sitePath.slice(ICONS_DIR.length) : null;
+  return sitePath.startsWith(ICONS_DIR) && !sitePath.includes("/", ICONS_DIR.length)
+    ? sitePath.slice(ICONS_DIR.length)
+    : null;
 }
 
 /** The name of one of `RawContent.iconDirFiles`, which are all directly in icons/. */

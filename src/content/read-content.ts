@@ -13,8 +13,15 @@ import { DEFAULT_EXCLUDE } from "./exclude.js";
 import { factsOf, IMAGE_NAME } from "./file-facts.js";
 import { Reader } from "./folder-reader.js";
 import {
-  CONTENT_FILES, iconDirName, JSON_CONTENT, PUBLISHED_DIRS, ROOT_PAGE,
-  type JsonContentName, type RawContent, type RawFile, type RawText,
+  CONTENT_FILES,
+  iconDirName,
+  JSON_CONTENT,
+  PUBLISHED_DIRS,
+  ROOT_PAGE,
+  type JsonContentName,
+  type RawContent,
+  type RawFile,
+  type RawText,
 } from "./raw-content.js";
 
 export * from "./raw-content.js";
@@ -79,16 +86,21 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
     real = await realpath(dir);
     if (!(await stat(real)).isDirectory()) throw new Error("not a folder");
   } catch {
-    throw new UsageError(`--content ${dir} is not a folder.`, "Pass the folder that holds manifest.json, config.json, extensionMap.json, icons.json and icons/.");
+    throw new UsageError(
+      `--content ${dir} is not a folder.`,
+      "Pass the folder that holds manifest.json, config.json, extensionMap.json, icons.json and icons/.",
+    );
   }
   const readAt = Date.now();
   const reader = new Reader(dir, real, options.exclude ?? DEFAULT_EXCLUDE);
 
   const json: Partial<Record<JsonContentName, RawText>> = {};
-  await Promise.all(JSON_CONTENT.map(async (name) => {
-    const raw = await reader.text(CONTENT_FILES[name]);
-    if (raw !== null) json[name] = raw;
-  }));
+  await Promise.all(
+    JSON_CONTENT.map(async (name) => {
+      const raw = await reader.text(CONTENT_FILES[name]);
+      if (raw !== null) json[name] = raw;
+    }),
+  );
   const configReference = await reader.text(CONTENT_FILES.configReference);
   // A root page of the content's own: published, in place of the catalogue (src/catalogue says so).
   const rootPage = await reader.text(ROOT_PAGE);
@@ -115,11 +127,24 @@ export async function readContent(dir: string, options: ReadOptions = {}): Promi
   }
   dirFiles.sort(byPath);
   const iconDirFiles = dirFiles.filter((f) => iconDirName(f.path) !== null);
-  const topFiles = [json.config?.file, json.extensionMap?.file, json.icons?.file, configReference?.file, rootPage?.file]
-    .filter((f): f is RawFile => f !== undefined);
+  const topFiles = [
+    json.config?.file,
+    json.extensionMap?.file,
+    json.icons?.file,
+    configReference?.file,
+    rootPage?.file,
+  ].filter((f): f is RawFile => f !== undefined);
   const published = [...topFiles, ...dirFiles].sort(byPath);
 
-  const raw: RawContent = { dir, json, configReference, iconsDirExists, iconDirFiles, published, diagnostics: reader.diagnostics };
+  const raw: RawContent = {
+    dir,
+    json,
+    configReference,
+    iconsDirExists,
+    iconDirFiles,
+    published,
+    diagnostics: reader.diagnostics,
+  };
   readFacts(raw, options.cache, readAt);
   return raw;
 }

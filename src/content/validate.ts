@@ -52,8 +52,17 @@ function validators(): Validators {
 }
 
 const typeName = (v: unknown): string =>
-  v === undefined ? "nothing" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object"
-    : typeof v === "string" ? `the string ${JSON.stringify(v)}` : `${typeof v} ${JSON.stringify(v)}`;
+  v === undefined
+    ? "nothing"
+    : v === null
+      ? "null"
+      : Array.isArray(v)
+        ? "an array"
+        : typeof v === "object"
+          ? "an object"
+          : typeof v === "string"
+            ? `the string ${JSON.stringify(v)}`
+            : `${typeof v} ${JSON.stringify(v)}`;
 
 const article = (t: string): string => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 const typeList = (t: string | string[]): string =>
@@ -75,40 +84,92 @@ function describe(name: JsonContentName, e: ErrorObject): Described | null {
       const key = String(p.missingProperty);
       const pointer = `${at}/${pointerToken(key)}`;
       if (name === "config" && pointer === "/version") {
-        return { code: "CONFIG_VERSION", pointer, message: `"version" is missing: it is the latest configuration version that versionCheck compares against.`, hint: `Add "version": "<x.y.z>".` };
+        return {
+          code: "CONFIG_VERSION",
+          pointer,
+          message: `"version" is missing: it is the latest configuration version that versionCheck compares against.`,
+          hint: `Add "version": "<x.y.z>".`,
+        };
       }
-      return { code: "SCHEMA", pointer, message: `The required property "${key}" is missing.`, hint: `Add "${key}" to the object at ${at || "the top level"}.` };
+      return {
+        code: "SCHEMA",
+        pointer,
+        message: `The required property "${key}" is missing.`,
+        hint: `Add "${key}" to the object at ${at || "the top level"}.`,
+      };
     }
     case "additionalProperties": {
       const key = String(p.additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((k) => k !== "$schema");
-      return { code: "SCHEMA", pointer: `${at}/${pointerToken(key)}`, message: `Unknown property "${key}".`, hint: `Remove it or fix its spelling; the allowed properties are ${allowed.map((k) => `"${k}"`).join(", ")}.` };
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter(
+        (k) => k !== "$schema",
+      );
+      return {
+        code: "SCHEMA",
+        pointer: `${at}/${pointerToken(key)}`,
+        message: `Unknown property "${key}".`,
+        hint: `Remove it or fix its spelling; the allowed properties are ${allowed.map((k) => `"${k}"`).join(", ")}.`,
+      };
     }
     case "type": {
       if (name === "config" && at === "/version") {
-        return { code: "CONFIG_VERSION", pointer: at, message: `"version" must be a string (got ${typeName(e.data)}).`, hint: `Write it in quotes, e.g. "1.2.0".` };
+        return {
+          code: "CONFIG_VERSION",
+          pointer: at,
+          message: `"version" must be a string (got ${typeName(e.data)}).`,
+          hint: `Write it in quotes, e.g. "1.2.0".`,
+        };
       }
-      return { code: "SCHEMA", pointer: at, message: `Must be ${typeList(p.type as string | string[])} (got ${typeName(e.data)}).`, hint: "Fix the value or remove the entry." };
+      return {
+        code: "SCHEMA",
+        pointer: at,
+        message: `Must be ${typeList(p.type as string | string[])} (got ${typeName(e.data)}).`,
+        hint: "Fix the value or remove the entry.",
+      };
     }
     case "pattern": {
       if (name === "manifest" && at === "/base_url") {
-        return { code: "BASE_URL", pointer: at, message: `base_url must be an https:// URL without a trailing slash, query or fragment (got ${JSON.stringify(e.data)}).`, hint: "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS." };
+        return {
+          code: "BASE_URL",
+          pointer: at,
+          message: `base_url must be an https:// URL without a trailing slash, query or fragment (got ${JSON.stringify(e.data)}).`,
+          hint: "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
+        };
       }
       const m = /^\/(indexing|viewing)\//.exec(at);
       if (name === "extensionMap" && m !== null) {
         const prefix = m[1] === "indexing" ? "index_" : "view_";
-        return { code: "MAPPING_VALUE_FORM", pointer: at, message: `${m[1]} values must have the form ${prefix}<ext> (got ${JSON.stringify(e.data)}).`, hint: `Use the key of config.json's ${m[1] === "indexing" ? "exclusions" : "viewable_files"}, e.g. "${prefix}php".` };
+        return {
+          code: "MAPPING_VALUE_FORM",
+          pointer: at,
+          message: `${m[1]} values must have the form ${prefix}<ext> (got ${JSON.stringify(e.data)}).`,
+          hint: `Use the key of config.json's ${m[1] === "indexing" ? "exclusions" : "viewable_files"}, e.g. "${prefix}php".`,
+        };
       }
       return { code: "SCHEMA", pointer: at, message: `${typeName(e.data)} does not match ${String(p.pattern)}.` };
     }
     case "minLength": {
       if (e.propertyName !== undefined) {
-        return { code: "KEY_EMPTY", pointer: `${at}/${pointerToken(e.propertyName)}`, message: "An empty key can never be looked up (an empty extension is answered with a 400).", hint: "Remove the entry." };
+        return {
+          code: "KEY_EMPTY",
+          pointer: `${at}/${pointerToken(e.propertyName)}`,
+          message: "An empty key can never be looked up (an empty extension is answered with a 400).",
+          hint: "Remove the entry.",
+        };
       }
       if (name === "config" && at === "/version") {
-        return { code: "CONFIG_VERSION", pointer: at, message: `"version" must not be empty.`, hint: `Set it to the configuration version, e.g. "1.2.0".` };
+        return {
+          code: "CONFIG_VERSION",
+          pointer: at,
+          message: `"version" must not be empty.`,
+          hint: `Set it to the configuration version, e.g. "1.2.0".`,
+        };
       }
-      return { code: "SCHEMA", pointer: at, message: "Must not be empty.", hint: "Fill in the value or remove the entry." };
+      return {
+        code: "SCHEMA",
+        pointer: at,
+        message: "Must not be empty.",
+        hint: "Fill in the value or remove the entry.",
+      };
     }
     case "propertyNames":
       return null; // the error about the name itself (above) says it
@@ -121,7 +182,11 @@ function describe(name: JsonContentName, e: ErrorObject): Described | null {
  * Validates one parsed content file against its schema. Every ajv error becomes one Diagnostic (errors only).
  * `skip` drops errors at some pointers (e.g. manifest base_url when --base-url overrides it).
  */
-export function validateContent(name: JsonContentName, parsed: ParsedJson, skip: (pointer: string) => boolean = () => false): Diagnostic[] {
+export function validateContent(
+  name: JsonContentName,
+  parsed: ParsedJson,
+  skip: (pointer: string) => boolean = () => false,
+): Diagnostic[] {
   const validate = validators()[name];
   if (validate(toPlain(parsed.value))) return [];
   const out: Diagnostic[] = [];
@@ -129,8 +194,13 @@ export function validateContent(name: JsonContentName, parsed: ParsedJson, skip:
     const d = describe(name, e);
     if (d === null || skip(d.pointer)) continue;
     out.push({
-      severity: "error", code: d.code, file: parsed.file, pointer: d.pointer, ...parsed.positionOf(d.pointer),
-      message: d.message, ...(d.hint === undefined ? {} : { hint: d.hint }),
+      severity: "error",
+      code: d.code,
+      file: parsed.file,
+      pointer: d.pointer,
+      ...parsed.positionOf(d.pointer),
+      message: d.message,
+      ...(d.hint === undefined ? {} : { hint: d.hint }),
     });
   }
   return out;
@@ -144,7 +214,12 @@ const MEMBERWISE: ReadonlySet<JsonContentName> = new Set(["icons"]);
  * The schema problems of `parsed` when all of its members but `key` are known to have none: those of that member
  * alone (what validateContent finds of the whole), or null when the file's schema does not check members one by one.
  */
-export function validateMember(name: JsonContentName, parsed: ParsedJson, key: string, skip: (pointer: string) => boolean = () => false): Diagnostic[] | null {
+export function validateMember(
+  name: JsonContentName,
+  parsed: ParsedJson,
+  key: string,
+  skip: (pointer: string) => boolean = () => false,
+): Diagnostic[] | null {
   if (!MEMBERWISE.has(name) || !(parsed.value instanceof Map) || !parsed.value.has(key)) return null;
   return validateContent(name, { ...parsed, value: new Map([[key, parsed.value.get(key)!]]) }, skip);
 }

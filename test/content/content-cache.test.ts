@@ -20,7 +20,11 @@ afterAll(async () => Promise.all(outs.map(removeDir)));
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const file = (over: Partial<CachedFile> = {}): CachedFile => ({
-  absPath: "/content/icons/a.png", size: 70, mtimeMs: 1_600_000_000_000, stamp: { dev: 7, ino: 42, ctimeMs: 1_700_000_000_000 }, ...over,
+  absPath: "/content/icons/a.png",
+  size: 70,
+  mtimeMs: 1_600_000_000_000,
+  stamp: { dev: 7, ino: 42, ctimeMs: 1_700_000_000_000 },
+  ...over,
 });
 const facts: FileFacts = { hash: Buffer.alloc(20, 1), image: { type: "png", width: 1, height: 1 } };
 /** A moment the file's change time is far enough behind for the cache to keep it. */
@@ -60,7 +64,10 @@ describe("content cache: what it trusts", () => {
     const cache = new ContentCache();
     const f = file();
     const svg = file({ absPath: "/content/icons/v.svg", stamp: { dev: 7, ino: 44, ctimeMs: 1_700_000_000_000 } });
-    const svgFacts: FileFacts = { hash: Buffer.alloc(20, 2), image: { type: "svg", width: null, height: null, active: ["a <script> element"] } };
+    const svgFacts: FileFacts = {
+      hash: Buffer.alloc(20, 2),
+      image: { type: "svg", width: null, height: null, active: ["a <script> element"] },
+    };
     cache.set(f, facts, later(f));
     cache.set(svg, svgFacts, later(svg));
     cache.save(saved, "tool-a");
@@ -113,7 +120,9 @@ describe("content cache: reading content", () => {
     expect(php.data).toEqual(PNG); // not known yet: read
     expect(php.facts).toEqual(factsOf(PNG, true, "icons/php.png"));
     expect(fileOf(first, "icons/vector.svg").facts).toEqual(factsOf(Buffer.from(SVG), true, "icons/vector.svg"));
-    expect(fileOf(first, "style/site.css").facts!.hash).toEqual(digest(await readFile(path.join(dir, "style/site.css"))));
+    expect(fileOf(first, "style/site.css").facts!.hash).toEqual(
+      digest(await readFile(path.join(dir, "style/site.css"))),
+    );
 
     const second = await readContent(dir, { cache });
     for (const f of second.published.filter((p) => p.path.startsWith("icons/") || p.path.startsWith("style/"))) {
@@ -167,6 +176,8 @@ describe("content cache: reading content", () => {
     const fresh = path.join(await tmpDir("bis-cache-fresh-"), "dist");
     outs.push(path.dirname(fresh));
     await build({ ...options, out: fresh });
-    expect(await readFile(layoutOf(out).siteManifest, "utf8")).toBe(await readFile(layoutOf(fresh).siteManifest, "utf8"));
+    expect(await readFile(layoutOf(out).siteManifest, "utf8")).toBe(
+      await readFile(layoutOf(fresh).siteManifest, "utf8"),
+    );
   }, 60_000);
 });

@@ -16,7 +16,8 @@ const content = demoCopies();
 const iconNames = async (dir: string, listings: ContentListings): Promise<string[]> =>
   (await readContent(dir, { listings })).iconDirFiles.map((f) => f.path);
 
-const addIcon = (dir: string, name: string): Promise<void> => writeFile(path.join(dir, "icons", name), squarePng(9, [1, 2, 3, 255]));
+const addIcon = (dir: string, name: string): Promise<void> =>
+  writeFile(path.join(dir, "icons", name), squarePng(9, [1, 2, 3, 255]));
 
 describe("ContentListings", () => {
   test("a folder's walk is kept until a change under it is reported; a change elsewhere keeps it", async () => {
@@ -44,7 +45,10 @@ describe("ContentListings", () => {
     expect(listings.get(real, "icons")).toBeUndefined();
     listings.set(real, "icons", listings.mark("icons"), true, []);
     expect(listings.get(real, "icons")?.exists, "a walk begun after the change is kept").toBe(true);
-    expect(listings.get(path.join(real, "other"), "icons"), "another content folder's walk is not this one's").toBeUndefined();
+    expect(
+      listings.get(path.join(real, "other"), "icons"),
+      "another content folder's walk is not this one's",
+    ).toBeUndefined();
   });
 
   test("a walk that met a symbolic link is not kept", async () => {

@@ -23,8 +23,18 @@ async function withLitter(): Promise<string> {
   const dir = await base();
   await mkdir(path.join(dir, "style", "drafts"), { recursive: true });
   await mkdir(path.join(dir, "icons", "old"), { recursive: true });
-  for (const name of ["style/Thumbs.db", "style/.DS_Store", "style/site.css~", "style/.site.css.swp", "style/x.swp", "style/.#site.css",
-    "style/site.css", "style/drafts/next.css", "icons/old/Thumbs.db", "icons/old/a.png"]) {
+  for (const name of [
+    "style/Thumbs.db",
+    "style/.DS_Store",
+    "style/site.css~",
+    "style/.site.css.swp",
+    "style/x.swp",
+    "style/.#site.css",
+    "style/site.css",
+    "style/drafts/next.css",
+    "icons/old/Thumbs.db",
+    "icons/old/a.png",
+  ]) {
     await writeFile(path.join(dir, name), name.endsWith(".png") ? PNG : "a{}\n");
   }
   return dir;
@@ -40,8 +50,12 @@ describe("exclude", () => {
 
   it("takes the user's patterns instead: a name anywhere, a folder (trailing slash), a path from the content folder", async () => {
     const dir = await withLitter();
-    expect((await published(dir, ["drafts/"])).filter((f) => f.startsWith("style/")))
-      .toEqual(["style/Thumbs.db", "style/site.css", "style/site.css~", "style/x.swp"]); // dot files stay out as before
+    expect((await published(dir, ["drafts/"])).filter((f) => f.startsWith("style/"))).toEqual([
+      "style/Thumbs.db",
+      "style/site.css",
+      "style/site.css~",
+      "style/x.swp",
+    ]); // dot files stay out as before
     expect(await published(dir, ["/icons/old/a.png"])).not.toContain("icons/old/a.png");
     expect(await published(dir, ["a.png"])).not.toContain("icons/old/a.png");
     expect(await published(dir, [])).toContain("style/Thumbs.db");

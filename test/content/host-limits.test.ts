@@ -21,7 +21,10 @@ describe("per-host limits are content errors", () => {
     const icons = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
     for (let i = 0; i < 21_000; i++) icons[`x${i}`] = "text.png";
     await writeFile(file, JSON.stringify(icons));
-    const error = await compile({ content: dir, hosts: ["netlify-static"] }).then(() => null, (e: unknown) => e);
+    const error = await compile({ content: dir, hosts: ["netlify-static"] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ContentError);
     const d = (error as ContentError).diagnostics.find((x) => x.code === "HOST_LIMIT");
     expect(d, JSON.stringify((error as ContentError).diagnostics.slice(0, 3))).toBeDefined();

@@ -10,11 +10,20 @@ import { removeDir } from "../helpers/fixtures.js";
 import { baseContentFolders, PNG, SVG } from "../validation/base-content.js";
 
 const { base, temps } = baseContentFolders();
-afterAll(async () => { for (const t of temps) await removeDir(t); });
+afterAll(async () => {
+  for (const t of temps) await removeDir(t);
+});
 
 async function check(dir: string, strict = false): Promise<{ code: number; text: string }> {
   const printed: string[] = [];
-  const io = { out: (s: string): void => { printed.push(s); }, err: (s: string): void => { printed.push(s); } };
+  const io = {
+    out: (s: string): void => {
+      printed.push(s);
+    },
+    err: (s: string): void => {
+      printed.push(s);
+    },
+  };
   const code = await main(["node", "build-index-site", "check", "--content", dir, ...(strict ? ["--strict"] : [])], io);
   return { code, text: printed.join("\n") };
 }
@@ -38,7 +47,14 @@ describe("issue 27: hostile content", () => {
     await writeFile(path.join(dir, "icons", "Dup.png"), PNG);
     await writeFile(path.join(dir, "icons", "dup.png"), PNG);
     const printed: string[] = [];
-    const io = { out: (s: string): void => { printed.push(s); }, err: (s: string): void => { printed.push(s); } };
+    const io = {
+      out: (s: string): void => {
+        printed.push(s);
+      },
+      err: (s: string): void => {
+        printed.push(s);
+      },
+    };
     const out = path.join(temps[temps.length - 1]!, "..", `out-${path.basename(dir)}`);
     expect(await main(["node", "build-index-site", "build", "--content", dir, "--out", out], io)).toBe(1);
     expect(printed.join("\n")).toMatch(/Dup\.png[\s\S]*dup\.png|dup\.png[\s\S]*Dup\.png/);
@@ -46,11 +62,14 @@ describe("issue 27: hostile content", () => {
   });
 
   it.each([
-    ["script", '<script>alert(document.domain)</script>'],
+    ["script", "<script>alert(document.domain)</script>"],
     ["event handler", '<rect width="1" height="1" onload="alert(1)"/>'],
     ["javascript: URL", '<a href="javascript:alert(1)"><rect width="1" height="1"/></a>'],
     ["javascript: URL with entities", '<a href="&#106;avascript:alert(1)"><rect width="1" height="1"/></a>'],
-    ["foreignObject", '<foreignObject width="1" height="1"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>'],
+    [
+      "foreignObject",
+      '<foreignObject width="1" height="1"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>',
+    ],
   ])("an SVG with a %s is a warning, and --strict refuses it", async (_, inner) => {
     const dir = await base();
     await writeFile(path.join(dir, "icons", "evil.svg"), SVG.replace("</svg>", `${inner}</svg>`));

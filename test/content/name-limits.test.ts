@@ -23,12 +23,22 @@ const withIconKey = async (key: string): Promise<string> => {
 /** `check` fails with exit 1, prints no stack trace and no "Internal error", and the error names `code`. */
 async function refused(dir: string, code: string): Promise<Diagnostic> {
   const err: string[] = [];
-  const io = { out: (s: string): void => { err.push(s); }, err: (s: string): void => { err.push(s); } };
+  const io = {
+    out: (s: string): void => {
+      err.push(s);
+    },
+    err: (s: string): void => {
+      err.push(s);
+    },
+  };
   expect(await main(["node", "build-index-site", "check", "--content", dir], io)).toBe(1);
   const printed = err.join("\n");
   expect(printed).not.toMatch(/Internal error|\n\s+at /);
   expect(printed).toContain(code);
-  const error = await compileContent(dir).then(() => null, (e: unknown) => e);
+  const error = await compileContent(dir).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ContentError);
   const found = (error as ContentError).diagnostics.filter((d) => d.code === code);
   expect(found, JSON.stringify((error as ContentError).diagnostics, null, 1)).toHaveLength(1);
@@ -75,7 +85,12 @@ describe("#8.7 names too long to become an answer file name", () => {
 
   it("names-at-the-limit-build-and-are-written", async () => {
     const dir = await withIconKey("k".repeat(250));
-    await edit(dir, "icons.json", `"php": "php.png",`, `"php": "php.png",\n  ${JSON.stringify("+".repeat(124))}: "php.png",`);
+    await edit(
+      dir,
+      "icons.json",
+      `"php": "php.png",`,
+      `"php": "php.png",\n  ${JSON.stringify("+".repeat(124))}: "php.png",`,
+    );
     await edit(dir, "manifest.json", `"1.1", "1.2.0"]`, `"1.1", "1.2.0", "${"9".repeat(250)}"]`);
     await writeFile(path.join(dir, "icons", `${"i".repeat(246)}.png`), PNG);
     const { diagnostics } = await compileContent(dir);

@@ -28,7 +28,8 @@ async function folder(): Promise<{ content: string; record: string }> {
   return { content, record: path.join(dir, "dist.parsed") };
 }
 
-const writeParses = (file: string, tool: string, parses: Parameters<typeof parsesRecord>[1]): void => writeRecord(file, parsesRecord(tool, parses));
+const writeParses = (file: string, tool: string, parses: Parameters<typeof parsesRecord>[1]): void =>
+  writeRecord(file, parsesRecord(tool, parses));
 
 /** Parses the content with a record's parses, and without: their models and diagnostics must be the same. */
 async function withRecord(content: string, record: string, tool = TOOL): Promise<ParsedFiles> {
@@ -37,7 +38,8 @@ async function withRecord(content: string, record: string, tool = TOOL): Promise
   const fresh = buildModel(await readContent(content), { clock });
   expect(kept.diagnostics).toEqual(fresh.diagnostics);
   expect(JSON.stringify(kept.model, (_, v: unknown) => (v instanceof Map ? [...v] : v))).toBe(
-    JSON.stringify(fresh.model, (_, v: unknown) => (v instanceof Map ? [...v] : v)));
+    JSON.stringify(fresh.model, (_, v: unknown) => (v instanceof Map ? [...v] : v)),
+  );
   return parsed;
 }
 
@@ -47,7 +49,11 @@ describe("the parses' record", () => {
     const first = await withRecord(content, record);
     expect(first.changed).toBe(true);
     writeParses(record, TOOL, first.entries());
-    expect(readParses(record, TOOL).map((k) => k.name).sort()).toEqual(["config", "extensionMap", "icons", "manifest"]);
+    expect(
+      readParses(record, TOOL)
+        .map((k) => k.name)
+        .sort(),
+    ).toEqual(["config", "extensionMap", "icons", "manifest"]);
     const again = await withRecord(content, record);
     expect(again.changed, "every parse came from the record").toBe(false);
   });
@@ -59,7 +65,10 @@ describe("the parses' record", () => {
     await writeFile(icons, (await readFile(icons, "utf8")).replace('"php": "php.png"', '"php": "text.png"'));
     const parsed = await withRecord(content, record);
     expect(parsed.changed).toBe(true);
-    const model = buildModel(await readContent(content), { clock, parsed: new ParsedFiles(() => parsed.entries()) }).model;
+    const model = buildModel(await readContent(content), {
+      clock,
+      parsed: new ParsedFiles(() => parsed.entries()),
+    }).model;
     expect(model?.iconMap.entries.get("php")).toBe("text.png");
   });
 

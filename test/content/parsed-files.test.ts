@@ -81,7 +81,10 @@ describe("ParsedFiles: dev's parses kept by text", () => {
     await edit(dir, "manifest.json", '"base_url": "https://icons.example.org"', '"base_url": 1');
     const raw = await readContent(dir);
     expect(buildModel(raw, { clock, parsed }).model, "base_url 1 is refused").toBeNull();
-    expect(buildModel(raw, { clock, parsed, baseUrl: "https://x.example" }).model, "--base-url replaces it").not.toBeNull();
+    expect(
+      buildModel(raw, { clock, parsed, baseUrl: "https://x.example" }).model,
+      "--base-url replaces it",
+    ).not.toBeNull();
     expect(buildModel(raw, { clock, parsed }).model, "refused again without --base-url").toBeNull();
   });
 });
@@ -90,7 +93,8 @@ describe("cross-checks of a kept parse", () => {
   test("extensionMap.json's findings are kept while it and config.json are, and found again when config.json changes", async () => {
     const dir = await content();
     const parsed = new ParsedFiles();
-    const unknown = (r: ModelResult): string[] => r.diagnostics.filter((d) => d.code === "MAPPING_KEY_UNKNOWN").map((d) => `${d.pointer} ${d.line}:${d.column}`);
+    const unknown = (r: ModelResult): string[] =>
+      r.diagnostics.filter((d) => d.code === "MAPPING_KEY_UNKNOWN").map((d) => `${d.pointer} ${d.line}:${d.column}`);
     await edit(dir, "extensionMap.json", '"php": "index_php"', '"php": "index_phpx"');
     expect(unknown((await both(dir, parsed)).kept)).toEqual(["/indexing/php 3:16"]);
     await edit(dir, "icons.json", '"php": "php.png"', '"php": "text.png"');
@@ -104,8 +108,15 @@ describe("cross-checks of a kept parse", () => {
 
 describe("ModelParts: dev's model parts kept by what they are made of", () => {
   const whole = (site: SiteModel): A.Answer[] => [
-    A.info(site), A.status(site), A.config(site), A.icons(site), A.iconMappings(site), A.configReference(site),
-    A.extensionMappings(site, undefined), A.extensionMappings(site, "indexing"), A.extensionMappings(site, "viewing"),
+    A.info(site),
+    A.status(site),
+    A.config(site),
+    A.icons(site),
+    A.iconMappings(site),
+    A.configReference(site),
+    A.extensionMappings(site, undefined),
+    A.extensionMappings(site, "indexing"),
+    A.extensionMappings(site, "viewing"),
   ];
   /** The next model with the parts kept, and every whole answer's text held to a model made without them. */
   async function next(dir: string, parsed: ParsedFiles, parts: ModelParts): Promise<SiteModel> {
@@ -153,7 +164,12 @@ describe("ModelParts: dev's model parts kept by what they are made of", () => {
 
   test("icons/'s files: the same map for the same names, sizes and times; a new one for a name changed in place", () => {
     const parts = new ModelParts();
-    const file = (name: string, size = 10): RawFile => ({ path: `icons/${name}`, absPath: `/c/icons/${name}`, size, mtimeMs: 1000 });
+    const file = (name: string, size = 10): RawFile => ({
+      path: `icons/${name}`,
+      absPath: `/c/icons/${name}`,
+      size,
+      mtimeMs: 1000,
+    });
     const time = (f: RawFile): number => f.mtimeMs / 1000;
     const first = parts.iconDirFilesOf([file("a.png"), file("b.png")], time);
     expect(parts.iconDirFilesOf([file("a.png"), file("b.png")], time)).toBe(first);

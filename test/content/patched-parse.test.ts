@@ -16,7 +16,24 @@ import { buildClock } from "../../src/model/time.js";
 import { demoCopies, REPO, TEST_EPOCH } from "../helpers/fixtures.js";
 
 /** Keys and values with what JSON escapes or a regex could trip on. */
-const PIECES = ["php", "a\"b", "x\\y", "é", "😀", "tab\there", "/", "u\u0001", "{", "}", ",", ":", " ", "png", ".", "~0"];
+const PIECES = [
+  "php",
+  'a"b',
+  "x\\y",
+  "é",
+  "😀",
+  "tab\there",
+  "/",
+  "u\u0001",
+  "{",
+  "}",
+  ",",
+  ":",
+  " ",
+  "png",
+  ".",
+  "~0",
+];
 
 function word(next: () => number): string {
   let s = "";
@@ -45,13 +62,15 @@ function edit(text: string, map: Map<string, string>, next: () => number): { aft
   const valueAt = text.indexOf(JSON.stringify(map.get(key)), at + JSON.stringify(key).length);
   const valueEnd = valueAt + JSON.stringify(map.get(key)).length;
   const r = next();
-  if (r < 0.5) return { after: text.slice(0, valueAt) + JSON.stringify(word(next)) + text.slice(valueEnd), value: true }; // a new value
+  if (r < 0.5)
+    return { after: text.slice(0, valueAt) + JSON.stringify(word(next)) + text.slice(valueEnd), value: true }; // a new value
   if (r < 0.55) return other(`${text.slice(0, valueAt)}"\\ud800"${text.slice(valueEnd)}`); // half a surrogate pair
   if (r < 0.6) return other(`${text.slice(0, valueAt)}"a\tb"${text.slice(valueEnd)}`); // a raw tab in a string
   if (r < 0.65) return other(`${text.slice(0, valueAt)}"\\q"${text.slice(valueEnd)}`); // an escape JSON lacks
   if (r < 0.7) return other(`${text.slice(0, valueAt)}1${text.slice(valueEnd)}`); // a number
   if (r < 0.75) return other(`${text.slice(0, valueAt)}"a",\n"${key}": "b"${text.slice(valueEnd)}`); // a duplicate key
-  if (r < 0.8) return other(text.slice(0, at) + JSON.stringify(word(next)) + text.slice(at + JSON.stringify(key).length)); // a new key
+  if (r < 0.8)
+    return other(text.slice(0, at) + JSON.stringify(word(next)) + text.slice(at + JSON.stringify(key).length)); // a new key
   if (r < 0.85) return other(text.slice(0, valueEnd) + text.slice(valueEnd + 1)); // the comma or brace after it removed
   if (r < 0.9) return other(`${text.slice(0, valueEnd)}, "added": "x.png"${text.slice(valueEnd)}`); // a member added on its line
   if (r < 0.95) return other(`${text.slice(0, valueAt)}"a\nb"${text.slice(valueEnd)}`); // a line break in a string
@@ -79,7 +98,9 @@ describe("patchMember: one member's new value from the parse before it", () => {
         expect(fresh.diagnostics, `seed ${seed}: a patched text parses without a problem`).toEqual([]);
         expect([...patch.value], `seed ${seed}`).toEqual([...(fresh.value as JsonObject)]);
         expect((fresh.value as JsonObject).get(patch.key), `seed ${seed}`).toBe(patch.value.get(patch.key));
-        expect([...(parsedBefore.value as JsonObject)], `seed ${seed}: the value before is left as it was`).toEqual([...map]);
+        expect([...(parsedBefore.value as JsonObject)], `seed ${seed}: the value before is left as it was`).toEqual([
+          ...map,
+        ]);
         // Every value is where it was (the patched parse keeps the positions of the one before).
         for (const key of map.keys()) {
           const pointer = `/${pointerToken(key)}`;
@@ -97,8 +118,18 @@ describe("patchMember: one member's new value from the parse before it", () => {
   });
 
   test("icons.json's schema checks each member alone (what validateMember relies on)", async () => {
-    const schema = JSON.parse(await readFile(path.join(REPO, "schemas/icons.schema.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.keys(schema).sort()).toEqual(["$schema", "additionalProperties", "description", "propertyNames", "title", "type"]);
+    const schema = JSON.parse(await readFile(path.join(REPO, "schemas/icons.schema.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(schema).sort()).toEqual([
+      "$schema",
+      "additionalProperties",
+      "description",
+      "propertyNames",
+      "title",
+      "type",
+    ]);
     expect(Object.keys(schema.additionalProperties as object).sort()).toEqual(["description", "minLength", "type"]);
     expect(Object.keys(schema.propertyNames as object).sort()).toEqual(["minLength"]);
   });
@@ -112,11 +143,21 @@ describe("ParsedFiles: a patched parse and its member's check", () => {
     const dir = await content();
     const file = path.join(dir, "icons.json");
     // Two findings that stay where they are (a missing icon above the edited line and one below it): kept in place.
-    const original = (await readFile(file, "utf8")).replace('"folder.png"', '"gone.png"').replace('"archive.png"', '"lost.png"');
+    const original = (await readFile(file, "utf8"))
+      .replace('"folder.png"', '"gone.png"')
+      .replace('"archive.png"', '"lost.png"');
     const parsed = new ParsedFiles();
     const parts = new ModelParts();
     // The php member's line as each edit leaves it: values, and a space before the value (its place moves: parsed).
-    const lines = ['"php": "text.png",', '"php": "",', '"php": "no-such.png",', '"php":  "no-such.png",', '"php": "php.png",', '"php": "",', '"php": "text.png",'];
+    const lines = [
+      '"php": "text.png",',
+      '"php": "",',
+      '"php": "no-such.png",',
+      '"php":  "no-such.png",',
+      '"php": "php.png",',
+      '"php": "",',
+      '"php": "text.png",',
+    ];
     for (const [i, line] of lines.entries()) {
       await writeFile(file, original.replace(/"php": "php\.png",/, line));
       const kept = buildModel(await readContent(dir), { clock, parsed, parts });
@@ -124,8 +165,15 @@ describe("ParsedFiles: a patched parse and its member's check", () => {
       expect(kept.diagnostics, `edit ${i}: ${line}`).toEqual(fresh.diagnostics);
       expect([...(kept.parsed.icons!.value as JsonObject)]).toEqual([...(fresh.parsed.icons!.value as JsonObject)]);
       // An empty value is a schema error (icons.json is then not checked against icons/); the others are checked.
-      if (line.includes('""')) expect(kept.diagnostics.some((d) => d.severity === "error" && d.pointer === "/php" && d.line !== undefined)).toBe(true);
-      else expect(kept.diagnostics.filter((d) => d.code === "ICON_MISSING" && d.line !== undefined).length, `edit ${i}`).toBeGreaterThanOrEqual(2);
+      if (line.includes('""'))
+        expect(
+          kept.diagnostics.some((d) => d.severity === "error" && d.pointer === "/php" && d.line !== undefined),
+        ).toBe(true);
+      else
+        expect(
+          kept.diagnostics.filter((d) => d.code === "ICON_MISSING" && d.line !== undefined).length,
+          `edit ${i}`,
+        ).toBeGreaterThanOrEqual(2);
     }
   });
 });

@@ -15,7 +15,8 @@ import { writeBase } from "../validation/base-content.js";
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
 
-const planWarnings = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => d.code === "HOST_PLAN_LIMIT");
+const planWarnings = (diagnostics: readonly Diagnostic[]): Diagnostic[] =>
+  diagnostics.filter((d) => d.code === "HOST_PLAN_LIMIT");
 
 describe("the hosts' plan limits", () => {
   it("20,001 plain files cross Cloudflare Free's 20,000 files per deploy (a warning), not Paid's 100,000", async () => {
@@ -27,11 +28,18 @@ describe("the hosts' plan limits", () => {
     const warnings = planWarnings(free.diagnostics);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ severity: "warning", file: "--hosts cloudflare" });
-    expect(warnings[0]!.message).toMatch(/^cloudflare: static asset files per Worker version is 20,000 on the free plan; this build gives 20,0\d\d files\.$/);
+    expect(warnings[0]!.message).toMatch(
+      /^cloudflare: static asset files per Worker version is 20,000 on the free plan; this build gives 20,0\d\d files\.$/,
+    );
     expect(warnings[0]!.hint).toMatch(/--plan paid/);
-    expect(planWarnings((await compile({ content: dir, hosts: ["cloudflare"], plan: "paid" })).diagnostics)).toEqual([]);
+    expect(planWarnings((await compile({ content: dir, hosts: ["cloudflare"], plan: "paid" })).diagnostics)).toEqual(
+      [],
+    );
     // --strict: the same crossing is an error, and nothing is built.
-    const error = await compile({ content: dir, hosts: ["cloudflare"], strict: true }).then(() => null, (e: unknown) => e);
+    const error = await compile({ content: dir, hosts: ["cloudflare"], strict: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ContentError);
     expect(planWarnings((error as ContentError).diagnostics)[0]!.severity).toBe("error");
   }, 120_000);
@@ -43,13 +51,16 @@ describe("the hosts' plan limits", () => {
     const result = await compile({ content: dir, hosts: ["cloudflare", "netlify", "nginx"], plan: "paid" });
     const warnings = planWarnings(result.diagnostics);
     expect(warnings.map((d) => d.file)).toEqual(["--hosts cloudflare"]);
-    expect(warnings[0]!.message).toMatch(/size of one static asset file is 26\.21 MB on the paid plan; this build gives 27\.00 MB \(style\/huge\.css\)/);
+    expect(warnings[0]!.message).toMatch(
+      /size of one static asset file is 26\.21 MB on the paid plan; this build gives 27\.00 MB \(style\/huge\.css\)/,
+    );
   });
 
   it("the handler's size: Vercel's 1 MB gzip on Hobby, 2 MB on Pro", () => {
     const measures = [{ host: "vercel" as const, handlerBytes: 9_000_000, handlerGzipBytes: 1_500_000 }];
-    expect(planLimitDiagnostics(measures, "free").map((d) => d.message))
-      .toEqual(["vercel: Edge Function size after gzip (Hobby, Pro) is 1.00 MB on the free plan; this build gives 1.50 MB."]);
+    expect(planLimitDiagnostics(measures, "free").map((d) => d.message)).toEqual([
+      "vercel: Edge Function size after gzip (Hobby, Pro) is 1.00 MB on the free plan; this build gives 1.50 MB.",
+    ]);
     expect(planLimitDiagnostics(measures, "paid")).toEqual([]);
   });
 

@@ -16,10 +16,20 @@ const { base } = baseContentFolders();
 /** The build's errors with `code`, after checking that check exits 1 without an internal error. */
 async function refused(dir: string, code: string): Promise<Diagnostic[]> {
   const printed: string[] = [];
-  const io = { out: (s: string): void => { printed.push(s); }, err: (s: string): void => { printed.push(s); } };
+  const io = {
+    out: (s: string): void => {
+      printed.push(s);
+    },
+    err: (s: string): void => {
+      printed.push(s);
+    },
+  };
   expect(await main(["node", "build-index-site", "check", "--content", dir], io)).toBe(1);
   expect(printed.join("\n")).not.toMatch(/Internal error|\n\s+at /);
-  const error = await compileContent(dir).then(() => null, (e: unknown) => e);
+  const error = await compileContent(dir).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ContentError);
   return (error as ContentError).diagnostics.filter((d) => d.code === code && d.severity === "error");
 }
@@ -45,7 +55,8 @@ describe("#8.9 refused, named", () => {
   });
 
   it.each(["x.php", "x.PHP", "x.phtml", "x.phar", "x.php3", "x.php5", "x.php8", "x.pht", "x.phps", "x.php.png"])(
-    "server-script-%s-in-a-published-folder-is-refused", async (name) => {
+    "server-script-%s-in-a-published-folder-is-refused",
+    async (name) => {
       const dir = await base();
       await mkdir(path.join(dir, "style", "deep"), { recursive: true });
       await writeFile(path.join(dir, "style", "deep", name), "<?php echo 1;\n");
@@ -53,7 +64,8 @@ describe("#8.9 refused, named", () => {
       expect(more).toEqual([]);
       expect(d!.file).toBe(`${dir}/style/deep/${name}`);
       expect(d!.message).toMatch(/Apache/);
-    });
+    },
+  );
 
   it("server-script-in-favicon-is-refused", async () => {
     const dir = await base();
