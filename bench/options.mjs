@@ -32,7 +32,7 @@ Options:
                      with ×100 also its peak RSS with --sample 20000) and the catalogue page in chromium on the real
                      fixture and, with ×100, at ×100 (bench/catalogue.mjs: first paint, first screen, ready and search ms)
   --page <file>      write the page there instead of docs/benchmark.md
-  --no-page          do not write the page at the end of the run
+  --no-page          do not write the page at the end of the run (a --quick run writes it only with --page)
   --page-from <json> run nothing: write the page (docs/benchmark.md, or --page) from a results file a run wrote,
                      e.g. bench/results/latest.json
   -h, --help         print this help and exit
@@ -111,7 +111,11 @@ export function parseOptions(args) {
     loadSeconds,
     resultsName,
     pageFrom,
-    page: parsed["no-page"] === true ? null : path.resolve(parsed.page ?? PAGE),
+    // A --quick run's figures are not the project's standing: it writes the page only when --page names one.
+    page:
+      parsed["no-page"] === true || (quick && parsed.page === undefined && pageFrom === undefined)
+        ? null
+        : path.resolve(parsed.page ?? PAGE),
     builds: parsed["no-builds"] !== true,
     preview: parsed["no-preview"] !== true,
     nginx: parsed["no-nginx"] !== true,
