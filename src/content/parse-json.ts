@@ -48,12 +48,15 @@ function computeLineStarts(text: string): number[] {
   return starts;
 }
 
-/** PHP's json_decode refuses structures nested deeper than this (its default $depth). */
+/** PHP's json_decode default $depth. It counts the value inside the deepest array as a level of its own, so it
+ * admits PHP_MAX_DEPTH - 1 nested arrays or objects (PHP 8.2: 511 decode, 512 do not). */
 export const PHP_MAX_DEPTH = 512;
+/** The deepest nesting of arrays and objects that PHP's json_decode admits. */
+export const PHP_MAX_NESTING = PHP_MAX_DEPTH - 1;
 
 const SYNTAX_HINT = "JSON needs double quotes around keys and strings, no comments and no comma after the last item.";
 
-/** Offset of the first "[" or "{" that nests deeper than PHP_MAX_DEPTH, or -1 (strings skipped). */
+/** Offset of the first "[" or "{" that nests deeper than PHP_MAX_NESTING, or -1 (strings skipped). */
 function tooDeepAt(text: string): number {
   let depth = 0;
   let inString = false;
@@ -65,7 +68,7 @@ function tooDeepAt(text: string): number {
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
-      if (++depth > PHP_MAX_DEPTH) return i;
+      if (++depth > PHP_MAX_NESTING) return i;
     } else if (c === 93 || c === 125) depth--;
   }
   return -1;
@@ -161,7 +164,7 @@ function textProblem(file: string, text: string, at: (offset: number) => Positio
       code: "JSON_TOO_DEEP",
       file,
       ...at(deep),
-      message: `Nested more than ${PHP_MAX_DEPTH} levels deep here: PHP's json_decode refuses such a file (its depth limit is ${PHP_MAX_DEPTH}).`,
+      message: `Nested more than ${PHP_MAX_NESTING} levels deep here: PHP's json_decode refuses such a file (its depth limit of ${PHP_MAX_DEPTH} admits ${PHP_MAX_NESTING} nested arrays or objects).`,
       hint: "Flatten the structure; content files need only a few levels.",
     };
   }

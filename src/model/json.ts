@@ -42,8 +42,23 @@ function native(value: Body | undefined): boolean {
   return true;
 }
 
+/**
+ * Whether PHP prints this object as a list. The reference decodes content with `json_decode(…, true)`, so every object
+ * becomes a PHP array, and `json_encode` prints an array whose keys are 0, 1, … n-1 in order as a list: `{}` comes
+ * back as `[]`, and `{"0":"a","1":"b"}` as `["a","b"]`.
+ */
+export function isPhpList(map: ReadonlyMap<string, unknown>): boolean {
+  let i = 0;
+  for (const key of map.keys()) if (key !== String(i++)) return false;
+  return true;
+}
+
+/** A content object as PHP re-encodes it: its values as a list where isPhpList says so, else the object itself. */
+const asPhp = (value: Body): Body => (value instanceof Map && isPhpList(value) ? [...value.values()] : value);
+
 function write(value: Body, indent: string): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
+  if (value instanceof Map && isPhpList(value)) return write(asPhp(value), indent);
   // A subtree without Maps: JSON.stringify prints it; its lines get this level's indent (strings hold no raw newline).
   if (native(value))
     return indent === ""
@@ -69,6 +84,8 @@ function write(value: Body, indent: string): string {
 /** Whether `stringify(a) === stringify(b)`, without printing either (Maps and plain objects with the same entries are equal). */
 export function sameText(a: Body, b: Body): boolean {
   if (a === b) return true;
+  a = asPhp(a);
+  b = asPhp(b);
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object")
     return JSON.stringify(a) === JSON.stringify(b);
   if (Array.isArray(a) || Array.isArray(b)) {

@@ -59,8 +59,16 @@ function strtol(part: string): bigint {
   return n > LONG_MAX ? LONG_MAX : n;
 }
 
+const beforeNul = (s: string): string => {
+  const nul = s.indexOf("\0");
+  return nul === -1 ? s : s.slice(0, nul);
+};
+
 /** Returns -1, 0 or 1 exactly as PHP's version_compare($a, $b): a line-by-line port of php_version_compare(). */
 export function versionCompare(a: string, b: string): -1 | 0 | 1 {
+  // PHP compares C strings: a NUL byte ends the version.
+  a = beforeNul(a);
+  b = beforeNul(b);
   if (a === "" || b === "") {
     if (a === "" && b === "") return 0;
     return a !== "" ? 1 : -1;

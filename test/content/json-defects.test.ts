@@ -106,9 +106,9 @@ describe("#8.6 JSON that PHP refuses or reads differently", () => {
     const deep = (n: number): string => `"cache_type": ${"[".repeat(n)}${"]".repeat(n)}`;
     const { dir, errors } = await errorsWith("config.json", config(deep(600)));
     expect(errors).toHaveLength(1);
-    // main is level 2, so the 511th "[" is level 513: column 19 + 510.
-    expect(errors[0]).toMatchObject({ code: "JSON_TOO_DEEP", file: `${dir}/config.json`, line: 4, column: 19 + 510 });
-    expect(errors[0]!.message).toContain("512");
+    // main is level 2, so the 510th "[" is level 512, one more than PHP admits: column 19 + 509.
+    expect(errors[0]).toMatchObject({ code: "JSON_TOO_DEEP", file: `${dir}/config.json`, line: 4, column: 19 + 509 });
+    expect(errors[0]!.message).toContain("511");
   });
 
   it("nesting-of-1650-levels-is-an-error-not-a-range-error-crash", async () => {
@@ -117,9 +117,9 @@ describe("#8.6 JSON that PHP refuses or reads differently", () => {
     expect(errors.map((d) => d.code)).toEqual(["JSON_TOO_DEEP"]);
   });
 
-  it("nesting-of-exactly-512-is-accepted-by-the-parser", () => {
-    expect(parseJson("f.json", `${"[".repeat(512)}${"]".repeat(512)}`).diagnostics).toEqual([]);
-    expect(parseJson("f.json", `${"[".repeat(513)}${"]".repeat(513)}`).diagnostics.map((d) => d.code)).toEqual([
+  it("nesting-of-exactly-511-is-accepted-by-the-parser", () => {
+    expect(parseJson("f.json", `${"[".repeat(511)}${"]".repeat(511)}`).diagnostics).toEqual([]);
+    expect(parseJson("f.json", `${"[".repeat(512)}${"]".repeat(512)}`).diagnostics.map((d) => d.code)).toEqual([
       "JSON_TOO_DEEP",
     ]);
   });

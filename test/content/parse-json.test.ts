@@ -2,20 +2,34 @@
 // parseJson on its own: the limits PHP's json_decode enforces (depth 512, exact integers) at their boundaries, and
 // syntax errors that name their cause once, with a hint.
 
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parseJson, PHP_MAX_DEPTH } from "../../src/content/parse-json.js";
+import { skipReason } from "../helpers/needs.js";
 
 const nested = (levels: number): string => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
 const codes = (text: string): string[] => parseJson("f.json", text).diagnostics.map((d) => d.code);
 
-describe("nesting depth (PHP's json_decode default depth is 512)", () => {
-  it("accepts exactly 512 levels", () => {
+describe("nesting depth (PHP's json_decode default depth is 512: 511 nested levels)", () => {
+  it("accepts exactly 511 levels", () => {
     expect(PHP_MAX_DEPTH).toBe(512);
-    expect(codes(nested(512))).toEqual([]);
+    expect(codes(nested(511))).toEqual([]);
   });
-  it("refuses 513 levels at the 513th bracket", () => {
-    const [d] = parseJson("f.json", nested(513)).diagnostics;
-    expect(d).toMatchObject({ code: "JSON_TOO_DEEP", line: 1, column: 513 });
+  it("refuses 512 levels at the 512th bracket", () => {
+    const [d] = parseJson("f.json", nested(512)).diagnostics;
+    expect(d).toMatchObject({ code: "JSON_TOO_DEEP", line: 1, column: 512 });
+  });
+  it.skipIf(skipReason("php") !== undefined)("refuses exactly what PHP's json_decode cannot decode", () => {
+    for (const text of [nested(510), nested(511), nested(512), `{"a":${nested(510)}}`, `{"a":${nested(511)}}`]) {
+      const php = execFileSync("php", ["-r", "echo json_decode(stream_get_contents(STDIN), true) === null ? 'no' : 'yes';"], {
+        input: text,
+        encoding: "utf8",
+      });
+      expect({ text: text.slice(0, 8), decodes: codes(text).length === 0 }).toEqual({
+        text: text.slice(0, 8),
+        decodes: php === "yes",
+      });
+    }
   });
   it("refuses 100,000 levels without a RangeError (brackets inside strings do not count)", () => {
     expect(codes(nested(100_000))).toEqual(["JSON_TOO_DEEP"]);
