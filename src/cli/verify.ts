@@ -37,18 +37,42 @@ const seconds = (value: string): number => {
 const header = (value: string, previous: string[]): string[] => {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(value))
     throw new InvalidArgumentError("must be Name:value (for example Authorization:Bearer x).");
+  // What Node's HTTP client refuses in a value (RFC 9110 field-value): CR, LF, other controls, beyond U+00FF.
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value.slice(value.indexOf(":") + 1)))
+    throw new UsageError(
+      `--header ${JSON.stringify(value)} must have a value without line breaks, control characters or characters beyond U+00FF.`,
+    );
   return [...previous, value];
 };
+
+/**
+ * A password in the URL never reaches a report or a CI log: the URL's user and password become the Basic
+ * Authorization header that Node would have sent for them (unless --header gives one), and leave the URL.
+ */
+function credentialsToHeader(url: URL, headers: Record<string, string>): void {
+  if (url.username === "" && url.password === "") return;
+  const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === "authorization"))
+    headers.Authorization = `Basic ${Buffer.from(user, "utf8").toString("base64")}`;
+  url.username = "";
+  url.password = "";
+}
+
+/** "https://user:secret@host" → "https://user:***@host", for messages about a URL that did not parse. */
+const hidePassword = (raw: string): string => raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, "$1:***@");
 
 function targetUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`${raw} is not a URL.`, "Give the site's address, for example https://icons.example.org/.");
+    throw new UsageError(
+      `${hidePassword(raw)} is not a URL.`,
+      "Give the site's address, for example https://icons.example.org/.",
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new UsageError(`${raw} is not an http or https URL.`);
+    throw new UsageError(`${hidePassword(raw)} is not an http or https URL.`);
   url.search = "";
   url.hash = "";
   return url;
@@ -93,9 +117,10 @@ async function runVerify(
 ): Promise<void> {
   run.json = opts.json === true;
   const target = targetUrl(raw);
-  const headers = Object.fromEntries(
+  const headers: Record<string, string> = Object.fromEntries(
     opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
   );
+  credentialsToHeader(target, headers);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);

@@ -193,6 +193,40 @@ describe("verify: targets it cannot check (exit 2, one line)", () => {
   });
 });
 
+describe("verify: its own inputs", () => {
+  test("a --header value with CR, LF or a character beyond U+00FF is a usage error (exit 2, one line)", async () => {
+    for (const value of ["X-A:one\r\nX-B: two", "X-A:one\ntwo", "X-A:caf\u0100", "X-A:a\u0000b"]) {
+      await expectCannotCheck(
+        ["http://127.0.0.1:1/", "--dir", site.out, "--header", value],
+        /--header.*must have a value/,
+      );
+    }
+  });
+
+  test("a password in the URL is sent as Basic auth and never printed", async () => {
+    const seen: Array<string | undefined> = [];
+    const server = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404, { "content-type": "text/plain" }).end("no");
+    });
+    try {
+      const withUser = server.url.replace("http://", "http://user:s3cret-pw@");
+      const run = await runVerify([withUser, "--dir", site.out, "--show", "3"]);
+      expect(run.code, run.err).toBe(1);
+      expect(`${run.out}\n${run.err}`).not.toContain("s3cret-pw");
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set([`Basic ${Buffer.from("user:s3cret-pw").toString("base64")}`]));
+      const json = await runVerify([withUser, "--dir", site.out, "--json"]);
+      expect(json.out).not.toContain("s3cret-pw");
+      const bad = await runVerify(["http://user:s3cret-pw@127.0.0.1:abc/", "--dir", site.out]);
+      expect(bad.code).toBe(2);
+      expect(bad.err).not.toContain("s3cret-pw");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("verify: an SPA fallback is a difference, not a failure to check", () => {
   test("HTML for everything: exit 1, each URL with 'expected JSON'", async () => {
     const server = await serve((_req, res) => {
