@@ -5,7 +5,7 @@
 
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
-import { BASE_URL_PATTERN } from "../content/base-url.js";
+import { baseUrlProblem } from "../content/base-url.js";
 import { baseUrlFromEnv, FROM_ENV, REQUEST_ORIGIN } from "../content/base-url-env.js";
 import { DEFAULT_EXCLUDE } from "../content/exclude.js";
 import { UsageError } from "../errors.js";
@@ -87,9 +87,11 @@ export function hostsFlag(list: string | undefined): HostName[] | undefined {
  * otherwise).
  */
 export function baseUrlFlag(url: string | undefined): string | undefined {
-  if (url === undefined || url === FROM_ENV || url === REQUEST_ORIGIN || BASE_URL_PATTERN.test(url)) return url;
+  if (url === undefined || url === FROM_ENV || url === REQUEST_ORIGIN) return url;
+  const wrong = baseUrlProblem(url);
+  if (wrong === null) return url;
   throw new UsageError(
-    `--base-url ${JSON.stringify(url)} is not an https:// URL without a trailing slash, query or fragment.`,
+    `--base-url ${JSON.stringify(url)} cannot be used: ${wrong}.`,
     `Pass the site's public address, e.g. --base-url https://icons.example.org, ${FROM_ENV} for the deploy's own URL, ` +
       `or ${REQUEST_ORIGIN} for each request's origin (edge hosts).`,
   );
@@ -105,9 +107,10 @@ function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): Reso
   if (value !== FROM_ENV && value !== REQUEST_ORIGIN)
     return { baseUrl: value, baseUrlSource: null, requestOrigin: false };
   const found = baseUrlFromEnv(env);
-  if (found.url !== null && !BASE_URL_PATTERN.test(found.url)) {
+  const wrong = found.url === null ? null : baseUrlProblem(found.url);
+  if (wrong !== null) {
     throw new UsageError(
-      `--base-url ${value}: ${found.source} gives ${JSON.stringify(found.url)}, which is not an https:// URL without a path's trailing slash, query or fragment.`,
+      `--base-url ${value}: ${found.source} gives ${JSON.stringify(found.url)}, which cannot be used: ${wrong}.`,
     );
   }
   return found.url === null

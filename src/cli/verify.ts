@@ -3,6 +3,7 @@
 // the build? Exit 0 pass, 1 a difference, 2 cannot check (a bad flag, an unreachable target, no build), 130 Ctrl-C.
 
 import { InvalidArgumentError, type Command } from "commander";
+import { baseUrlProblem } from "../content/base-url.js";
 import { formatError, UsageError } from "../errors.js";
 import { DEFAULT_LIMIT } from "../verify/requests.js";
 import type { VerifyReport } from "../verify/run.js";
@@ -60,6 +61,14 @@ function credentialsToHeader(url: URL, headers: Record<string, string>): void {
 
 /** "https://user:secret@host" → "https://user:***@host", for messages about a URL that did not parse. */
 const hidePassword = (raw: string): string => raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, "$1:***@");
+
+/** `verify --base-url`: the build's check, http allowed (a local deploy), a trailing slash forgiven. */
+function verifyBaseUrl(raw: string): string {
+  const url = raw.replace(/\/+$/, "");
+  const wrong = baseUrlProblem(url, { http: true });
+  if (wrong !== null) throw new UsageError(`--base-url ${JSON.stringify(hidePassword(raw))} cannot be used: ${wrong}.`);
+  return url;
+}
 
 function targetUrl(raw: string): URL {
   let url: URL;
@@ -146,7 +155,7 @@ async function runVerify(
       signal: controller.signal,
       ...(opts.sample !== undefined ? { sample: opts.sample } : {}),
       ...(opts.reference === true ? { reference: true } : {}),
-      ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {}),
+      ...(opts.baseUrl !== undefined ? { baseUrl: verifyBaseUrl(opts.baseUrl) } : {}),
       ...(progress !== undefined && !run.json
         ? {
             onProgress: (done: number, total: number) => {

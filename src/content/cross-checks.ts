@@ -6,7 +6,7 @@
 
 import type { Diagnostic } from "../errors.js";
 import type { JsonObject } from "../model/json.js";
-import { BASE_URL_PATTERN } from "./base-url.js";
+import { BASE_URL_PATTERN, baseUrlProblem } from "./base-url.js";
 import { FileChecks } from "./file-checks.js";
 import { fmt, Out, short, visible } from "./findings.js";
 import { IconMapChecks } from "./icon-map-checks.js";
@@ -139,18 +139,36 @@ function checkedOnce(check: FileCheck, file: ParsedJson, config: ParsedJson | un
   return kept.list.map((d) => ({ ...d }));
 }
 
+/** What the schema's pattern lets through but a URL parser refuses (a bad port, an empty label, credentials, …). */
+function checkManifestBaseUrl(out: Out, manifest: ParsedJson): void {
+  const baseUrl = (manifest.value as JsonObject).get("base_url");
+  if (typeof baseUrl !== "string" || !BASE_URL_PATTERN.test(baseUrl)) return; // the schema reports it
+  const wrong = baseUrlProblem(baseUrl);
+  if (wrong === null) return;
+  out.at(
+    manifest,
+    "error",
+    "BASE_URL",
+    "/base_url",
+    `base_url ${visible(baseUrl)} cannot be used: ${wrong}.`,
+    "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
+  );
+}
+
 export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   const out = new Out();
   const { raw, valid } = input;
-  if (input.baseUrl !== undefined && !BASE_URL_PATTERN.test(input.baseUrl)) {
+  const baseUrlWrong = input.baseUrl === undefined ? null : baseUrlProblem(input.baseUrl);
+  if (input.baseUrl !== undefined && baseUrlWrong !== null) {
     out.file(
       "--base-url",
       "error",
       "BASE_URL",
-      `base_url must be an https:// URL without a trailing slash, query or fragment (got ${visible(input.baseUrl)}).`,
+      `base_url ${visible(input.baseUrl)} cannot be used: ${baseUrlWrong}.`,
       "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
     );
   }
+  if (valid.manifest !== undefined && input.baseUrl === undefined) checkManifestBaseUrl(out, valid.manifest);
   if (valid.manifest !== undefined) out.list.push(...checkedOnce(checkManifest, valid.manifest, valid.config));
   if (valid.extensionMap !== undefined)
     out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
