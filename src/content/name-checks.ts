@@ -57,7 +57,9 @@ export function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base
         "KEY_LEADING_DOT",
         pointer,
         `The key ${visible(key)} starts with a dot, but clients send the extension without one, so ${what} never matches this entry.`,
-        `Write it as ${visible(key.replace(/^\.+/, ""))}.`,
+        key.replace(/^\.+/, "") === ""
+          ? "Remove the key: no extension is made of dots alone."
+          : `Write it as ${visible(key.replace(/^\.+/, ""))}.`,
       );
     }
     const tooLong = answerNameTooLong(key);
@@ -73,14 +75,17 @@ export function checkKeys(out: Out, parsed: ParsedJson, object: JsonObject, base
       continue;
     }
     if (hasUncarriableChar(key)) {
-      out.at(
-        parsed,
-        "error",
-        "VALUE_UNSAFE",
-        pointer,
-        `The key ${visible(key)} contains a control character, which no URL, file name or host config can carry.`,
-        'Remove the character (extensions are plain text, e.g. "php").',
-      );
+      // A lone surrogate is the parse's own error (JSON_LONE_SURROGATE); only a control character is reported here.
+      if (/[\u0000-\u001f\u007f]/.test(key)) {
+        out.at(
+          parsed,
+          "error",
+          "VALUE_UNSAFE",
+          pointer,
+          `The key ${visible(key)} contains a control character, which no URL, file name or host config can carry.`,
+          'Remove the character (extensions are plain text, e.g. "php").',
+        );
+      }
       continue;
     }
     const lower = asciiLower(key);

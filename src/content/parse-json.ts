@@ -74,6 +74,17 @@ function tooDeepAt(text: string): number {
   return -1;
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Why a whole number beyond 2^53 cannot be built as PHP answers it: PHP's json_decode keeps it as a 64-bit integer
+ * up to 2^63 - 1 (exactly) and makes a float of anything beyond, which json_encode prints in exponent form. */
+function beyondSafeInteger(literal: string, value: number): string {
+  const n = BigInt(literal);
+  return n <= INT64_MAX && n >= -INT64_MAX - 1n
+    ? `${literal} is a whole number beyond 2^53: PHP keeps it exactly as a 64-bit integer, but this build would round it to ${String(value)}, so the answers would differ from PHP's.`
+    : `${literal} is beyond PHP's 64-bit integers (2^63): PHP reads it as a float and prints it in exponent form, which this build would not match (it would print ${String(value)}).`;
+}
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface ParseOptions {
@@ -201,7 +212,7 @@ function valueOf(
             file,
             pointer: pointer(),
             ...at(node.offset),
-            message: `${literal} is a whole number beyond 2^53: PHP keeps it exactly (up to 2^63) but this build would round it to ${String(node.value)}, so the answers would differ from PHP's.`,
+            message: beyondSafeInteger(literal, node.value as number),
             hint: "Write it as a string, or use a number between -9007199254740991 and 9007199254740991.",
           });
         }

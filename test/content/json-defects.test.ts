@@ -167,3 +167,33 @@ describe("#10.5 syntax errors point at the cause", () => {
     }
   });
 });
+
+describe("issue 52 item 14: messages that say what PHP does", () => {
+  it("a whole number beyond 2^63 is a float in PHP, not an exact integer", () => {
+    const [beyond] = parseJson("f.json", `[12345678901234567890]`).diagnostics;
+    expect(beyond!.message).toMatch(/beyond PHP's 64-bit integers .*float/);
+    expect(beyond!.message).not.toMatch(/exactly/);
+    const [within] = parseJson("f.json", `[9223372036854775807]`).diagnostics;
+    expect(within!.message).toMatch(/PHP keeps it exactly as a 64-bit integer/);
+  });
+
+  it("a key of dots alone is not told to become the empty key", async () => {
+    const icons = (BASE_FILES["icons.json"] as string).replace(/^\{/, `{\n  "..": "php.png",`);
+    const dir = await writeBase();
+    temps.push(dir);
+    await writeFile(path.join(dir, "icons.json"), icons);
+    const { diagnostics } = await compileContent(dir).then(
+      (c) => ({ diagnostics: c.diagnostics }),
+      (e: unknown) => ({ diagnostics: (e as ContentError).diagnostics }),
+    );
+    const dots = diagnostics.filter((d) => d.pointer === "/..");
+    expect(dots.length).toBeGreaterThan(0);
+    for (const d of dots) expect(d.hint ?? "").not.toMatch(/Write it as ""/);
+  });
+
+  it("a key with a lone surrogate gets one error, not a second about control characters", async () => {
+    const icons = (BASE_FILES["icons.json"] as string).replace(/^\{/, `{\n  "a\\ud800": "php.png",`);
+    const { errors } = await errorsWith("icons.json", icons);
+    expect(errors.map((d) => d.code)).toEqual(["JSON_LONE_SURROGATE"]);
+  });
+});
