@@ -111,7 +111,7 @@ function checkIconFile(out: Out, dir: string, f: RawFile): void {
   const claimed = CLAIMED_TYPE[ext];
   if (claimed === undefined) return;
   const { type } = image;
-  if (type === claimed) return;
+  if (type === claimed) return checkIconBody(out, dir, f);
   out.file(
     `${dir}/${f.path}`,
     "error",
@@ -122,6 +122,19 @@ function checkIconFile(out: Out, dir: string, f: RawFile): void {
     type === null
       ? "Replace it with a valid image, or remove it."
       : `Rename it to end in .${type === "jpg" ? "jpg" : type}, or convert it.`,
+  );
+}
+
+/** An image whose header reads right but which no client can decode whole (file-facts.ts says why). */
+function checkIconBody(out: Out, dir: string, f: RawFile): void {
+  const broken = f.facts?.image?.broken;
+  if (broken === undefined) return;
+  out.file(
+    `${dir}/${f.path}`,
+    "warning",
+    "ICON_BROKEN",
+    `The image cannot be decoded: ${broken}. It would be listed and served as an icon that clients cannot show.`,
+    "Replace it with a complete image; --strict refuses such a file.",
   );
 }
 

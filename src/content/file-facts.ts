@@ -6,6 +6,7 @@
 
 import crypto from "node:crypto";
 import { imageSize } from "image-size";
+import sax from "sax";
 
 /** sha1 of the bytes (a string: of its UTF-8): crypto.hash (Node ≥ 20.12) skips the Hash object per file. */
 export const digest: (data: string | Uint8Array) => Buffer =
@@ -21,6 +22,8 @@ export interface ImageFacts {
   height: number | null;
   /** For an SVG: what in it could run when opened from the site (SVG_ACTIVE's descriptions), none when nothing. */
   active?: string[];
+  /** Why a client cannot decode it though its header reads right (cut short, not well-formed XML); none when it can. */
+  broken?: string;
 }
 
 export interface FileFacts {
@@ -61,10 +64,54 @@ function imageFacts(bytes: Uint8Array, path: string): ImageFacts {
     const root = svg && /<svg[\s>]/i.test(new TextDecoder().decode(bytes.subarray(0, 4096)));
     facts = { type: root ? "svg" : null, width: null, height: null };
   }
+  const broken = facts.type === null ? undefined : brokenBody(bytes, facts.type);
+  if (broken !== undefined) facts.broken = broken;
   if (svg) {
     const text = new TextDecoder().decode(bytes);
     const active = SVG_ACTIVE.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
     if (active.length > 0) facts.active = active;
   }
   return facts;
+}
+
+const ascii = (bytes: Uint8Array, text: string, from: number): boolean =>
+  [...text].every((c, i) => bytes[from + i] === c.charCodeAt(0));
+
+/** Why a file whose header names an image cannot be decoded whole, or undefined: the end each format requires. */
+function brokenBody(bytes: Uint8Array, type: string): string | undefined {
+  const n = bytes.byteLength;
+  const has = (test: (i: number) => boolean): boolean => {
+    for (let i = n - 1; i >= 0; i--) if (test(i)) return true;
+    return false;
+  };
+  switch (type) {
+    case "png":
+      return has((i) => ascii(bytes, "IEND", i)) ? undefined : "it ends before its IEND chunk (cut short)";
+    case "jpg":
+      return has((i) => bytes[i] === 0xff && bytes[i + 1] === 0xd9)
+        ? undefined
+        : "it has no end-of-image marker (cut short)";
+    case "gif":
+      return bytes.includes(0x3b, 13) ? undefined : "it has no trailer byte (cut short)";
+    case "webp": {
+      const declared = n >= 8 ? new DataView(bytes.buffer, bytes.byteOffset, n).getUint32(4, true) + 8 : 0;
+      return declared <= n ? undefined : `its RIFF header declares ${declared} bytes, the file has ${n} (cut short)`;
+    }
+    case "svg":
+      return xmlProblem(new TextDecoder().decode(bytes));
+    default:
+      return undefined;
+  }
+}
+
+/** The first well-formedness error of an XML text (sax in strict mode), or undefined. */
+function xmlProblem(text: string): string | undefined {
+  const parser = sax.parser(true);
+  let problem: string | undefined;
+  parser.onerror = (error: Error) => {
+    problem ??= `it is not well-formed XML (${error.message.replace(/\s+/g, " ").trim()})`;
+    (parser as unknown as { error: Error | null }).error = null; // go on to the end, reporting only the first
+  };
+  parser.write(text).close();
+  return problem;
 }
