@@ -29,6 +29,19 @@ const validators = (req: http.IncomingMessage): Record<string, string> => {
   return v === undefined ? {} : { "If-None-Match": v };
 };
 
+/** The request's own origin, as a host hands it to the handler (`--base-url request` answers with it). */
+function originOf(req: http.IncomingMessage): string {
+  const host = req.headers.host;
+  if (host !== undefined && host !== "") {
+    try {
+      return new URL(`http://${host}`).origin;
+    } catch {
+      // a Host header no URL can hold: the placeholder below
+    }
+  }
+  return "http://preview.invalid";
+}
+
 const versionOf = (dir: string): string => {
   try {
     return buildVersion(dir);
@@ -84,7 +97,7 @@ export async function createEdgeListener(
       return;
     }
     // The body is never read: every method but OPTIONS is answered like GET.
-    const target = `http://preview.invalid${resolved.path}${query === "" ? "" : `?${query}`}`;
+    const target = `${originOf(req)}${resolved.path}${query === "" ? "" : `?${query}`}`;
     let request: Request;
     try {
       request = new Request(target, { method: req.method ?? "GET", headers: validators(req) });
