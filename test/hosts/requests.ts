@@ -16,6 +16,8 @@ export const CATEGORIES = [
   "mixed-case",
   "key-case",
   "encoded",
+  /** A value as a browser's fetch sends it (WHATWG URL): reserved characters such as `;$/?=|^\[]{}` and the backtick raw. */
+  "raw",
   /** Not generated: any request made from a rule the host's file had to leave out. */
   "left-out",
 ] as const;
@@ -38,6 +40,12 @@ type Pair = [string, string];
 
 const enc = (s: string): string => encodeURIComponent(s);
 const serialize = (pairs: readonly Pair[]): string => pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+/**
+ * A value as WHATWG's URL serializer leaves it in a query (what fetch and browsers send): only C0 controls, space,
+ * `"#<>'` and non-ASCII are percent-encoded; `&`, `+` and `%` are too, so that the value still means itself.
+ */
+const browserEnc = (s: string): string =>
+  [...s].map((c) => (/^[\x21-\x7e]$/.test(c) && !`"#<>'&+%`.includes(c) ? c : enc(c))).join("");
 const upper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
 const capitalized = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
 const mixed = (s: string): string => [...s].map((c, i) => (i % 2 === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
@@ -81,7 +89,11 @@ export function generateRequests(table: RouteTable, options: RequestOptions): Ho
       for (const base of own) for (const v of next.length === 0 ? vs : vs.slice(0, 1)) next.push([...base, [param, v]]);
       own.splice(0, own.length, ...next);
     }
-    for (const pairs of own) add(rule.id, "own", serialize(pairs));
+    for (const pairs of own) {
+      add(rule.id, "own", serialize(pairs));
+      const raw = pairs.map(([k, v]) => `${enc(k)}=${browserEnc(v)}`).join("&");
+      if (raw !== serialize(pairs)) add(rule.id, "raw", raw);
+    }
 
     const base = own[0]!;
     if (base.length === 0) continue;

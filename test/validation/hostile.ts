@@ -77,6 +77,12 @@ export function hostileParity(hosts: readonly HostName[], temps: string[]): void
       "[x]",
       "!x",
       "(x)",
+      "x^y",
+      "a:b",
+      "a@b",
+      "a,b",
+      "q?x",
+      "a=b=c",
     ];
     const dir = await hostileContent(
       {

@@ -58,7 +58,10 @@ export function fastPath(table: RouteTable, keys: PredicateKeys, ignoreCase: Ign
   // either a table name spelled exactly with a non-empty value and no later "&" + the same name + "=" (for a guarded
   // name, a value that is a listed spelling or no case variant of one), or a name that is no table name in any case.
   // Possessive quantifiers and "&"-delimited steps: one pass without backtracking.
-  const value = `[=${FAST_CHARS}]`;
+  // A table parameter's value holds no "=": `$arg_x` would be all of "k=v", which no FAST_LITERAL spells, so such a
+  // query takes the slow path (its raw-query patterns match it). Other parameters are "name=value" runs.
+  const value = `[${FAST_CHARS}]`;
+  const other = `[=${FAST_CHARS}]`;
   const tableParam = (c: ParamClasses): string => {
     const later = `(?!(?:&[^&]*+)*?&${c.param}=)`;
     // A spelling without letters has no case variants: the hash lookup is exact for it anyway.
@@ -71,7 +74,7 @@ export function fastPath(table: RouteTable, keys: PredicateKeys, ignoreCase: Ign
   const simple =
     params.length === 0
       ? `^[=&${FAST_CHARS}]*$`
-      : `^(?:&(?:${[...classes.values()].map(tableParam).join("|")}|(?!(?i:${names})(?:[=&]|$))${value}*+))*+$`;
+      : `^(?:&(?:${[...classes.values()].map(tableParam).join("|")}|(?!(?i:${names})(?:[=&]|$))${other}*+))*+$`;
   return [
     // The path printed is this code's earlier file: kept, so that the config printed stays the same.
     "# Fast path for simple queries (the comments in src/hosts/nginx.ts say why it is exact): 1 = simple.",

@@ -1,14 +1,16 @@
 // src/hosts/shared/raw-query.ts
 // The PCRE patterns that find a parameter's last value in a raw (undecoded) query string: Apache's
 // %{QUERY_STRING} and nginx's $args. The ONLY place where a value is turned into pattern text for those hosts: the
-// output uses letters, digits, `_~-`, `\.`, `\*`, `\(`, `\)`, `!`, `'`, `%`, hex-digit classes and `(?:|)` groups,
-// never a space, quote, `$`, `/`, `#`, `;`, `{`, `}` or control character.
+// output uses letters, digits, `_~-`, `\.`, `\*`, `\(`, `\)`, `!`, `'`, `%`, `\xHH` escapes, hex-digit classes and
+// `(?:|)` groups, never a space, quote, `$`, `/`, `#`, `;`, `{`, `}` or control character.
 
 import type { Predicate } from "../../routes/route-table.js";
 
 const RAW_PLAIN = /^[A-Za-z0-9_~-]$/;
 const RAW_ESCAPED = /^[.*()]$/;
 const RAW_AS_IS = /^[!']$/;
+/** Printable ASCII a client may send raw in a value; not `&` (the separator), `+` (a space), `#` or `%`. */
+const RAW_HEX = /^(?![&+#%])[\x21-\x7e]$/;
 
 const hexClass = (digit: string): string => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit);
 const percentPattern = (byte: number): string => {
@@ -32,6 +34,9 @@ function rawCharPattern(ch: string, ignoreCase: boolean): string {
   if (RAW_PLAIN.test(ch)) return /^[A-Za-z0-9]$/.test(ch) ? ch : `(?:${ch}|${bytes})`;
   if (RAW_ESCAPED.test(ch)) return `(?:\\${ch}|${bytes})`;
   if (RAW_AS_IS.test(ch)) return `(?:${ch}|${bytes})`;
+  // Reserved characters that browsers send unencoded (`;$/?=|^\[]{}` and the backtick, also `:@,`): matched raw by
+  // their PCRE hex escape, so that no config syntax ever sees the character itself.
+  if (RAW_HEX.test(ch)) return `(?:\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}|${bytes})`;
   return bytes;
 }
 
