@@ -154,6 +154,11 @@ const paths = [
   "/api.php?action=icon&name=php.png",
   "/api.php?action=icon&name=nope.png",
   "/api.php?action=findIcon&extension=%FF",
+  // reserved characters sent raw, as browsers send them (WHATWG URL)
+  "/api.php?action=findIcon&extension=a;b",
+  "/api.php?action=getExtensionSetting&extension=$x/y?z=|^",
+  "/api.php?action=findIcon&extension=[x]{y}`z`\\",
+  "/api.php?action=findIcon&extension=php&x=a;b",
   "/config.json?x=1",
   "/icons/php.png?%zz",
 ];
@@ -194,6 +199,10 @@ export const ODD_CASES: OddCase[] = [
   { method: "OPTIONS", target: FILE },
   { method: "POST", target: FILE },
   { method: "POST", target: "/api.php?action=config" },
+  { method: "POST", target: "/api.php?action=icons" },
+  { method: "POST", target: "/api.php?action=icon&name=php.png" },
+  { method: "POST", target: "/api.php?action=icon&name=nope.png" },
+  { method: "POST", target: "/api.php/x?action=versionCheck" },
   { method: "DELETE", target: FILE },
   { method: "OPTIONS", target: "*" },
   { target: FILE, headers: { Host: "127.0.0.1:8080" } },

@@ -45,6 +45,9 @@ function substitution(rule: Rule): string {
   });
 }
 
+/** api.php, with or without a path after it (PATH_INFO: PHP runs /api.php/x/y as /api.php). */
+const API_PATH = "^api\\.php(?:/.*)?$";
+
 function ruleBlock(rule: Rule): string[] {
   const preds = predicates(rule);
   const sets = preds.filter(([, p]) => "in" in p);
@@ -57,11 +60,11 @@ function ruleBlock(rule: Rule): string[] {
       out.push(`RewriteCond %{QUERY_STRING} ${condPattern(param, p, param === setParam ? chunk : undefined)}`);
     }
     if (rule.status === 200) {
-      out.push(`RewriteRule ^api\\.php$ ${substitution(rule)} [L]`);
+      out.push(`RewriteRule ${API_PATH} ${substitution(rule)} [L]`);
     } else {
       // The base URL (…/ of …/api.php) comes from the last condition; the ErrorDocument below serves the body.
-      out.push("RewriteCond %{REQUEST_URI} ^/(.*/)?api\\.php$");
-      out.push(`RewriteRule ^api\\.php$ - [R=${rule.status},E=BIS_ERR:%1${substitution(rule)},END]`);
+      out.push("RewriteCond %{REQUEST_URI} ^/(.*?/)?api\\.php(?:/.*)?$");
+      out.push(`RewriteRule ${API_PATH} - [R=${rule.status},E=BIS_ERR:%1${substitution(rule)},END]`);
     }
   }
   return out;
@@ -103,9 +106,9 @@ export function printHtaccess(table: RouteTable): string {
     "# Needs AllowOverride FileInfo (or All) and mod_rewrite, mod_headers, mod_setenvif, mod_mime.",
     `# ${table.entry}?… is answered by the first rule whose conditions all hold, on the last value of each parameter.`,
     "",
-    '<Files "api.php">',
+    '<If "%{REQUEST_URI} =~ m#/api\\.php(?:/|$)#">',
     ...statuses.map((s) => `  ErrorDocument ${s} /%{reqenv:BIS_ERR}`),
-    "</Files>",
+    "</If>",
     ...valueVariables(table),
     "# SVG files run no script from this origin.",
     '<FilesMatch "\\.(?i:svgz?)$">',

@@ -47,7 +47,9 @@ export function printNginxHttp(table: RouteTable): string {
 }
 
 function locationBody(sitePath: string): string[] {
-  const out: string[] = [];
+  // POST is answered like GET, as by the PHP service: nginx's static module refuses it (405), and error_page's
+  // internal redirect serves the same file with GET.
+  const out: string[] = ["error_page 405 =200 $uri;"];
   for (const [name, value] of Object.entries(pathHeaders(sitePath))) {
     const [n, v] = checkHeader(name, value);
     if (n.toLowerCase() === "content-type") out.push("types { }", `default_type ${v};`);
