@@ -34,8 +34,16 @@ describe("images that clients cannot decode", () => {
   it("each is a warning naming the file; the same files whole are not", async () => {
     const { code, err } = await check(CASES);
     expect(code, err).toBe(0);
-    for (const name of Object.keys(CASES)) expect(err).toMatch(new RegExp(`${name.replace(".", "\\.")}.*ICON_BROKEN|${name.replace(".", "\\.")}: warning: The image cannot be decoded`));
-    const whole = await check({ "icons/whole.png": png, "icons/good.svg": `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect/></svg>` });
+    for (const name of Object.keys(CASES))
+      expect(err).toMatch(
+        new RegExp(
+          `${name.replace(".", "\\.")}.*ICON_BROKEN|${name.replace(".", "\\.")}: warning: The image cannot be decoded`,
+        ),
+      );
+    const whole = await check({
+      "icons/whole.png": png,
+      "icons/good.svg": `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect/></svg>`,
+    });
     expect(whole.err).not.toMatch(/ICON_BROKEN|cannot be decoded/);
   });
 

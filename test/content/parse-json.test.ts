@@ -21,10 +21,14 @@ describe("nesting depth (PHP's json_decode default depth is 512: 511 nested leve
   });
   it.skipIf(skipReason("php") !== undefined)("refuses exactly what PHP's json_decode cannot decode", () => {
     for (const text of [nested(510), nested(511), nested(512), `{"a":${nested(510)}}`, `{"a":${nested(511)}}`]) {
-      const php = execFileSync("php", ["-r", "echo json_decode(stream_get_contents(STDIN), true) === null ? 'no' : 'yes';"], {
-        input: text,
-        encoding: "utf8",
-      });
+      const php = execFileSync(
+        "php",
+        ["-r", "echo json_decode(stream_get_contents(STDIN), true) === null ? 'no' : 'yes';"],
+        {
+          input: text,
+          encoding: "utf8",
+        },
+      );
       expect({ text: text.slice(0, 8), decodes: codes(text).length === 0 }).toEqual({
         text: text.slice(0, 8),
         decodes: php === "yes",
