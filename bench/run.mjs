@@ -18,9 +18,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CACHE_DIR, cachedContent, GENERATOR_VERSION } from "./generate-content.mjs";
 import { squarePng } from "../scripts/tiny-png.mjs";
-// The tool's own removal, a few files at a time (src/output/remove-tree.ts): Node's recursive rm starts every entry of
+// The tool's own removal, a few files at a time (src/output/claim/remove-tree.ts): Node's recursive rm starts every entry of
 // a folder at once, and this process held 8-11 GB while it removed the ×100 row's folders (run p, 2026-11-27).
-import { removeTree as rm } from "../lib/output/remove-tree.js";
+import { removeTree as rm } from "../lib/output/claim/remove-tree.js";
 import { DEFAULT_HOSTS } from "../lib/hosts/names.js";
 import { nginxRows } from "./nginx.mjs";
 

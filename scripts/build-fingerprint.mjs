@@ -1,5 +1,5 @@
 // scripts/build-fingerprint.mjs
-// `npm run build:fingerprint`, the package build's last step: the hash of lib/ (src/output/up-to-date.ts hashTree,
+// `npm run build:fingerprint`, the package build's last step: the hash of lib/ (src/build/up-to-date.ts hashTree,
 // what toolFingerprint would compute at every build) written once to lib/tool-fingerprint.txt. A build reads it
 // instead of reading and hashing lib/ (2.8 MB with the command's bundle: 30 ms).
 

@@ -9,7 +9,7 @@ import {
   type BuildOptions as CoreBuildOptions,
   type BuildResult,
   type UpToDateResult,
-} from "./build.js";
+} from "./build/pipeline.js";
 import { ContentError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
 import { startPreview, type Preview } from "./preview/server.js";
@@ -115,7 +115,7 @@ export function preview(options: PreviewOptions = {}): Promise<Preview> {
   });
 }
 
-export type { BuildResult, UpToDateResult } from "./build.js";
+export type { BuildResult, UpToDateResult } from "./build/pipeline.js";
 export { startPreview, createPreviewHandler, type Preview } from "./preview/server.js";
 export * from "./routes/route-table.js";
 export { answer, answerHeaders, answerText, type Answer, type Query } from "./php/answers.js";

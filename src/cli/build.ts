@@ -2,10 +2,10 @@
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
 import { Command } from "commander";
-import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
+import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build/pipeline.js";
 import { DEFAULT_HOSTS } from "../hosts/names.js";
 import { buildStamp } from "../layout/read-build.js";
-import { toolFingerprint } from "../output/up-to-date.js";
+import { toolFingerprint } from "../build/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -14,9 +14,9 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** Build even when --out is up to date, at its build's time (src/build.ts: `again`): `dev` fills its memory so. */
+  /** Build even when --out is up to date, at its build's time (src/build/pipeline.ts: `again`): `dev` fills its memory so. */
   again?: boolean;
-  /** What dev keeps in memory between builds (src/build.ts: BuildMemo). */
+  /** What dev keeps in memory between builds (src/build/pipeline.ts: BuildMemo). */
   memo?: BuildMemo;
   replaceOut?: boolean;
   quiet?: boolean;

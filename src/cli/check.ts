@@ -2,7 +2,7 @@
 // `build-index-site check`: validate and compute everything a build would write, write nothing.
 
 import { Command } from "commander";
-import { compile, filesToWrite } from "../build.js";
+import { compile, filesToWrite } from "../build/pipeline.js";
 import { countNoun } from "../errors.js";
 import { flag, report, type Run } from "./shared.js";
 import { resolveOptions, type Flags } from "./options.js";

@@ -80,7 +80,7 @@ export async function dev(
   // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
   // which file to read again), and so do the published folders' listings (walked again when the watcher sees a change
   // in them), the JSON files' parses, the hosts' files (made again when the route table changes) and --out's manifest.
-  const { BuildMemo } = await import("../build.js");
+  const { BuildMemo } = await import("../build/pipeline.js");
   const memo = new BuildMemo();
   const contentReal = realpathOr(opts.content);
   let stopped = false;

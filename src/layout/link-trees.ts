@@ -53,7 +53,7 @@ export function printTrees(trees: readonly LinkTree[]): string {
   return JSON.stringify(trees.map((t) => [t.prefix, t.docroot, [...t.own].sort()]));
 }
 
-/** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan.ts). */
+/** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan/site.ts). */
 export const isAnswerPath = (sitePath: string): boolean =>
   sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
 

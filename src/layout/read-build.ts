@@ -375,7 +375,7 @@ export function isIncomplete(outDir: string): boolean {
 }
 
 /**
- * What the next build needs of the last one in the same place (src/build.ts, src/output/publish.ts and up-to-date.ts):
+ * What the next build needs of the last one in the same place (src/build/pipeline.ts, src/output/publish.ts and up-to-date.ts):
  * read here like every other reader's, synchronously, each file once and only when asked for.
  */
 export interface LastBuild {

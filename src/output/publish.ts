@@ -14,11 +14,11 @@ import type { Layout } from "../layout/paths.js";
 import { fileIdentity, type LastBuild } from "../layout/read-build.js";
 import { AnswerOutput } from "../routes/answer-files.js";
 import { changedMembers, changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
-import { foldersIn, type OutputFile } from "./plan.js";
-import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
-import { treeLinks } from "./tree-links.js";
-import type { ManifestLines } from "./manifest-lines.js";
-import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
+import { foldersIn, type OutputFile } from "./plan/site.js";
+import { forgetFolders, recordFolders, trustedFolders, withParents } from "./manifests/dir-stamps.js";
+import { treeLinks } from "./plan/tree-links.js";
+import type { ManifestLines } from "./manifests/lines.js";
+import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./write/in-place.js";
 import {
   MANIFEST_FILE,
   mtimesLine,
@@ -27,7 +27,7 @@ import {
   type ManifestText,
   type OutputClaim,
   type WriteOptions,
-} from "./write-output.js";
+} from "./write/full.js";
 
 const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
 
@@ -251,7 +251,7 @@ function inPlace(
   let { bytes } = site;
   let changed = site.written.length;
   let removed = site.removed.length;
-  // The records' links into --out: only those the update must look at (src/output/tree-links.ts), all of them after an
+  // The records' links into --out: only those the update must look at (src/output/plan/tree-links.ts), all of them after an
   // interrupted update.
   const records = (): { files: OutputFile[]; implied: UpdateOptions["implied"] } => {
     const files = plan.records(written, false);

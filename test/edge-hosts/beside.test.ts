@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, buildIfChanged, type BuildOptions } from "../../src/build.js";
+import { build, buildIfChanged, type BuildOptions } from "../../src/build/pipeline.js";
 import { UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";

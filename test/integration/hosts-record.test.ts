@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, compile } from "../../src/build.js";
+import { build, compile } from "../../src/build/pipeline.js";
 import { renderHosts } from "../../src/hosts/index.js";
 import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import type { HostFile } from "../../src/hosts/types.js";

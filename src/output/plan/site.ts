@@ -1,10 +1,10 @@
-// src/output/plan.ts
+// src/output/plan/site.ts
 // Everything the build writes, as lists of files: the public site (--out) and the build's records beside it.
 
-import type { RawFile } from "../content/read-content.js";
-import type { HostFolder } from "../hosts/index.js";
-import { DATA_FOLDER, isEdgeDataPath } from "../edge/data.js";
-import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
+import type { RawFile } from "../../content/read-content.js";
+import type { HostFolder } from "../../hosts/index.js";
+import { DATA_FOLDER, isEdgeDataPath } from "../../edge/data.js";
+import { isAnswerPath, treeHolds, type LinkTree } from "../../layout/link-trees.js";
 import {
   ANSWER_INPUTS_FILE,
   CATALOGUE_PRINTS_FILE,
@@ -16,14 +16,14 @@ import {
   SITE_ID_FILE,
   SITE_MANIFEST_FILE,
   STAMP_FILE,
-} from "../layout/paths.js";
-import { stringify, type Body } from "../model/json.js";
-import { caseShape } from "../model/types.js";
-import { AnswerOutput } from "../routes/answer-files.js";
-import type { BuiltRoutes } from "../routes/build-routes.js";
+} from "../../layout/paths.js";
+import { stringify, type Body } from "../../model/json.js";
+import { caseShape } from "../../model/types.js";
+import { AnswerOutput } from "../../routes/answer-files.js";
+import type { BuiltRoutes } from "../../routes/build-routes.js";
 import { filePath } from "./file-path.js";
-import { serveConfig } from "./serve-config.js";
-import type { ManifestEntries, ManifestText } from "./manifest-entries.js";
+import { serveConfig } from "../../layout/serve-config.js";
+import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
 
 export type OutputFile =
   /** A file whose bytes are at hand; `hash`: their sha1, when it is known (a host's file, from the hosts' record; a
@@ -143,7 +143,7 @@ export interface RecordsInput {
   /** Whether the route table is the last build's (the same hosts key): routes.json then keeps its bytes. */
   tableUnchanged: boolean;
   /** Whether the trees' links are among the files (default): an update in place looks only at those it must
-   * (src/output/tree-links.ts). */
+   * (src/output/plan/tree-links.ts). */
   links?: boolean;
 }
 

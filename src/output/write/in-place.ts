@@ -1,4 +1,4 @@
-// src/output/update.ts
+// src/output/write/in-place.ts
 // I/O: the incremental writer. It brings a folder the build wrote before up to date in place: only the files whose
 // bytes (or, for copies, modification times) change are written, each beside its target and renamed over it, so a
 // reader never sees a half-written file; files no longer planned are removed. Before it touches a folder it appends
@@ -24,11 +24,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { fromOsError } from "../errors.js";
-import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { insideFolder } from "../model/relative-path.js";
-import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
-import { folderOf, foldersIn, linkSize, setLinkEntry, SiteLink, type OutputFile } from "./plan.js";
+import { fromOsError } from "../../errors.js";
+import { isAnswerPath, treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import { insideFolder } from "../../model/relative-path.js";
+import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
+import { folderOf, foldersIn, linkSize, setLinkEntry, SiteLink, type OutputFile } from "../plan/site.js";
 import {
   clampedTime,
   digest,
@@ -38,11 +38,11 @@ import {
   printedManifest,
   sameChunks,
   type WriteStats,
-} from "./write-output.js";
-import { foldersOf, withParents } from "./dir-stamps.js";
-import { TextDigests, type ManifestText } from "./manifest-entries.js";
-import { finder, manifestLines, type ManifestLines, type Run } from "./manifest-lines.js";
-import { updatedManifest, type PrintedManifest } from "./manifest-patch.js";
+} from "./full.js";
+import { foldersOf, withParents } from "../manifests/dir-stamps.js";
+import { TextDigests, type ManifestText } from "../manifests/entries.js";
+import { finder, manifestLines, type ManifestLines, type Run } from "../manifests/lines.js";
+import { updatedManifest, type PrintedManifest } from "../manifests/patch.js";
 
 const JOURNAL_HEADER = "build-index-site update 1";
 /** A new file's bytes go here first, then it is renamed over its target. */
@@ -96,7 +96,7 @@ export interface UpdateOptions {
    * text's lines when they are known (`dev` keeps those of its last update, src/output/publish.ts): then it is not
    * read. Lines only for a folder whose manifest the caller keeps (`manifestInside` false). */
   previous: string | ManifestLines;
-  /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists (src/output/dir-stamps.ts):
+  /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists (src/output/manifests/dir-stamps.ts):
    * then it is not read. Default: none is. */
   trusted?: (rel: string) => boolean;
   /** Paths an interrupted update may have changed: treated as changed whatever the manifest says. */
@@ -121,7 +121,7 @@ export interface UpdateOptions {
   maxChanged?: number;
   /** The hosts' copies of the site, when `dir` is the records (src/layout/link-trees.ts): the manifest leaves their
    * links out. They must be those of the last build (publish.ts checks): the links to --out's files it removed are
-   * removed. Only the links the update must look at are among the files (src/output/tree-links.ts): `folders` are
+   * removed. Only the links the update must look at are among the files (src/output/plan/tree-links.ts): `folders` are
    * those of every link, and `otherBytes` the bytes of the others. */
   implied?: {
     trees: readonly LinkTree[];
@@ -184,7 +184,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   const matched = new Uint8Array(previous.paths.length);
   /** Each file's path, made once: the previous manifest's own string where it lists the file (held anyway). */
   const paths = new Array<string>(files.length);
-  // Whether the files are the manifest's paths, in its order: then its text is patched (src/output/manifest-patch.ts),
+  // Whether the files are the manifest's paths, in its order: then its text is patched (src/output/manifests/patch.ts),
   // where only the changed files' lines differ.
   let inOrder =
     !options.manifestInside && previous.printed !== undefined && sameMtimes && files.length === previous.paths.length;

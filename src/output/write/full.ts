@@ -1,4 +1,4 @@
-// src/output/write-output.ts
+// src/output/write/full.ts
 // EDGE, the only writer: builds the whole site in a fresh folder beside the output folder and swaps it in only
 // when every file is written, so a failed build leaves the previous site exactly as it was.
 // Rebuilds reuse the previous site's files whose bytes do not change: they are hard-linked into the fresh folder
@@ -17,15 +17,15 @@ import {
 } from "node:fs";
 import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fromOsError } from "../errors.js";
-import { digest, HASH_CHARS, ManifestEntries, TextDigests, type ManifestText } from "./manifest-entries.js";
-import { acquireLock, type OutLock } from "./lock.js";
-import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "./out-folder.js";
-import { filePath } from "./file-path.js";
-import { foldersIn, linkSize, setLinkEntry, type OutputFile } from "./plan.js";
-import { finder, manifestLines, type ManifestLines } from "./manifest-lines.js";
-import { removeTree } from "./remove-tree.js";
-import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "./recovery.js";
+import { fromOsError } from "../../errors.js";
+import { digest, HASH_CHARS, ManifestEntries, TextDigests, type ManifestText } from "../manifests/entries.js";
+import { acquireLock, type OutLock } from "../claim/lock.js";
+import { checkTarget, MARKER_FILE, MARKER_HEADER, resolveTarget } from "../claim/out-folder.js";
+import { filePath } from "../plan/file-path.js";
+import { foldersIn, linkSize, setLinkEntry, type OutputFile } from "../plan/site.js";
+import { finder, manifestLines, type ManifestLines } from "../manifests/lines.js";
+import { removeTree } from "../claim/remove-tree.js";
+import { journalFile, oldPrefix, printJournal, recover, tmpPrefix } from "../claim/recovery.js";
 
 export { digest, ManifestEntries, type ManifestText };
 

@@ -1,4 +1,4 @@
-// src/output/recovery.ts
+// src/output/claim/recovery.ts
 // What a killed build leaves beside the output folder, and how the next build (holding the lock) puts it right.
 //
 // The swap of a finished site into place is: write the journal `.<name>.swap` naming the new folder and the folder

@@ -1,4 +1,4 @@
-// src/output/up-to-date.ts
+// src/build/up-to-date.ts
 // Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
 // early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
 // same-size edit would look unchanged), the options and the tool's own code,
@@ -14,7 +14,7 @@ import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js"
 import type { Layout } from "../layout/paths.js";
 import { besideStamp, lastBuild } from "../layout/read-build.js";
 import type { BuildStamp } from "../layout/stamp.js";
-import { MARKER_HEADER } from "./out-folder.js";
+import { MARKER_HEADER } from "../output/claim/out-folder.js";
 
 export { BESIDE_STAMP_FILE } from "../layout/paths.js";
 const HEADER = "build-index-site inputs 1";
@@ -34,7 +34,7 @@ export interface KeySettings {
 let toolHash: string | undefined;
 
 /** The tool's fingerprint as the package build wrote it (scripts/build-fingerprint.mjs): lib/tool-fingerprint.txt.
- * The path holds from lib/output/ and from the command's bundle in lib/cli-bundle/. */
+ * The path holds from lib/build/ and from the command's bundle in lib/cli-bundle/. */
 const FINGERPRINT_FILE = new URL("../tool-fingerprint.txt", import.meta.url);
 
 /**

@@ -1,8 +1,8 @@
-// src/output/manifest-entries.ts
+// src/output/manifests/entries.ts
 // What a manifest says of each file, held compactly: the sha1 and size of every file a folder holds, by its index
 // in the files written. The writers fill it (write-output.ts, update.ts); the plan's links copy from it (plan.ts).
 
-import { digest } from "../content/file-facts.js";
+import { digest } from "../../content/file-facts.js";
 
 /** sha1 of the bytes (the content's facts hash them the same way). */
 export { digest };

@@ -1,4 +1,4 @@
-// src/output/serve-config.ts
+// src/layout/serve-config.ts
 // dist/serve.json: the config `npx serve dist` (and our preview) hands to serve-handler. It sets the API's
 // headers on the static /api/ paths, and the mime-types Content-Type of every published file type (serve-handler
 // bundles an older mime-types that differs for some, e.g. .ico and .woff).
@@ -27,7 +27,7 @@ let contentTypes: ContentTypes | undefined;
 function contentTypeTable(): ContentTypes {
   if (contentTypes !== undefined) return contentTypes;
   try {
-    // From lib/output/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
+    // From lib/layout/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
     contentTypes = JSON.parse(
       readFileSync(new URL("../output/content-types.generated.json", import.meta.url), "utf8"),
     ) as ContentTypes;

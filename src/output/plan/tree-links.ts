@@ -1,4 +1,4 @@
-// src/output/tree-links.ts
+// src/output/plan/tree-links.ts
 // The hosts' copies of the site in the records (src/layout/link-trees.ts), as an update in place sees them: only the
 // links it must look at. A ×100 site's records hold 690,000 links, and a one-mapping update writes some 40 files of
 // --out again. A link is looked at when its target was written again (it is linked anew), when its folder is not
@@ -6,10 +6,10 @@
 // interrupted update, always. Every other link is where the last build made it, to the same file (publish.ts checks
 // that the trees are the last build's).
 
-import { treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
-import type { ManifestEntries } from "./manifest-entries.js";
-import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./plan.js";
+import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
+import type { ManifestEntries } from "../manifests/entries.js";
+import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./site.js";
 
 /** --out as just written: its files, their entries (a file without one is not written), and where it is. */
 export interface SiteFiles {

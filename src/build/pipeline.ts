@@ -1,45 +1,45 @@
-// src/build.ts
+// src/build/pipeline.ts
 // The one orchestrator: read content → model → answers and route table → output plan → atomic write.
 
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
-import { printTiming, TIMINGS } from "./timings.js";
-import type { CatalogueMemo } from "./catalogue/index.js";
-import type { ContentCache } from "./content/content-cache.js";
-import type { ModelParts, ParsedFiles } from "./content/load-content.js";
-import { ContentListings, readContent, type RawContent, type ReadOptions } from "./content/read-content.js";
-import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "./errors.js";
-import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "./hosts/index.js";
-import { planLimitDiagnostics, type HostMeasures, type Plan } from "./hosts/limits.js";
-import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
-import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
-import { linkTrees } from "./layout/link-trees.js";
-import { besideStamp, lastBuild, type KeptHost } from "./layout/read-build.js";
-import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
-import { buildClock } from "./model/time.js";
-import type { SiteModel } from "./model/types.js";
-import { REPLACE_FLAG, resolveTarget } from "./output/out-folder.js";
-import type { OutputFile } from "./output/plan.js";
-import type { PublishMemo, PublishOptions } from "./output/publish.js";
-import { isEdgeDataPath } from "./edge/data.js";
-import type { EdgeDataMemo } from "./edge/index.js";
-import type { AnswerInputsMemo } from "./routes/answer-inputs.js";
-import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./output/up-to-date.js";
-import { claimOutput, type OutputClaim, type WriteOptions } from "./output/write-output.js";
-import type { BuiltRoutes, RoutesMemo } from "./routes/build-routes.js";
+import { printTiming, TIMINGS } from "../timings.js";
+import type { CatalogueMemo } from "../catalogue/index.js";
+import type { ContentCache } from "../content/content-cache.js";
+import type { ModelParts, ParsedFiles } from "../content/load-content.js";
+import { ContentListings, readContent, type RawContent, type ReadOptions } from "../content/read-content.js";
+import { BuildError, ContentError, HostLimitError, UsageError, type Diagnostic } from "../errors.js";
+import type { BesideFolder, HostFolder, HostName, HostOutput, RenderedHosts } from "../hosts/index.js";
+import { planLimitDiagnostics, type HostMeasures, type Plan } from "../hosts/limits.js";
+import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "../hosts/names.js";
+import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "../layout/paths.js";
+import { linkTrees } from "../layout/link-trees.js";
+import { besideStamp, lastBuild, type KeptHost } from "../layout/read-build.js";
+import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "../layout/stamp.js";
+import { buildClock } from "../model/time.js";
+import type { SiteModel } from "../model/types.js";
+import { REPLACE_FLAG, resolveTarget } from "../output/claim/out-folder.js";
+import type { OutputFile } from "../output/plan/site.js";
+import type { PublishMemo, PublishOptions } from "../output/publish.js";
+import { isEdgeDataPath } from "../edge/data.js";
+import type { EdgeDataMemo } from "../edge/index.js";
+import type { AnswerInputsMemo } from "../routes/answer-inputs.js";
+import { inputsKey, toolFingerprint, upToDate, type KeySettings } from "./up-to-date.js";
+import { claimOutput, type OutputClaim, type WriteOptions } from "../output/write/full.js";
+import type { BuiltRoutes, RoutesMemo } from "../routes/build-routes.js";
 
 // The modules that compute the site (ajv, the model, routes, host printers) load only when a build needs them, so
 // that a rebuild with nothing to do stays cheap.
 const pipeline = () =>
   Promise.all([
-    import("./content/load-content.js"),
-    import("./routes/build-routes.js"),
-    import("./php/header-groups.js"),
-    import("./output/plan.js"),
-    import("./hosts/index.js"),
-    import("./edge/index.js"),
-    import("./hosts/record.js"),
+    import("../content/load-content.js"),
+    import("../routes/build-routes.js"),
+    import("../php/header-groups.js"),
+    import("../output/plan/site.js"),
+    import("../hosts/index.js"),
+    import("../edge/index.js"),
+    import("../hosts/record.js"),
   ]);
 /** Each phase's time since the last (src/timings.ts: BUILD_INDEX_SITE_TIMINGS=1). */
 let lastMark = performance.now();
@@ -457,7 +457,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   if (limits.some((d) => d.severity === "error")) throw new ContentError(diagnostics);
   mark("limits");
   // The catalogue's pages join the site's plain files (left out, with a warning, when the content has an index.html).
-  const catalogueModule = options.catalogue === false ? null : await import("./catalogue/index.js");
+  const catalogueModule = options.catalogue === false ? null : await import("../catalogue/index.js");
   const catalogue =
     catalogueModule === null
       ? { files: [] }
@@ -613,7 +613,7 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
     mark("claim");
     // The facts of the content's files the last build read: only the files changed since are read (--force reads
     // every one). Kept for the next build once this one is written or found up to date.
-    const { ContentCache } = await import("./content/content-cache.js");
+    const { ContentCache } = await import("../content/content-cache.js");
     const cache =
       options.force === true
         ? new ContentCache()
@@ -661,8 +661,8 @@ async function buildFrom(
   // The JSON files' parses: dev's, or the record's (read when first needed); none with --force. Their record is made
   // once the model is built, and written with the build; the parses are not held here (80 MB at ×100).
   const [{ ParsedFiles }, { parsesRecord, readParses, writeParses }] = await Promise.all([
-    import("./content/load-content.js"),
-    import("./content/parse-cache.js"),
+    import("../content/load-content.js"),
+    import("../content/parse-cache.js"),
   ]);
   const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
   let parsesChanged: Buffer | undefined;
@@ -707,10 +707,10 @@ async function buildFrom(
     time: model.buildTime,
     tool: toolFingerprint(),
   };
-  const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("./output/plan.js");
-  const { publish, PublishMemo } = await import("./output/publish.js");
+  const { planRecords, servedByEdge, SiteLink, sortedByPath } = await import("../output/plan/site.js");
+  const { publish, PublishMemo } = await import("../output/publish.js");
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
-  const { AnswerInputsMemo } = await import("./routes/answer-inputs.js");
+  const { AnswerInputsMemo } = await import("../routes/answer-inputs.js");
   const made = answers
     ? (options.memo === undefined
         ? new AnswerInputsMemo()

@@ -1,10 +1,10 @@
-// src/output/manifest-patch.ts
+// src/output/manifests/patch.ts
 // A folder's manifest made from the last one's bytes by replacing the lines whose entries changed. --out's manifest
 // is one of the records' files (site.manifest: 640,000 lines, 46 MB at ×100); printed whole, it took 0.4 s of a
 // rebuild that changes a few dozen entries. A patch applies only when the last one is exactly what printedManifest
 // prints of the same paths in the same order (update.ts checks); the result is then what printedManifest would print.
 
-import type { ManifestText } from "./manifest-entries.js";
+import type { ManifestText } from "./entries.js";
 
 /** A manifest's bytes (made when first asked for), and where the line of each of its paths begins (`starts[k]` for
  * the k-th path, then the end). */

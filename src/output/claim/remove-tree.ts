@@ -1,4 +1,4 @@
-// src/output/remove-tree.ts
+// src/output/claim/remove-tree.ts
 // I/O: removes a folder and everything in it, a bounded number of files at a time. Node's own recursive `rm` (its
 // port of rimraf) starts the removal of every entry of a folder at once: a full build over a ×100 site's earlier
 // build removes the old one's 640,000 files, and those hundreds of thousands of requests queued together took the
