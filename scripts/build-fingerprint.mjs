@@ -9,6 +9,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const lib = path.join(root, "lib");
-const { hashTree } = await import(pathToFileURL(path.join(lib, "output/up-to-date.js")).href);
+const { hashTree } = await import(pathToFileURL(path.join(lib, "build/up-to-date.js")).href);
 // The .txt file itself is not among what hashTree reads.
 writeFileSync(path.join(lib, "tool-fingerprint.txt"), `${hashTree(lib)}\n`);

@@ -23,7 +23,7 @@ export function mimeTypesTable(): ContentTypes {
 
 let contentTypes: ContentTypes | undefined;
 
-/** The table the package build made (lib/output/), else mime-types' own: loaded once (read, not required: 1 ms, not 5). */
+/** The table the package build made (lib/output/), else mime-types' own: loaded once (read: cheaper than required). */
 function contentTypeTable(): ContentTypes {
   if (contentTypes !== undefined) return contentTypes;
   try {
@@ -53,7 +53,7 @@ export interface ServeConfig {
 export function serveConfig(published: readonly string[]): ServeConfig {
   // Content-Type by type, each with the extensions (as spelled) that have it; serve's schema allows 50 rules.
   const byType = new Map<string, Set<string>>();
-  // Each extension (as spelled) looked at once: a ×100 site publishes 49,000 files, nearly all .png.
+  // Each extension (as spelled) looked at once: a large site publishes many files, nearly all .png.
   const seen = new Set<string>();
   for (const p of published) {
     const dot = p.lastIndexOf(".");

@@ -6,15 +6,10 @@ import { setMaxListeners } from "node:events";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import {
-  incompleteLine,
-  NotABuildError,
-  readBuild,
-  type Build,
-  type BuildAnswer,
-  type EdgeHandler,
-  type SiteFileRecord,
-} from "../layout/read-build.js";
+import { incompleteLine } from "../layout/build-status.js";
+import { NotABuildError, readBuild, type Build, type BuildAnswer } from "../layout/read-build.js";
+import type { EdgeHandler } from "../layout/handler-module.js";
+import type { SiteFileRecord } from "../layout/site-manifest.js";
 import { isEdgeDataPath } from "../edge/data.js";
 import { API_HEADERS, compareAnswer, sha256, type Expected, type Received } from "./compare-answers.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";

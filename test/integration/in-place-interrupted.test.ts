@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/pipeline.js";
 import { main } from "../../src/cli.js";
 import { layoutOf } from "../../src/layout/paths.js";
-import { isIncomplete, readBuild } from "../../src/layout/read-build.js";
+import { isIncomplete } from "../../src/layout/build-status.js";
+import { readBuild } from "../../src/layout/read-build.js";
 import { squarePng } from "../../src/init/png.js";
 import { copyContent, DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 

@@ -10,7 +10,7 @@ import { build } from "../../src/build/pipeline.js";
 import { likelyInPlace } from "../../src/cli/build.js";
 import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import { UsageError } from "../../src/errors.js";
-import { MANIFEST_FILE } from "../../src/output/write/full.js";
+import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { squarePng } from "../../src/init/png.js";
 import { layoutOf } from "../../src/layout/paths.js";

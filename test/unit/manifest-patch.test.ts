@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { ManifestEntries } from "../../src/output/manifests/entries.js";
 import { manifestOf, patchManifest, printedOf, updatedManifest } from "../../src/output/manifests/patch.js";
-import type { OutputFile } from "../../src/output/plan/site.js";
-import { printedManifest } from "../../src/output/write/full.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
+import { printedManifest } from "../../src/output/manifests/print.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const NAMES = ["icons/php.png", "api/findIcon/file/ejs.json", "é.png", "日本.svg", "emoji-😀.png", "x y+z.json"];

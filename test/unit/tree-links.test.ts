@@ -7,10 +7,10 @@
 
 import { describe, expect, it } from "vitest";
 import { prng } from "../../scripts/prng.mjs";
-import { compile } from "../../src/build/pipeline.js";
+import { compile } from "../../src/build/compile.js";
 import { treeHolds, type LinkTree } from "../../src/layout/link-trees.js";
 import { ManifestEntries } from "../../src/output/manifests/entries.js";
-import { folderOf } from "../../src/output/plan/site.js";
+import { folderOf } from "../../src/output/plan/files.js";
 import { treeLinks } from "../../src/output/plan/tree-links.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";

@@ -51,7 +51,7 @@ export async function isMountPoint(dir: string): Promise<boolean> {
 }
 
 /** Whether a folder holds this tool's marker. */
-async function hasMarker(dir: string): Promise<boolean> {
+export async function hasMarker(dir: string): Promise<boolean> {
   let handle;
   try {
     handle = await open(path.join(dir, MARKER_FILE), "r");

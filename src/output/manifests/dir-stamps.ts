@@ -33,7 +33,7 @@ export function foldersOf(paths: Iterable<string>): Set<string> {
   return withParents(folders());
 }
 
-/** The folders given (the folder of each file, in turn: src/output/plan/site.ts foldersIn), their parents, and "". */
+/** The folders given (the folder of each file, in turn: src/output/plan/files.ts foldersIn), their parents, and "". */
 export function withParents(folders: Iterable<string>): Set<string> {
   const dirs = new Set<string>([""]);
   let last: string | undefined;

@@ -1,7 +1,7 @@
 // src/output/plan/file-path.ts
 // Where a planned file lies on disk: `path.join(dir, rel)`, made by concatenation wherever that gives the same text.
-// A ×100 build joins some two million paths (each file written, and each hard link's target and place): path.join,
-// which normalises the whole string, took 0.71 s of a profiled ×100 build, this 0.04 s.
+// A large build joins millions of paths (each file written, and each hard link's target and place), and path.join
+// normalises the whole string every time.
 
 import path from "node:path";
 import { insideFolder } from "../../model/relative-path.js";
