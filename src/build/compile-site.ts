@@ -93,8 +93,10 @@ export async function compileSite(raw: RawContent, options: CompileOptions): Pro
   };
 }
 
-/** The content's model, or a ContentError with every problem found. Only the model and the diagnostics are kept: the
- * parsed files' trees (their positions, for diagnostics) are large, and the caller lives until everything is planned. */
+/**
+ * The content's model, or a ContentError with every problem found. Only the model and the diagnostics are kept: the
+ * parsed files' trees (their positions, for diagnostics) are large, and the caller lives until everything is planned.
+ */
 function modelOf(
   raw: RawContent,
   options: CompileOptions,

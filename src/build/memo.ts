@@ -31,7 +31,8 @@ export class BuildMemo {
   readonly listings = new ContentListings();
   /** --out's manifest as the last update left it (src/output/publish.ts), made with the first build. */
   publish: PublishMemo | null = null;
-  /** The route table's lists of members, made of the model's keys (src/routes/build-routes.ts), made with the first build. */
+  /** The route table's lists of members, made of the model's keys (src/routes/build-routes.ts), made with the first
+   * build. */
   routes: RoutesMemo | null = null;
   /** The last model's parts (src/content/load-content.ts): what is made of an unchanged part alone is made once. */
   modelParts: ModelParts | null = null;

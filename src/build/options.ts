@@ -13,7 +13,7 @@ import type { SiteModel } from "../model/types.js";
 import type { ClaimOptions } from "../output/claim/claim.js";
 import { checkFolders } from "../output/claim/folder-checks.js";
 import type { PublishOptions } from "../output/publish.js";
-import type { WriteOptions } from "../output/write/full.js";
+import type { WriteOptions } from "../output/write/options.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import type { BuildMemo } from "./memo.js";
 import type { KeySettings } from "./up-to-date.js";
@@ -99,7 +99,8 @@ export type CompileOptions = Pick<
   /** The prints of the last build's catalogue pages, as its records hold them (src/catalogue/index.ts). */
   lastCataloguePrints?: () => string | null;
   /** The JSON files' parses kept from earlier builds (src/content/load-content.ts), and what to do with them once the
-   * model is built, when they changed (make their record): they are then let go, not held while the build is written. */
+   * model is built, when they changed (make their record): they are then let go, not held while the build is
+   * written. */
   parsed?: ParsedFiles;
   saveParsed?: (parsed: ParsedFiles) => void;
   /** The name of --out (configs beside it name the records' folder); "dist" when not given. */

@@ -4,7 +4,7 @@
 
 import path from "node:path";
 import type { ContentCache } from "../content/content-cache.js";
-import { readContent } from "../content/read-content.js";
+import { readContent, type RawContent } from "../content/read-content.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
 import { mark } from "./mark.js";
@@ -33,23 +33,34 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
     mark("read content");
     const key = await inputsKey(raw, stages.key);
     mark("inputs key");
-    if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false) {
-      const stamp = upToDate(layout, key, raw, stages.epoch);
-      mark("up-to-date check");
-      if (stamp !== null) {
-        saveCache(cache, layout);
-        return {
-          outDir: path.resolve(options.out),
-          warnings: stamp.warnings,
-          counts: { answers: stamp.answers, rules: stamp.rules },
-        };
-      }
+    let built: BuildResult | UpToDateResult | null = null;
+    if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false)
+      built = upToDateResult(options, layout, key, raw, stages.epoch);
+    if (built === null) {
+      const { publishBuild } = await import("./publish-build.js");
+      built = await publishBuild(options, stages, { claim, layout, raw, key });
     }
-    const { publishBuild } = await import("./publish-build.js");
-    const built = await publishBuild(options, stages, { claim, layout, raw, key });
     saveCache(cache, layout);
     return built;
   });
+}
+
+/** What the build says when --out already holds the build of these inputs (nothing is written); null when not. */
+function upToDateResult(
+  options: BuildOptions,
+  layout: Layout,
+  key: string,
+  raw: RawContent,
+  epoch: number | undefined,
+): UpToDateResult | null {
+  const stamp = upToDate(layout, key, raw, epoch);
+  mark("up-to-date check");
+  if (stamp === null) return null;
+  return {
+    outDir: path.resolve(options.out),
+    warnings: stamp.warnings,
+    counts: { answers: stamp.answers, rules: stamp.rules },
+  };
 }
 
 /**

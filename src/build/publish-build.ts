@@ -8,14 +8,11 @@ import { ParsedFiles } from "../content/load-content.js";
 import { parsesRecord, readParses, writeParses } from "../content/parse-cache.js";
 import type { RawContent } from "../content/read-content.js";
 import { lastBuild, type LastBuild } from "../layout/last-build.js";
-import { linkTrees } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
-import { printSiteId, printStamp } from "../layout/stamp.js";
+import { printStamp } from "../layout/stamp.js";
 import type { OutputClaim } from "../output/claim/claim.js";
 import { checkBeside } from "../output/claim/folder-checks.js";
-import { planBeside } from "../output/plan/beside.js";
-import { planRecords } from "../output/plan/records.js";
-import { publish, PublishMemo, type PublishOptions, type PublishPlan } from "../output/publish.js";
+import { publish, PublishMemo, type PublishOptions } from "../output/publish.js";
 import { AnswerInputsMemo } from "../routes/answer-inputs.js";
 import { compileSite, type Compiled } from "./compile-site.js";
 import { mark } from "./mark.js";
@@ -38,11 +35,9 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
   const last = lastBuild(layout);
   // The JSON files' parses' record is made once the model is built, and written with the build.
   let parses: Buffer | undefined;
-  const compiled = await compileSite(
-    at.raw,
-    compileOptions(options, layout, last, (record) => (parses = record)),
-  );
+  const compiled = await compileOver(last, options, at, (record) => (parses = record));
   const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
+  const publishWith = publishOptions(options, stages, at.claim);
   const stamp = printStamp(stampOf(compiled, options, layout, at.key));
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const made = compiled.answers
@@ -51,8 +46,8 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
         : (options.memo.answerInputs ??= new AnswerInputsMemo())
       ).make(compiled.model, toolFingerprint())
     : undefined;
-  const plan = publishPlan(compiled, { layout, last, stamp, besidePaths, made });
-  const done = await publish(layout, last, plan, publishOptions(options, stages, at.claim));
+  const input = { ...compiled, besidePaths, stamp, ...(made === undefined ? {} : { answerInputs: made }) };
+  const done = await publish(layout, last, input, publishWith);
   mark(`publish (${done.mode})`);
   if (parses !== undefined) writeParses(layout.parsedCache, parses);
   const { model, routes, diagnostics } = compiled;
@@ -72,19 +67,19 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
 }
 
 /**
- * What the compile stage takes from the last build: the time of its stamp (`again`), the JSON files' parses (dev's,
- * or the record's, read when first needed; none with --force), its hosts' files and its catalogue's prints. The
- * parses are not held here once compiled: `saved` gets their record when they changed.
+ * Compiles the content read with what the last build kept: the time of its stamp (`again`), the JSON files' parses
+ * (dev's, or the record's, read when first needed; none with --force), its hosts' files and its catalogue's prints.
+ * The parses are not held once compiled: `saved` gets their record when they changed.
  */
-function compileOptions(
-  options: BuildOptions,
-  layout: Layout,
+async function compileOver(
   last: LastBuild,
+  options: BuildOptions,
+  at: Pick<Claimed, "layout" | "raw">,
   saved: (record: Buffer) => void,
-): CompileOptions {
+): Promise<Compiled> {
   const time = options.again === true ? last.stamp?.time : undefined;
-  const recorded = (): ReturnType<typeof readParses> => readParses(layout.parsedCache, toolFingerprint());
-  return {
+  const recorded = (): ReturnType<typeof readParses> => readParses(at.layout.parsedCache, toolFingerprint());
+  const compileWith: CompileOptions = {
     ...options,
     ...(time === undefined ? {} : { nowMs: time * 1000 }),
     parsed:
@@ -98,49 +93,7 @@ function compileOptions(
       ? {}
       : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   };
-}
-
-/** Every folder's files: --out's, then those of the folders beside it and of the records, made once --out is
- * written (they link to its files, and record its manifest and identity). */
-function publishPlan(
-  compiled: Compiled,
-  at: {
-    layout: Layout;
-    last: LastBuild;
-    stamp: string;
-    besidePaths: string[];
-    made: PublishPlan["answerInputs"];
-  },
-): PublishPlan {
-  const { site, routes, published, hosts, handler, cataloguePrints } = compiled;
-  const { layout, last, stamp, made } = at;
-  const trees = linkTrees(hosts);
-  return {
-    site,
-    trees,
-    beside: compiled.beside.map((folder, i) => ({
-      dir: at.besidePaths[i]!,
-      files: (written) => planBeside(folder, stamp, { files: site, dir: layout.out, entries: written.entries }),
-    })),
-    records: (written, links) =>
-      planRecords({
-        routes,
-        published,
-        hosts,
-        trees,
-        hostsRecord: compiled.hostsRecord(),
-        stamp,
-        // The same key, the same route table: routes.json is neither printed nor hashed.
-        tableUnchanged: last.hostsKey() === compiled.hostsKey(),
-        siteId: printSiteId(written.ino),
-        ...(handler === undefined ? {} : { handler }),
-        ...(made === undefined ? {} : { answerInputs: made.text }),
-        ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
-        site: { files: site, entries: written.entries, dir: layout.out, manifest: written.manifest },
-        ...(links === false ? { links } : {}),
-      }),
-    ...(made === undefined ? {} : { answerInputs: made }),
-  };
+  return compileSite(at.raw, compileWith);
 }
 
 function publishOptions(options: BuildOptions, stages: StageOptions, claim: OutputClaim): PublishOptions {

@@ -1,5 +1,5 @@
 // src/build/up-to-date.ts
-// Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
+// I/O: whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
 // early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
 // same-size edit would look unchanged), the options and the tool's own code,
 // stored in the build's records (src/layout), and a check that every folder the build wrote is still intact.
@@ -15,7 +15,6 @@ import { besideStamp, lastBuild } from "../layout/last-build.js";
 import type { BuildStamp } from "../layout/stamp.js";
 import { MANIFEST_HEADER, type Layout } from "../layout/paths.js";
 
-export { BESIDE_STAMP_FILE } from "../layout/paths.js";
 const HEADER = "build-index-site inputs 1";
 
 export interface KeySettings {

@@ -16,7 +16,8 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** Build even when --out is up to date, at its build's time (src/build/options.ts: `again`): `dev` fills its memory so. */
+  /** Build even when --out is up to date, at its build's time (src/build/options.ts: `again`): `dev` fills its memory
+   * so. */
   again?: boolean;
   /** What dev keeps in memory between builds (src/build/memo.ts: BuildMemo). */
   memo?: BuildMemo;
@@ -66,14 +67,14 @@ export async function runBuild(
   json: boolean,
 ): Promise<BuildOutcome> {
   const started = performance.now();
-  // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/heap.ts). A
-  // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
-  // held again if it turns out to write in full (a heap grown freely stays grown).
-  if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const core: BuildOptions = {
     ...buildOptions(options, signal),
     onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()),
   };
+  // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/heap.ts). A
+  // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
+  // held again if it turns out to write in full (a heap grown freely stays grown).
+  if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const stop =
     json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;

@@ -9,15 +9,15 @@
 import path from "node:path";
 import { fileIdentity } from "../layout/build-status.js";
 import type { LastBuild } from "../layout/last-build.js";
-import { printTrees, type LinkTree } from "../layout/link-trees.js";
+import { printTrees } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
-import type { AnswerInputs } from "../routes/answer-inputs.js";
 import type { OutputClaim } from "./claim/claim.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./manifests/dir-stamps.js";
 import type { ManifestEntries, ManifestText } from "./manifests/entries.js";
 import type { ManifestLines } from "./manifests/lines.js";
 import { mtimesLine } from "./manifests/print.js";
 import { foldersIn, type OutputFile } from "./plan/files.js";
+import { planPublish, type PublishInput, type PublishPlan, type SiteWritten } from "./plan/publish-plan.js";
 import { treeLinks } from "./plan/tree-links.js";
 import {
   keptByInputs,
@@ -34,30 +34,6 @@ import {
 } from "./write/index.js";
 
 const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
-
-/** --out as written: what the folders beside it and the records link to and record. */
-export interface SiteWritten {
-  dir: string;
-  ino: number;
-  entries: ManifestEntries;
-  /** --out's manifest, printed when the records write it (a large site's is not held meanwhile). */
-  manifest: ManifestText;
-}
-
-export interface PublishPlan {
-  /** The files of --out. */
-  site: readonly OutputFile[];
-  /** Each folder beside --out (absolute), its files made once --out is written (they link to its files). */
-  beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
-  /** The records' files, made once --out is written (they record its manifest and identity); without the trees' links
-   * when `links` is false. */
-  records(site: SiteWritten, links?: boolean): OutputFile[];
-  /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
-  trees: readonly LinkTree[];
-  /** What the answer files of --out are computed from, when it holds answers, and its text in the records: an update
-   * in place keeps those whose inputs the last build's records show unchanged, without producing them. */
-  answerInputs?: { inputs: AnswerInputs; text: string };
-}
 
 export interface PublishOptions {
   write: WriteOptions;
@@ -139,13 +115,14 @@ function canUpdate(
   return (kept === null ? last.siteManifest().split("\n", 2)[1] : kept.mtimes) === mtimesLine(epoch);
 }
 
-/** Publishes `plan` over `last`, the build the records describe now (src/layout/last-build.ts: `lastBuild(layout)`). */
+/** Publishes `input` over `last`, the build the records describe now (src/layout/last-build.ts: `lastBuild(layout)`). */
 export async function publish(
   layout: Layout,
   last: LastBuild,
-  plan: PublishPlan,
+  input: PublishInput,
   options: PublishOptions,
 ): Promise<Published> {
+  const plan = planPublish(input, last);
   const epoch = options.sourceDateEpoch;
   const dirty = readJournal(layout.journal);
   const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer

@@ -38,7 +38,8 @@ export async function withClaim<T>(
   options: ClaimOptions,
   work: (claim: OutputClaim, layout: Layout) => Promise<T>,
 ): Promise<T> {
-  const layout = layoutOf(await resolveTarget(options.out));
+  const target = await resolveTarget(options.out);
+  const layout = layoutOf(target);
   await checkRecords(layout.records, options.replaceOut);
   const claim = await claimOutput(options.out, options);
   try {

@@ -1,5 +1,5 @@
 // src/output/claim/lock.ts
-// One build at a time per output folder: an exclusive-create lock file beside it, `.<name>.lock`, naming the
+// I/O: one build at a time per output folder: an exclusive-create lock file beside it, `.<name>.lock`, naming the
 // process that holds it. A lock whose process is gone (killed, crashed) is stale and taken over.
 
 import { readFileSync, readlinkSync } from "node:fs";

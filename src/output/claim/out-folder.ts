@@ -1,5 +1,5 @@
 // src/output/claim/out-folder.ts
-// What --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
+// I/O: what --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
 // is not a mount point (which cannot be renamed), and that it is ours to replace: absent, an empty folder, or a
 // folder this tool wrote (its records beside it, or its own marker `.build-manifest` inside). Anything else is refused
 // unless --replace-out.

@@ -6,56 +6,16 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
-import { claimOutput, type OutputClaim } from "../claim/claim.js";
+import { claimOutput } from "../claim/claim.js";
 import { FS, type WriteMethods } from "../claim/fs-methods.js";
 import { resolveTarget } from "../claim/out-folder.js";
 import { journalFile, oldPrefix, printJournal, tmpPrefix } from "../claim/recovery.js";
-import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
+import type { ManifestText } from "../manifests/entries.js";
 import { finder, manifestLines } from "../manifests/lines.js";
 import { MANIFEST_FILE, mtimesLine, printedManifest, sameChunks } from "../manifests/print.js";
 import type { OutputFile } from "../plan/files.js";
+import type { WriteOptions, WriteStats } from "./options.js";
 import { writeAll, type Previous } from "./write-all.js";
-
-export interface WriteStats {
-  /** The folder swapped in (its inode: the records name the --out they describe by it). */
-  ino: number;
-  /** The manifest's text, printed when asked for, when the caller keeps it (`manifest: { previous }`); otherwise it is
-   * in the folder. */
-  manifest: ManifestText | null;
-  files: number;
-  bytes: number;
-  /** Files hard-linked from the previous output instead of written (their bytes did not change). */
-  reused: number;
-  /** Each file's manifest entry ("<hash> <size>"), by its index in the files written. */
-  entries: ManifestEntries;
-}
-
-export interface WriteOptions {
-  /** Aborting (Ctrl-C) stops the writing before the swap; the temporary folder is removed and the old site kept. */
-  signal?: AbortSignal;
-  methods?: Partial<WriteMethods>;
-  /** Called after each file is written (tests inject failures here). */
-  onFile?: (file: OutputFile) => void | Promise<void>;
-  /** Hard-link unchanged files from the previous output instead of writing them (default true). */
-  reuse?: boolean;
-  /** Reuse a previous file only when its bytes, read again, are those its manifest entry says (--force: a file edited
-   * by hand since is written again). Default: the manifest is trusted. */
-  verifyReuse?: boolean;
-  /** Replace an existing output that this tool did not write (a file, a non-empty folder without the marker). */
-  replaceOut?: boolean;
-  /** SOURCE_DATE_EPOCH in seconds: every file's modification time is clamped to it (reproducible Last-Modified). */
-  sourceDateEpoch?: number;
-  /** The claim of this output folder when the caller already holds it (build() takes it before compiling). */
-  claim?: OutputClaim;
-  /** How to name the output folder in messages (default: the path as given). */
-  label?: string;
-  /**
-   * Where the folder's manifest goes. Default: into the folder (it is then also the folder's marker). With
-   * `{ previous }` the caller keeps it elsewhere (--out holds only the public site): `previous` is the last build's
-   * manifest text when it still describes this folder (null otherwise), and the new one is returned.
-   */
-  manifest?: { previous: string | null };
-}
 
 /**
  * Writes the site into `outDir`: the whole site in a fresh folder beside it, then swapped in (see

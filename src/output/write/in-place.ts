@@ -7,77 +7,17 @@
 import { lstatSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
-import { isAnswerPath, treeHolds, type LinkTree } from "../../layout/link-trees.js";
-import type { AnswerSet } from "../../routes/answer-files.js";
+import { isAnswerPath, treeHolds } from "../../layout/link-trees.js";
 import { foldersOf } from "../manifests/dir-stamps.js";
 import type { ManifestText } from "../manifests/entries.js";
 import { manifestLines, type ManifestLines } from "../manifests/lines.js";
 import { updatedManifest, type PrintedManifest } from "../manifests/patch.js";
 import { MANIFEST_FILE, mtimesLine, printedManifest, sameChunks } from "../manifests/print.js";
 import type { OutputFile } from "../plan/files.js";
-import type { WriteStats } from "./full.js";
+import type { UpdateOptions, UpdateStats } from "./options.js";
 import { journalPaths } from "./journal.js";
 import { removeEmptyParents, replaceWhole, writeWhole } from "./replace-file.js";
 import { Scan } from "./scan.js";
-
-export interface UpdateOptions {
-  /** What the folder holds now: its manifest's text (its entries are what the files hold, but for `dirty`), or that
-   * text's lines when they are known (`dev` keeps those of its last update, src/output/publish.ts): then it is not
-   * read. Lines only for a folder whose manifest the caller keeps (`manifestInside` false). */
-  previous: string | ManifestLines;
-  /** Whether one of the folder's folders ("" for itself) holds exactly what the manifest lists
-   * (src/output/manifests/dir-stamps.ts): then it is not read. Default: none is. */
-  trusted?: (rel: string) => boolean;
-  /** Paths an interrupted update may have changed: treated as changed whatever the manifest says. */
-  dirty: ReadonlySet<string>;
-  /** The journal the changes are appended to before any is made. */
-  journal: string;
-  /** Whether the folder keeps its manifest inside (`.build-manifest`), or the caller keeps it (--out's). */
-  manifestInside: boolean;
-  sourceDateEpoch?: number;
-  signal?: AbortSignal;
-  /** Called after each file is written (tests stop an update midway here). Synchronous: the update is. */
-  onFile?: (file: OutputFile) => unknown;
-  /** Whether a file holds the bytes its manifest entry says, by what it is computed from (answers whose inputs are
-   * unchanged, src/routes/answer-inputs.ts): then it is neither produced nor hashed, unless it is missing or dirty. */
-  keep?: (f: OutputFile) => boolean;
-  /** The same for the answers of a set, by member: those whose inputs changed, or null when none did. */
-  changedMembers?: (set: AnswerSet) => ((member: string) => boolean) | null;
-  /** Whether a copy of the content has the modification time `mtimeMs` in the folder already, as the last build
-   * gave it (known from its source's records): then its time is not read. */
-  sameTime?: (f: OutputFile, mtimeMs: number) => boolean;
-  /** More changed files than this: nothing is touched, and null is returned (the caller writes the folder whole). */
-  maxChanged?: number;
-  /** The hosts' copies of the site, when `dir` is the records (src/layout/link-trees.ts): the manifest leaves their
-   * links out. They must be those of the last build (publish.ts checks): the links to --out's files it removed are
-   * removed. Only the links the update must look at are among the files (src/output/plan/tree-links.ts): `folders`
-   * are those of every link, and `otherBytes` the bytes of the others. */
-  implied?: {
-    trees: readonly LinkTree[];
-    removedSitePaths: readonly string[];
-    folders: ReadonlySet<string>;
-    otherBytes: number;
-  };
-  /** The files of --out (`dir`) this build has rewritten (relative paths, and their indexes in `files`, --out's file
-   * list): a link to one of them is made again, whatever its entry. */
-  rewritten?: { dir: string; paths: ReadonlySet<string>; files: readonly OutputFile[]; indexes: ReadonlySet<number> };
-}
-
-export interface UpdateStats extends WriteStats {
-  /** The folder's manifest as the update leaves it, in lines; none for the records, whose manifest leaves the hosts'
-   * copies of the site out (`implied`). */
-  lines?: ManifestLines;
-  /** --out's manifest as the update made it (patched or printed), with its lines' starts, once its bytes are made (the
-   * records write them): what the next update patches. None for a folder that keeps its manifest inside. */
-  madeManifest?: () => PrintedManifest | undefined;
-  /** Paths written (new or changed) and removed. */
-  written: string[];
-  /** The indexes in the files given of those written. */
-  writtenIndexes: number[];
-  removed: string[];
-  /** The folders of the files planned (relative, "" for the folder itself): what the folder holds after the update. */
-  folders: Set<string>;
-}
 
 /** The folder's manifest as the update leaves it: its text, whether the folder's own copy changes, and (--out's) the
  * text as made, for the next update. */

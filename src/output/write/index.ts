@@ -10,7 +10,8 @@
 //    injected calls: a build given them is written in full (publish.ts), and tests stop an update midway by its
 //    per-file hook or a kill instead.
 
-export { writeOutput, type WriteOptions, type WriteStats } from "./full.js";
-export { updateInPlace, type UpdateOptions, type UpdateStats } from "./in-place.js";
+export { writeOutput } from "./full.js";
+export { updateInPlace } from "./in-place.js";
+export type { UpdateOptions, UpdateStats, WriteOptions, WriteStats } from "./options.js";
 export { openJournal, readJournal, removeJournal, removeTemporaries, type Dirty } from "./journal.js";
 export { keptByInputs } from "./kept-files.js";

@@ -6,7 +6,7 @@ import { ICONS_DIR, iconDirName } from "../../content/read-content.js";
 import { AnswerOutput } from "../../routes/answer-files.js";
 import { changedMembers, changedPrints, iconKey, type AnswerInputs } from "../../routes/answer-inputs.js";
 import type { OutputFile } from "../plan/files.js";
-import type { UpdateOptions } from "./in-place.js";
+import type { UpdateOptions } from "./options.js";
 
 /** What the last build's inputs (`lastText`, its records' print) vouch for, against this build's (`now`). */
 export function keptByInputs(

@@ -1,5 +1,5 @@
 // src/output/write/scan.ts
-// The in-place updater's first step, which changes nothing: each planned file held against the folder's manifest and
+// I/O: the in-place updater's first step, which changes nothing: each planned file held against the folder's manifest and
 // what the folder holds, to find the files whose bytes (or, for copies, modification times) change.
 
 import { readdirSync, statSync } from "node:fs";
@@ -18,7 +18,7 @@ import {
   type LinkFile,
   type OutputFile,
 } from "../plan/files.js";
-import type { UpdateOptions } from "./in-place.js";
+import type { UpdateOptions } from "./options.js";
 import { readSource } from "./replace-file.js";
 
 /** Produced bytes kept from hashing to writing, at most (then produced again when written). */

@@ -11,7 +11,7 @@ import { clampedTime } from "../manifests/print.js";
 import { filePath } from "../plan/file-path.js";
 import { foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
 import { fileOps, type FileOps } from "./file-ops.js";
-import type { WriteOptions } from "./full.js";
+import type { WriteOptions } from "./options.js";
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
