@@ -97,7 +97,7 @@ export class CatalogueMemo {
 }
 
 export interface CatalogueOutput {
-  /** The pages and the site's data are made when the writer asks for them (src/output/plan.ts): the model and the
+  /** The pages and the site's data are made when the writer asks for them (src/output/plan/site.ts): the model and the
    * view they come from are kept. A page `unchanged` is the last build's, by its print. */
   files: Array<
     { path: string; data: string | Uint8Array } | { path: string; produce(): string | Uint8Array; unchanged?: boolean }

@@ -2,10 +2,12 @@
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
 import { Command } from "commander";
-import { build, buildIfChanged, type BuildMemo, type BuildOptions } from "../build.js";
+import { build, buildIfChanged } from "../build/pipeline.js";
+import type { BuildMemo } from "../build/memo.js";
+import type { BuildOptions, BuildResult, UpToDateResult } from "../build/options.js";
 import { DEFAULT_HOSTS } from "../hosts/names.js";
-import { buildStamp } from "../layout/read-build.js";
-import { toolFingerprint } from "../output/up-to-date.js";
+import { buildStamp } from "../layout/build-status.js";
+import { toolFingerprint } from "../build/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -14,9 +16,10 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** Build even when --out is up to date, at its build's time (src/build.ts: `again`): `dev` fills its memory so. */
+  /** Build even when --out is up to date, at its build's time (src/build/options.ts: `again`): `dev` fills its memory
+   * so. */
   again?: boolean;
-  /** What dev keeps in memory between builds (src/build.ts: BuildMemo). */
+  /** What dev keeps in memory between builds (src/build/memo.ts: BuildMemo). */
   memo?: BuildMemo;
   replaceOut?: boolean;
   quiet?: boolean;
@@ -64,15 +67,14 @@ export async function runBuild(
   json: boolean,
 ): Promise<BuildOutcome> {
   const started = performance.now();
-  // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/heap.ts). A
-  // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
-  // held again if it turns out to write in full. (A heap grown freely stays grown: at ×100, a build in full over
-  // another hosts' build peaked at about 1 GB with the heap held once it wrote, 0.65 GB held from its start.)
-  if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const core: BuildOptions = {
     ...buildOptions(options, signal),
     onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()),
   };
+  // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/startup/heap-growth.ts). A
+  // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
+  // held again if it turns out to write in full (a heap grown freely stays grown).
+  if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const stop =
     json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildIfChanged>>;
@@ -83,31 +85,37 @@ export async function runBuild(
   }
   const ms = performance.now() - started;
   if (!("model" in result)) {
-    if (json) {
-      const summary = report([], result.counts, options.config ?? null);
-      io.out(
-        JSON.stringify(
-          { ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true },
-          null,
-          2,
-        ),
-      );
-      return "up to date";
-    }
-    if (options.quiet) return "up to date";
-    io.out(
-      `${options.out}/ is up to date: content, options and tool unchanged since it was built ` +
-        `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). ` +
-        `Nothing written (${humanMs(ms)}); --force rebuilds.`,
-    );
+    reportUpToDate(io, options, result, ms, json);
     return "up to date";
   }
-  const outcome = result.changes.mode;
+  reportBuilt(io, options, result, ms, json);
+  return result.changes.mode;
+}
+
+/** What the CLI says of an --out found up to date: nothing written. */
+function reportUpToDate(io: Io, options: BuildCli, result: UpToDateResult, ms: number, json: boolean): void {
+  if (json) {
+    const summary = report([], result.counts, options.config ?? null);
+    io.out(
+      JSON.stringify({ ...summary, counts: { ...summary.counts, warnings: result.warnings }, upToDate: true }, null, 2),
+    );
+    return;
+  }
+  if (options.quiet) return;
+  io.out(
+    `${options.out}/ is up to date: content, options and tool unchanged since it was built ` +
+      `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.warnings, "warning")}; \`check\` lists them). ` +
+      `Nothing written (${humanMs(ms)}); --force rebuilds.`,
+  );
+}
+
+/** What the CLI says of a build written: its diagnostics, where its base URL came from, and a summary line. */
+function reportBuilt(io: Io, options: BuildCli, result: BuildResult, ms: number, json: boolean): void {
   if (json) {
     io.out(JSON.stringify(report(result.diagnostics, result.counts, options.config ?? null), null, 2));
-    return outcome;
+    return;
   }
-  if (options.quiet) return outcome;
+  if (options.quiet) return;
   for (const line of diagnosticLines(io, result.diagnostics, options.verbose === true)) io.err(line);
   if (options.baseUrlSource) io.out(`Base URL ${result.model.baseUrl} from ${options.baseUrlSource}.`);
   if (options.requestOrigin === true) {
@@ -135,13 +143,12 @@ export async function runBuild(
       `${colorOut(io, "green", "Updated")} ${options.out}/ in place: ${what.join(", ")} in ${humanMs(ms)} ` +
         `(${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.files, "file")}).`,
     );
-    return outcome;
+    return;
   }
   io.out(
     `${colorOut(io, "green", "Built")} ${options.out}/: ${countNoun(result.counts.answers, "response")}, ${countNoun(result.counts.rules, "route rule")}, ` +
       `${countNoun(result.counts.files, "file")} (${humanBytes(result.counts.bytes)}) in ${humanMs(ms)}.`,
   );
-  return outcome;
 }
 
 export function buildCommand(io: Io, run: Run): Command {

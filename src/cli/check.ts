@@ -2,7 +2,7 @@
 // `build-index-site check`: validate and compute everything a build would write, write nothing.
 
 import { Command } from "commander";
-import { compile, filesToWrite } from "../build.js";
+import { compile, filesToWrite } from "../build/compile.js";
 import { countNoun } from "../errors.js";
 import { flag, report, type Run } from "./shared.js";
 import { resolveOptions, type Flags } from "./options.js";
@@ -49,7 +49,7 @@ export function checkCommand(io: Io, run: Run): Command {
       }
       if (flags.quiet) return;
       for (const line of diagnosticLines(io, result.diagnostics, flags.verbose === true)) io.err(line);
-      const { isIncomplete, incompleteLine } = await import("../layout/read-build.js");
+      const { isIncomplete, incompleteLine } = await import("../layout/build-status.js");
       if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       const config = options.config === null ? "no config file" : `config ${options.config}`;
       io.out(

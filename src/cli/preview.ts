@@ -48,7 +48,7 @@ export function previewCommand(io: Io, run: Run): Command {
       });
       if (!flags.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (${semanticsLine(preview.semantics ?? "static")})`);
-      const { isIncomplete, incompleteLine } = await import("../layout/read-build.js");
+      const { isIncomplete, incompleteLine } = await import("../layout/build-status.js");
       if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));
     });

@@ -229,9 +229,11 @@ export interface ModelResult {
   parsed: Partial<Record<JsonContentName, ParsedJson>>;
 }
 
-export function buildModel(raw: RawContent, options: ModelOptions): ModelResult {
-  const diagnostics: Diagnostic[] = [...raw.diagnostics];
-  const parsed: Partial<Record<JsonContentName, ParsedJson>> = {};
+type Parsed = Partial<Record<JsonContentName, ParsedJson>>;
+
+/** Every JSON file parsed (or reported missing), and the icons/ folder's absence reported. */
+function parseFiles(raw: RawContent, options: ModelOptions, diagnostics: Diagnostic[]): Parsed {
+  const parsed: Parsed = {};
   for (const name of JSON_CONTENT) {
     const file = `${raw.dir}/${CONTENT_FILES[name]}`;
     const text = raw.json[name];
@@ -258,8 +260,12 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
       message: "The icons/ folder is missing.",
     });
   }
-  // Schemas: every file that parsed is validated, so all errors of all files are reported at once.
-  const valid: Partial<Record<JsonContentName, ParsedJson>> = {};
+  return parsed;
+}
+
+/** Schemas: every file that parsed is validated, so all errors of all files are reported at once. */
+function validFiles(raw: RawContent, options: ModelOptions, parsed: Parsed, diagnostics: Diagnostic[]): Parsed {
+  const valid: Parsed = {};
   for (const name of JSON_CONTENT) {
     const p = parsed[name];
     if (p === undefined || (p.value === null && p.diagnostics.some((d) => d.severity === "error"))) continue; // unparsed: its error is reported
@@ -279,6 +285,41 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }
+  return valid;
+}
+
+/** The model of schema-valid files: the shapes are known. */
+function modelOf(raw: RawContent, options: ModelOptions, valid: Required<Parsed>): SiteModel {
+  const { manifest, config, extensionMap, icons } = valid;
+  const mtime = (name: JsonContentName): number => options.clock.mtime(raw.json[name]!.file.mtimeMs);
+  const mRoot = manifest.value as JsonObject;
+  const parts = options.parts ?? new ModelParts();
+  const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles, (f) => options.clock.mtime(f.mtimeMs));
+  return {
+    baseUrl: options.baseUrl ?? (mRoot.get("base_url") as string),
+    service: mRoot.get("service") as string,
+    serviceVersion: mRoot.get("service_version") as string,
+    description: mRoot.get("description") as string,
+    versions: [...new Set(mRoot.get("versions") as string[])],
+    buildTime: options.clock.now,
+    config: parts.configOf(config.value as JsonObject, mtime("config")),
+    extensionMap: parts.extensionMapOf(extensionMap.value as JsonObject, mtime("extensionMap")),
+    iconMap: parts.iconMapOf(icons.value as JsonObject, mtime("icons")),
+    iconDirFiles,
+    configReference:
+      raw.configReference === null
+        ? null
+        : {
+            text: raw.configReference.text,
+            lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
+          },
+  };
+}
+
+export function buildModel(raw: RawContent, options: ModelOptions): ModelResult {
+  const diagnostics: Diagnostic[] = [...raw.diagnostics];
+  const parsed = parseFiles(raw, options, diagnostics);
+  const valid = validFiles(raw, options, parsed, diagnostics);
   diagnostics.push(
     ...crossCheck({
       raw,
@@ -299,36 +340,7 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   ) {
     return { model: null, diagnostics: sortDiagnostics(diagnostics), parsed };
   }
-
-  // Everything below relies on the schemas: the shapes are known.
-  const mtime = (name: JsonContentName): number => options.clock.mtime(raw.json[name]!.file.mtimeMs);
-  const mRoot = manifest.value as JsonObject;
-  const cRoot = config.value as JsonObject;
-  const eRoot = extensionMap.value as JsonObject;
-  const baseUrl = options.baseUrl ?? (mRoot.get("base_url") as string);
-  const versions = [...new Set(mRoot.get("versions") as string[])];
-
-  const parts = options.parts ?? new ModelParts();
-  const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles, (f) => options.clock.mtime(f.mtimeMs));
-  const model: SiteModel = {
-    baseUrl,
-    service: mRoot.get("service") as string,
-    serviceVersion: mRoot.get("service_version") as string,
-    description: mRoot.get("description") as string,
-    versions,
-    buildTime: options.clock.now,
-    config: parts.configOf(cRoot, mtime("config")),
-    extensionMap: parts.extensionMapOf(eRoot, mtime("extensionMap")),
-    iconMap: parts.iconMapOf(icons.value as JsonObject, mtime("icons")),
-    iconDirFiles,
-    configReference:
-      raw.configReference === null
-        ? null
-        : {
-            text: raw.configReference.text,
-            lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
-          },
-  };
+  const model = modelOf(raw, options, { manifest, config, extensionMap, icons });
   return { model, diagnostics: sortDiagnostics(diagnostics), parsed };
 }
 

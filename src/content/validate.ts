@@ -75,107 +75,139 @@ interface Described {
   hint?: string;
 }
 
+/** What one ajv keyword's error says: code, pointer and a sentence that says what is wrong and what to do. */
+type Describer = (name: JsonContentName, e: ErrorObject, at: string, p: Record<string, unknown>) => Described | null;
+
+function describeRequired(
+  name: JsonContentName,
+  e: ErrorObject,
+  at: string,
+  p: Record<string, unknown>,
+): Described | null {
+  const key = String(p.missingProperty);
+  const pointer = `${at}/${pointerToken(key)}`;
+  if (name === "config" && pointer === "/version") {
+    return {
+      code: "CONFIG_VERSION",
+      pointer,
+      message: `"version" is missing: it is the latest configuration version that versionCheck compares against.`,
+      hint: `Add "version": "<x.y.z>".`,
+    };
+  }
+  return {
+    code: "SCHEMA",
+    pointer,
+    message: `The required property "${key}" is missing.`,
+    hint: `Add "${key}" to the object at ${at || "the top level"}.`,
+  };
+}
+
+function describeUnknownKey(
+  name: JsonContentName,
+  e: ErrorObject,
+  at: string,
+  p: Record<string, unknown>,
+): Described | null {
+  const key = String(p.additionalProperty);
+  const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter(
+    (k) => k !== "$schema",
+  );
+  return {
+    code: "SCHEMA",
+    pointer: `${at}/${pointerToken(key)}`,
+    message: `Unknown property "${key}".`,
+    hint: `Remove it or fix its spelling; the allowed properties are ${allowed.map((k) => `"${k}"`).join(", ")}.`,
+  };
+}
+
+function describeType(name: JsonContentName, e: ErrorObject, at: string, p: Record<string, unknown>): Described | null {
+  if (name === "config" && at === "/version") {
+    return {
+      code: "CONFIG_VERSION",
+      pointer: at,
+      message: `"version" must be a string (got ${typeName(e.data)}).`,
+      hint: `Write it in quotes, e.g. "1.2.0".`,
+    };
+  }
+  return {
+    code: "SCHEMA",
+    pointer: at,
+    message: `Must be ${typeList(p.type as string | string[])} (got ${typeName(e.data)}).`,
+    hint: "Fix the value or remove the entry.",
+  };
+}
+
+function describePattern(
+  name: JsonContentName,
+  e: ErrorObject,
+  at: string,
+  p: Record<string, unknown>,
+): Described | null {
+  if (name === "manifest" && at === "/base_url") {
+    return {
+      code: "BASE_URL",
+      pointer: at,
+      message: `base_url must be an https:// URL without a trailing slash, query or fragment (got ${JSON.stringify(e.data)}).`,
+      hint: "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
+    };
+  }
+  const m = /^\/(indexing|viewing)\//.exec(at);
+  if (name === "extensionMap" && m !== null) {
+    const prefix = m[1] === "indexing" ? "index_" : "view_";
+    return {
+      code: "MAPPING_VALUE_FORM",
+      pointer: at,
+      message: `${m[1]} values must have the form ${prefix}<ext> (got ${JSON.stringify(e.data)}).`,
+      hint: `Use the key of config.json's ${m[1] === "indexing" ? "exclusions" : "viewable_files"}, e.g. "${prefix}php".`,
+    };
+  }
+  return { code: "SCHEMA", pointer: at, message: `${typeName(e.data)} does not match ${String(p.pattern)}.` };
+}
+
+function describeEmpty(
+  name: JsonContentName,
+  e: ErrorObject,
+  at: string,
+  _p: Record<string, unknown>,
+): Described | null {
+  if (e.propertyName !== undefined) {
+    return {
+      code: "KEY_EMPTY",
+      pointer: `${at}/${pointerToken(e.propertyName)}`,
+      message: "An empty key can never be looked up (an empty extension is answered with a 400).",
+      hint: "Remove the entry.",
+    };
+  }
+  if (name === "config" && at === "/version") {
+    return {
+      code: "CONFIG_VERSION",
+      pointer: at,
+      message: `"version" must not be empty.`,
+      hint: `Set it to the configuration version, e.g. "1.2.0".`,
+    };
+  }
+  return {
+    code: "SCHEMA",
+    pointer: at,
+    message: "Must not be empty.",
+    hint: "Fill in the value or remove the entry.",
+  };
+}
+
+const DESCRIBERS: Readonly<Record<string, Describer>> = {
+  required: describeRequired,
+  additionalProperties: describeUnknownKey,
+  type: describeType,
+  pattern: describePattern,
+  minLength: describeEmpty,
+  propertyNames: () => null, // the error about the name itself says it
+};
+
 /** One ajv error → code, pointer and a sentence that says what is wrong and what to do. */
 function describe(name: JsonContentName, e: ErrorObject): Described | null {
-  const at = e.instancePath;
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case "required": {
-      const key = String(p.missingProperty);
-      const pointer = `${at}/${pointerToken(key)}`;
-      if (name === "config" && pointer === "/version") {
-        return {
-          code: "CONFIG_VERSION",
-          pointer,
-          message: `"version" is missing: it is the latest configuration version that versionCheck compares against.`,
-          hint: `Add "version": "<x.y.z>".`,
-        };
-      }
-      return {
-        code: "SCHEMA",
-        pointer,
-        message: `The required property "${key}" is missing.`,
-        hint: `Add "${key}" to the object at ${at || "the top level"}.`,
-      };
-    }
-    case "additionalProperties": {
-      const key = String(p.additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter(
-        (k) => k !== "$schema",
-      );
-      return {
-        code: "SCHEMA",
-        pointer: `${at}/${pointerToken(key)}`,
-        message: `Unknown property "${key}".`,
-        hint: `Remove it or fix its spelling; the allowed properties are ${allowed.map((k) => `"${k}"`).join(", ")}.`,
-      };
-    }
-    case "type": {
-      if (name === "config" && at === "/version") {
-        return {
-          code: "CONFIG_VERSION",
-          pointer: at,
-          message: `"version" must be a string (got ${typeName(e.data)}).`,
-          hint: `Write it in quotes, e.g. "1.2.0".`,
-        };
-      }
-      return {
-        code: "SCHEMA",
-        pointer: at,
-        message: `Must be ${typeList(p.type as string | string[])} (got ${typeName(e.data)}).`,
-        hint: "Fix the value or remove the entry.",
-      };
-    }
-    case "pattern": {
-      if (name === "manifest" && at === "/base_url") {
-        return {
-          code: "BASE_URL",
-          pointer: at,
-          message: `base_url must be an https:// URL without a trailing slash, query or fragment (got ${JSON.stringify(e.data)}).`,
-          hint: "For example https://api.example.org or https://example.org/indexer; the spec requires HTTPS.",
-        };
-      }
-      const m = /^\/(indexing|viewing)\//.exec(at);
-      if (name === "extensionMap" && m !== null) {
-        const prefix = m[1] === "indexing" ? "index_" : "view_";
-        return {
-          code: "MAPPING_VALUE_FORM",
-          pointer: at,
-          message: `${m[1]} values must have the form ${prefix}<ext> (got ${JSON.stringify(e.data)}).`,
-          hint: `Use the key of config.json's ${m[1] === "indexing" ? "exclusions" : "viewable_files"}, e.g. "${prefix}php".`,
-        };
-      }
-      return { code: "SCHEMA", pointer: at, message: `${typeName(e.data)} does not match ${String(p.pattern)}.` };
-    }
-    case "minLength": {
-      if (e.propertyName !== undefined) {
-        return {
-          code: "KEY_EMPTY",
-          pointer: `${at}/${pointerToken(e.propertyName)}`,
-          message: "An empty key can never be looked up (an empty extension is answered with a 400).",
-          hint: "Remove the entry.",
-        };
-      }
-      if (name === "config" && at === "/version") {
-        return {
-          code: "CONFIG_VERSION",
-          pointer: at,
-          message: `"version" must not be empty.`,
-          hint: `Set it to the configuration version, e.g. "1.2.0".`,
-        };
-      }
-      return {
-        code: "SCHEMA",
-        pointer: at,
-        message: "Must not be empty.",
-        hint: "Fill in the value or remove the entry.",
-      };
-    }
-    case "propertyNames":
-      return null; // the error about the name itself (above) says it
-    default:
-      return { code: "SCHEMA", pointer: at, message: `${e.message ?? "is invalid"} (${e.keyword}).` };
-  }
+  const describer = DESCRIBERS[e.keyword];
+  if (describer !== undefined) return describer(name, e, e.instancePath, e.params as Record<string, unknown>);
+  return { code: "SCHEMA", pointer: e.instancePath, message: `${e.message ?? "is invalid"} (${e.keyword}).` };
 }
 
 /**

@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { CONTENT_FILES } from "../content/read-content.js";
 import { UsageError } from "../errors.js";
-import { isBuild } from "../layout/read-build.js";
+import { isBuild } from "../layout/build-status.js";
 import { layoutOf } from "../layout/paths.js";
 import { readBuildSite } from "./from-build.js";
 import { readContentSite } from "./from-content.js";

@@ -1,7 +1,7 @@
 // src/layout/link-trees.ts
 // A host's copy of the site in the build's records (its document root, `hosts/<host>/[<dir>/]`): hard links to the
-// files of --out, chosen by their paths alone. The records' manifest does not list these links (a ×100 site has
-// 690,000): they are implied by --out's manifest (site.manifest) and the hosts' record (hosts.json), which says each
+// files of --out, chosen by their paths alone. The records' manifest does not list these links (a large site has
+// hundreds of thousands): they are implied by --out's manifest (site.manifest) and the hosts' record (hosts.json), which says each
 // host's document root and own files. docs/layout.md describes them.
 
 import { isEdgeDataPath } from "../edge/data.js";
@@ -53,12 +53,12 @@ export function printTrees(trees: readonly LinkTree[]): string {
   return JSON.stringify(trees.map((t) => [t.prefix, t.docroot, [...t.own].sort()]));
 }
 
-/** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan.ts). */
+/** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan/site.ts). */
 export const isAnswerPath = (sitePath: string): boolean =>
   sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
 
 /**
- * Whether the tree links a file of --out (its path, or the file: a ×100 site's 590,000 answers make their paths only
+ * Whether the tree links a file of --out (its path, or the file: a large site's answers make their paths only
  * when asked, and an answer's is asked only when one of the host's own files lies among them). Whether it is an
  * answer is the caller's to say.
  */

@@ -56,10 +56,10 @@ export interface Layout {
   /** The request-time handler the preview, dev and verify run (HANDLER_FILE). */
   handler: string;
   /** The journal of an in-place update under way (`.build-index-site/<name>.update`): while it exists, the output is
-   * incomplete (src/output/update.ts). */
+   * incomplete (src/output/write/in-place.ts). */
   journal: string;
   /** The inode and change time of every folder the last build wrote (`.build-index-site/<name>.dirs`): an in-place
-   * update reads only the folders that changed since (src/output/dir-stamps.ts). */
+   * update reads only the folders that changed since (src/output/manifests/dir-stamps.ts). */
   folders: string;
   /** The facts of the content's files the last build read (`.build-index-site/<name>.content`: sha1, image type and
    * size, by inode, size and times): the next build reads only the files that changed (src/content/content-cache.ts). */

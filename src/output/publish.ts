@@ -1,59 +1,39 @@
 // src/output/publish.ts
 // I/O: publishes a computed build in one call: --out, then each folder beside it, then the records, either
 //  - in place (the default when the records describe a whole earlier build of the same hosts): only the files whose
-//    bytes change are written, each renamed over its target, under the update journal (update.ts); or
+//    bytes change are written, each renamed over its target, under the update journal (write/in-place.ts); or
 //  - in full (--force, the first build, other hosts): each folder written whole beside its place and swapped in
-//    (write-output.ts), reusing unchanged files by hard links.
+//    (write/full.ts), reusing unchanged files by hard links.
 // Either way a reader never sees a half-written file, and a build stopped midway is finished by the next one.
 
-import { unlinkSync } from "node:fs";
 import path from "node:path";
-import { ICONS_DIR, iconDirName } from "../content/read-content.js";
-import { printTrees, type LinkTree } from "../layout/link-trees.js";
+import { fileIdentity } from "../layout/build-status.js";
+import type { LastBuild } from "../layout/last-build.js";
+import { printTrees } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
-import { fileIdentity, type LastBuild } from "../layout/read-build.js";
-import { AnswerOutput } from "../routes/answer-files.js";
-import { changedMembers, changedPrints, iconKey, type AnswerInputs } from "../routes/answer-inputs.js";
-import { foldersIn, type OutputFile } from "./plan.js";
-import { forgetFolders, recordFolders, trustedFolders, withParents } from "./dir-stamps.js";
-import { treeLinks } from "./tree-links.js";
-import type { ManifestLines } from "./manifest-lines.js";
-import { openJournal, readJournal, removeTemporaries, updateInPlace, type UpdateOptions } from "./update.js";
+import type { OutputClaim } from "./claim/claim.js";
+import { forgetFolders, recordFolders, trustedFolders, withParents } from "./manifests/dir-stamps.js";
+import type { ManifestEntries, ManifestText } from "./manifests/entries.js";
+import type { ManifestLines } from "./manifests/lines.js";
+import { mtimesLine } from "./manifests/print.js";
+import { foldersIn, type OutputFile } from "./plan/files.js";
+import { planPublish, type PublishInput, type PublishPlan, type SiteWritten } from "./plan/publish-plan.js";
+import { treeLinks } from "./plan/tree-links.js";
 import {
-  MANIFEST_FILE,
-  mtimesLine,
+  keptByInputs,
+  openJournal,
+  readJournal,
+  removeJournal,
+  removeTemporaries,
+  updateInPlace,
   writeOutput,
-  type ManifestEntries,
-  type ManifestText,
-  type OutputClaim,
+  type Dirty,
+  type UpdateOptions,
+  type UpdateStats,
   type WriteOptions,
-} from "./write-output.js";
+} from "./write/index.js";
 
 const noManifest: ManifestText = { chunks: () => [], bytes: () => Buffer.alloc(0) };
-
-/** --out as written: what the folders beside it and the records link to and record. */
-export interface SiteWritten {
-  dir: string;
-  ino: number;
-  entries: ManifestEntries;
-  /** --out's manifest, printed when the records write it (its 46 MB at ×100 are not held meanwhile). */
-  manifest: ManifestText;
-}
-
-export interface PublishPlan {
-  /** The files of --out. */
-  site: readonly OutputFile[];
-  /** Each folder beside --out (absolute), its files made once --out is written (they link to its files). */
-  beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
-  /** The records' files, made once --out is written (they record its manifest and identity); without the trees' links
-   * when `links` is false. */
-  records(site: SiteWritten, links?: boolean): OutputFile[];
-  /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
-  trees: readonly LinkTree[];
-  /** What the answer files of --out are computed from, when it holds answers, and its text in the records: an update
-   * in place keeps those whose inputs the last build's records show unchanged, without producing them. */
-  answerInputs?: { inputs: AnswerInputs; text: string };
-}
 
 export interface PublishOptions {
   write: WriteOptions;
@@ -63,13 +43,13 @@ export interface PublishOptions {
   force?: boolean;
   /** What `dev` keeps in memory between its builds. */
   memo?: PublishMemo;
-  /** Told how the build is written, before it writes (the CLI sets V8's heap growth by it: src/cli/heap.ts). */
+  /** Told how the build is written, before it writes (the CLI sets V8's heap growth by it: src/cli/startup/heap-growth.ts). */
   onMode?: (mode: Published["mode"]) => void;
 }
 
 /**
- * What `dev` keeps of its last update in place: --out's manifest in lines, as the update left it (a ×100 site's is
- * 46 MB, 640,000 lines: read and parsed again, 0.3 s of each rebuild), with the identity of the records' file that
+ * What `dev` keeps of its last update in place: --out's manifest in lines, as the update left it (a large site's,
+ * read and parsed again, would cost each rebuild a good part of its time), with the identity of the records' file that
  * holds it once written (device, inode, size, modification and change times, in nanoseconds). The next update uses
  * them while that file is the same; anything that replaced or changed it (another build, a hand) makes it read again,
  * but for a write in place that keeps its size within the clock tick of the update's own (the file system's times
@@ -135,15 +115,15 @@ function canUpdate(
   return (kept === null ? last.siteManifest().split("\n", 2)[1] : kept.mtimes) === mtimesLine(epoch);
 }
 
-/** Publishes `plan` over `last`, the build the records describe now (read-build.ts: `lastBuild(layout)`). */
+/** Publishes `input` over `last`, the build the records describe now (src/layout/last-build.ts: `lastBuild(layout)`). */
 export async function publish(
   layout: Layout,
   last: LastBuild,
-  plan: PublishPlan,
+  input: PublishInput,
   options: PublishOptions,
 ): Promise<Published> {
+  const plan = planPublish(input, last);
   const epoch = options.sourceDateEpoch;
-  const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   const dirty = readJournal(layout.journal);
   const injected = options.write.methods !== undefined; // tests that inject failures exercise the full writer
   const kept = dirty.size === 0 ? (options.memo?.siteLines(layout.siteManifest) ?? null) : null;
@@ -155,17 +135,30 @@ export async function publish(
     canUpdate(layout, last, plan, epoch, kept)
   ) {
     options.onMode?.("in place");
-    const done = inPlace(layout, last, plan, dirty, options, epoch, kept);
+    const done = inPlace(layout, last, plan, { dirty, kept, options });
     if (done !== null) return done;
   }
   options.onMode?.("full");
+  return inFull(layout, last, plan, dirty, options);
+}
+
+/** Writes every folder whole, each swapped in when written. */
+async function inFull(
+  layout: Layout,
+  last: LastBuild,
+  plan: PublishPlan,
+  dirty: Dirty,
+  options: PublishOptions,
+): Promise<Published> {
+  const epoch = options.sourceDateEpoch;
+  const dated = epoch === undefined ? {} : { sourceDateEpoch: epoch };
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
   // After an interrupted update the manifests do not say what the files hold: nothing is reused. With --force a file
   // is reused only when its bytes are read and found to be what the manifest says (one edited by hand is written).
   const reuse = dirty.size === 0 ? (options.force === true ? { verifyReuse: true } : {}) : { reuse: false };
   const { signal: _signal, claim: _claim, ...write } = options.write;
-  // The last manifest, held only while --out is written (the records print the new one beside its 46 MB at ×100): read
-  // in the call, so that no variable here holds it afterwards.
+  // The last manifest, held only while --out is written (the records print the new one beside it): read in the call,
+  // so that no variable here holds it afterwards.
   const previous = (): string | null =>
     dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null;
   forgetFolders(layout.folders);
@@ -176,12 +169,7 @@ export async function publish(
     ...dated,
     manifest: { previous: previous() },
   });
-  const written: SiteWritten = {
-    dir: layout.out,
-    ino: site.ino,
-    entries: site.entries,
-    manifest: site.manifest ?? noManifest,
-  };
+  const written = siteWritten(layout, site);
   const folders = [{ dir: layout.out, folders: withParents(foldersIn(plan.site)) }];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
@@ -205,160 +193,138 @@ export async function publish(
   };
 }
 
-function inPlace(
+/** --out as written, for the folders beside it and the records. */
+function siteWritten(
   layout: Layout,
-  last: LastBuild,
-  plan: PublishPlan,
-  dirty: Map<string, Set<string>>,
-  options: PublishOptions,
-  epoch: number | undefined,
-  kept: ManifestLines | null,
-): Published | null {
-  const none = new Set<string>();
-  const common = { journal: layout.journal, ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }) };
+  site: { ino: number; entries: ManifestEntries; manifest: ManifestText | null },
+): SiteWritten {
+  return { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
+}
+
+/** What an update in place starts from: the interrupted update's paths, and `dev`'s lines of --out's manifest. */
+interface UpdateStart {
+  dirty: Dirty;
+  kept: ManifestLines | null;
+  options: PublishOptions;
+}
+
+/** Updates every folder in place: --out first, then the folders beside it and the records. Null, with nothing
+ * changed, when most of the site changes: it is then written in full. */
+function inPlace(layout: Layout, last: LastBuild, plan: PublishPlan, start: UpdateStart): Published | null {
+  const { dirty, kept, options } = start;
+  const epoch = options.sourceDateEpoch;
   for (const [dir, paths] of dirty) removeTemporaries(dir, paths);
   const previous = kept ?? last.siteManifest();
   const trusted = trustedFolders(layout.folders);
   forgetFolders(layout.folders); // before any change: an update stopped midway leaves nothing trusted
   openJournal(layout.journal);
   const site = updateInPlace(layout.out, plan.site, {
-    ...common,
+    journal: layout.journal,
+    ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }),
     previous,
     trusted: trusted(layout.out),
-    dirty: dirty.get(layout.out) ?? none,
+    dirty: dirty.get(layout.out) ?? new Set(),
     manifestInside: false,
-    ...(plan.answerInputs === undefined ? {} : lastInputs(last.answerInputsText(), plan.answerInputs, epoch)),
+    ...(plan.answerInputs === undefined ? {} : keptByInputs(last.answerInputsText(), plan.answerInputs, epoch)),
     maxChanged: Math.max(64, Math.floor(plan.site.length * IN_PLACE_SHARE)),
     ...(options.write.signal === undefined ? {} : { signal: options.write.signal }),
     ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
   });
   if (site === null) {
     if (dirty.size === 0) removeJournal(layout.journal);
-    return null; // most of the site changes: written in full
+    return null;
   }
+  const others = updateOthers(layout, last, plan, { site, trusted, start });
+  removeJournal(layout.journal);
+  recordFolders(layout.folders, [{ dir: layout.out, folders: site.folders }, ...others.folders]);
+  // With the manifest's bytes as the records wrote them: a value, not the update's closure (which holds the plan's
+  // files until the next update).
+  options.memo?.keep(layout.siteManifest, site.lines && { ...site.lines, printed: site.madeManifest?.() });
+  return {
+    mode: "in place",
+    files: site.files,
+    bytes: site.bytes + others.bytes,
+    written: site.written.length + others.written,
+    removed: site.removed.length + others.removed,
+    sitePaths: [...site.written, ...site.removed],
+  };
+}
+
+/** Updates the folders beside --out and the records in place, once --out is: what they link to is rewritten with it. */
+function updateOthers(
+  layout: Layout,
+  last: LastBuild,
+  plan: PublishPlan,
+  at: { site: UpdateStats; trusted: (dir: string) => (rel: string) => boolean; start: UpdateStart },
+): { bytes: number; written: number; removed: number; folders: Array<{ dir: string; folders: Set<string> }> } {
+  const { site, trusted } = at;
+  const { dirty, options } = at.start;
+  const epoch = options.sourceDateEpoch;
   const rewritten = {
     dir: layout.out,
     paths: new Set(site.written),
     files: plan.site,
     indexes: new Set(site.writtenIndexes),
   };
-  const written: SiteWritten = {
-    dir: layout.out,
-    ino: site.ino,
-    entries: site.entries,
-    manifest: site.manifest ?? noManifest,
-  };
-  let { bytes } = site;
-  let changed = site.written.length;
-  let removed = site.removed.length;
-  // The records' links into --out: only those the update must look at (src/output/tree-links.ts), all of them after an
-  // interrupted update.
-  const records = (): { files: OutputFile[]; implied: UpdateOptions["implied"] } => {
-    const files = plan.records(written, false);
-    const links = treeLinks(
-      plan.trees,
-      { files: plan.site, entries: site.entries, dir: layout.out },
-      {
-        trusted: trusted(layout.records),
-        rewritten: rewritten.indexes,
-        all: (dirty.get(layout.records) ?? none).size > 0,
-      },
-    );
-    for (const link of links.links) files.push(link); // one by one: 690,000 after an interrupted update at ×100
-    return {
-      files,
-      implied: {
-        trees: plan.trees,
-        removedSitePaths: site.removed,
-        folders: links.folders,
-        otherBytes: links.otherBytes,
-      },
-    };
-  };
+  const written = siteWritten(layout, site);
   const folders = [
     ...plan.beside.map((b) => ({ dir: b.dir, files: () => ({ files: b.files(written), implied: undefined }) })),
-    { dir: layout.records, files: records },
+    { dir: layout.records, files: () => recordsToUpdate(layout, plan, { site, written, rewritten, trusted, dirty }) },
   ];
-  const updated = [{ dir: layout.out, folders: site.folders }];
+  const done = { bytes: 0, written: 0, removed: 0, folders: [] as Array<{ dir: string; folders: Set<string> }> };
   for (const folder of folders) {
     const { files, implied } = folder.files();
     const stats = updateInPlace(folder.dir, files, {
-      ...common,
+      journal: layout.journal,
+      ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }),
       previous: last.folderManifest(folder.dir),
       trusted: trusted(folder.dir),
-      dirty: dirty.get(folder.dir) ?? none,
+      dirty: dirty.get(folder.dir) ?? new Set(),
       manifestInside: true,
       rewritten,
       ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
       ...(implied === undefined ? {} : { implied }),
     })!;
-    if (folder.dir === layout.records) bytes += stats.bytes;
-    changed += stats.written.length;
-    removed += stats.removed.length;
-    updated.push({ dir: folder.dir, folders: stats.folders });
+    if (folder.dir === layout.records) done.bytes += stats.bytes;
+    done.written += stats.written.length;
+    done.removed += stats.removed.length;
+    done.folders.push({ dir: folder.dir, folders: stats.folders });
   }
-  removeJournal(layout.journal);
-  recordFolders(layout.folders, updated);
-  // With the manifest's bytes as the records wrote them: a value, not the update's closure (which holds the plan's
-  // 640,000 files at ×100 until the next update).
-  options.memo?.keep(layout.siteManifest, site.lines && { ...site.lines, printed: site.madeManifest?.() });
+  return done;
+}
+
+/** The records' files, with only those of their links into --out that the update must look at
+ * (src/output/plan/tree-links.ts), all of them after an interrupted update. */
+function recordsToUpdate(
+  layout: Layout,
+  plan: PublishPlan,
+  at: {
+    site: UpdateStats;
+    written: SiteWritten;
+    rewritten: { indexes: ReadonlySet<number> };
+    trusted: (dir: string) => (rel: string) => boolean;
+    dirty: Dirty;
+  },
+): { files: OutputFile[]; implied: UpdateOptions["implied"] } {
+  const { site } = at;
+  const files = plan.records(at.written, false);
+  const links = treeLinks(
+    plan.trees,
+    { files: plan.site, entries: site.entries, dir: layout.out },
+    {
+      trusted: at.trusted(layout.records),
+      rewritten: at.rewritten.indexes,
+      all: (at.dirty.get(layout.records) ?? new Set()).size > 0,
+    },
+  );
+  for (const link of links.links) files.push(link); // one by one: a large site's trees hold many
   return {
-    mode: "in place",
-    files: site.files,
-    bytes,
-    written: changed,
-    removed,
-    sitePaths: [...site.written, ...site.removed],
+    files,
+    implied: {
+      trees: plan.trees,
+      removedSitePaths: site.removed,
+      folders: links.folders,
+      otherBytes: links.otherBytes,
+    },
   };
-}
-
-/** What the prints of the last build's inputs vouch for: answer files kept whole, and copies' times. */
-function lastInputs(
-  lastText: string | null,
-  now: { inputs: AnswerInputs; text: string },
-  epoch: number | undefined,
-): Pick<UpdateOptions, "keep" | "changedMembers" | "sameTime"> {
-  const changed = changedPrints(lastText, now.text, now.inputs);
-  if (changed === null) return {}; // nothing can be kept: no answer is asked, every copy's time is read
-  const keep = keptAnswers(changed);
-  const sameTime = keptIconTimes(changed, epoch);
-  return {
-    keep,
-    changedMembers: (set) => changedMembers(set.inputs, changed),
-    ...(sameTime === undefined ? {} : { sameTime }),
-  };
-}
-
-/** Answer files whose inputs are those of the last build (src/routes/answer-inputs.ts): their bytes are its. */
-function keptAnswers(changed: ReadonlySet<string>): (f: OutputFile) => boolean {
-  const tests = new Map<((member: string) => string) | undefined, (member: string) => boolean>();
-  return (f) => f instanceof AnswerOutput && f.inputsUnchanged(changed, tests);
-}
-
-/**
- * Copies of icons/ files whose modification time is the last build's, without reading it: under SOURCE_DATE_EPOCH,
- * a time clamped to it now whose file's print (src/routes/answer-inputs.ts: size and time in seconds, clamped the
- * same way) is unchanged was clamped to it then. Every file directly in icons/ has its print among the inputs (each of
- * the model's icons/ files has one), so a copy's is unchanged unless its key is among the changed ones, a handful. A
- * ×100 site has 49,000 icons: their times, read one by one, took half a second of a one-mapping rebuild, and their
- * keys, made one by one to be looked up, 45 ms.
- */
-function keptIconTimes(
-  changed: ReadonlySet<string>,
-  epoch: number | undefined,
-): ((f: OutputFile, mtimeMs: number) => boolean) | undefined {
-  if (epoch === undefined) return undefined;
-  const limit = epoch * 1000;
-  const prefix = iconKey("");
-  const changedCopies = new Set<string>();
-  for (const key of changed) if (key.startsWith(prefix)) changedCopies.add(ICONS_DIR + key.slice(prefix.length));
-  return (f, mtimeMs) => mtimeMs === limit && iconDirName(f.path) !== null && !changedCopies.has(f.path);
-}
-
-function removeJournal(journal: string): void {
-  try {
-    unlinkSync(journal);
-  } catch {
-    // none
-  }
 }

@@ -7,7 +7,9 @@
 
 import type http from "node:http";
 import { UsageError } from "../errors.js";
-import { buildVersion, readBuild, type Assets, type EdgeHandler } from "../layout/read-build.js";
+import { buildVersion } from "../layout/build-status.js";
+import { readBuild } from "../layout/read-build.js";
+import type { Assets, EdgeHandler } from "../layout/handler-module.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
 /** Loads the handler the build in `dir` emitted. */

@@ -98,7 +98,7 @@ function checked(set: AnswerSet, member: string): Answer {
 
 const memberPath = (dir: string, member: string): string => `${dir}/${member}.json`;
 
-/** Every answer lies in /api/: what the output's plan tells answers from the site's other files by (src/output/plan.ts). */
+/** Every answer lies in /api/: what the output's plan tells answers from the site's other files by (src/output/plan/site.ts). */
 function inApi(path: string): void {
   if (!path.startsWith("/api/")) throw new Error(`Internal: the answer file ${path} lies outside /api/.`);
 }

@@ -6,7 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import type { SiteModel } from "../../src/model/types.js";
-import type { OutputFile } from "../../src/output/plan.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
 import { compileTable, matchRoute, parseQuery } from "../../src/routes/route-table.js";
 import { BUNDLE_PATH, createApiHandler, type DataReader } from "../../src/edge/index.js";
 import { memoryReader } from "./data-reader.js";

@@ -1,5 +1,5 @@
 // test/integration/folder-record.test.ts
-// The in-place update reads only the folders that changed since the last build (src/output/dir-stamps.ts): a
+// The in-place update reads only the folders that changed since the last build (src/output/manifests/dir-stamps.ts): a
 // folder's record is its inode and change time, which any added, removed or renamed entry changes. These tests
 // change folders behind the build's back, as a user or another tool would, and check that the update still ends
 // exactly where a build from scratch does.
@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build.js";
+import { build } from "../../src/build/pipeline.js";
 import { layoutOf } from "../../src/layout/paths.js";
-import { foldersOf, recordFolders, trustedFolders } from "../../src/output/dir-stamps.js";
+import { foldersOf, recordFolders, trustedFolders } from "../../src/output/manifests/dir-stamps.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];

@@ -9,13 +9,14 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, compile } from "../../src/build.js";
+import { build } from "../../src/build/pipeline.js";
+import { compile } from "../../src/build/compile.js";
 import { renderHosts } from "../../src/hosts/index.js";
 import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import type { HostFile } from "../../src/hosts/types.js";
 import { parseHostsRecord, printHostsRecord } from "../../src/hosts/record.js";
 import { HOSTS_RECORD_FILE, layoutOf } from "../../src/layout/paths.js";
-import { lastBuild } from "../../src/layout/read-build.js";
+import { lastBuild } from "../../src/layout/last-build.js";
 import { entryBundle } from "../../src/edge/index.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, buildIfChanged, type BuildOptions } from "../../src/build.js";
+import { build, buildIfChanged } from "../../src/build/pipeline.js";
+import type { BuildOptions } from "../../src/build/options.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 

@@ -1,14 +1,15 @@
 // test/integration/publish-memo.test.ts
 // What `dev` keeps of its last update in place (src/output/publish.ts: PublishMemo): --out's manifest in lines, used
 // by the next update while the records' site.manifest is the file that update wrote, and not once anything else has
-// written or touched it; and its text, which an update patches (src/output/manifest-patch.ts) when every line is as
+// written or touched it; and its text, which an update patches (src/output/manifests/patch.ts) when every line is as
 // printed. Either way the output is a fresh full build's, byte for byte (compared as the property test compares
 // them: test/integration/incremental-property.ts).
 
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, BuildMemo } from "../../src/build.js";
+import { build } from "../../src/build/pipeline.js";
+import { BuildMemo } from "../../src/build/memo.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { untrueManifestLines } from "../helpers/manifests.js";

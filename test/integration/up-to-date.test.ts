@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildIfChanged, type BuildOptions } from "../../src/build.js";
+import { buildIfChanged } from "../../src/build/pipeline.js";
+import type { BuildOptions } from "../../src/build/options.js";
 import { copyContent, DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";
 

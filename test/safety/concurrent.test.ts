@@ -14,8 +14,9 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { acquireLock } from "../../src/output/lock.js";
-import { claimOutput, writeOutput } from "../../src/output/write-output.js";
+import { acquireLock } from "../../src/output/claim/lock.js";
+import { claimOutput } from "../../src/output/claim/claim.js";
+import { writeOutput } from "../../src/output/write/full.js";
 import { removeDir, REPO, IN_OUT_HOSTS, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { PNG, writeBase } from "../validation/base-content.js";
 

@@ -9,8 +9,9 @@ import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "n
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { isMountPoint } from "../../src/output/out-folder.js";
-import { MANIFEST_FILE, writeOutput } from "../../src/output/write-output.js";
+import { isMountPoint } from "../../src/output/claim/out-folder.js";
+import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
+import { writeOutput } from "../../src/output/write/full.js";
 import { IN_OUT_HOSTS, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { writeBase } from "../validation/base-content.js";
 

@@ -10,10 +10,12 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimOutput, MANIFEST_FILE, writeOutput } from "../../src/output/write-output.js";
+import { claimOutput } from "../../src/output/claim/claim.js";
+import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
+import { writeOutput } from "../../src/output/write/full.js";
 import { removeDir, REPO, tmpDir } from "../helpers/fixtures.js";
 
-const LIB = path.join(REPO, "lib/output/write-output.js");
+const LIB = path.join(REPO, "lib/output/write/full.js");
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));

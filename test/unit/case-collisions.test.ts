@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import * as A from "../../src/php/answers.js";
-import { caseCollisions, type OutputFile } from "../../src/output/plan.js";
+import { caseCollisions } from "../../src/output/plan/case-collisions.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
 import { AnswerFiles } from "../../src/routes/answer-files.js";
 import { makeSite } from "../helpers/site.js";
 

@@ -1,11 +1,11 @@
 // test/unit/file-path.test.ts
-// filePath (src/output/file-path.ts) joins by concatenation where it can: its text must be Node's path.join's for
+// filePath (src/output/plan/file-path.ts) joins by concatenation where it can: its text must be Node's path.join's for
 // every folder and relative path, plain or not (".", "..", empty names, a trailing or leading "/"), and whichever
 // folder was asked for last.
 
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { filePath } from "../../src/output/file-path.js";
+import { filePath } from "../../src/output/plan/file-path.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const DIRS = [

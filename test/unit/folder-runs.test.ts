@@ -2,7 +2,7 @@
 // FolderRuns: each path's folder, sliced only when it changes. The expected folders are written out by hand.
 
 import { describe, expect, it } from "vitest";
-import { FolderRuns } from "../../src/output/folder-runs.js";
+import { FolderRuns } from "../../src/output/manifests/folder-runs.js";
 
 describe("FolderRuns", () => {
   it("gives each path's folder and says where a new run starts, whatever the neighbours' names", () => {

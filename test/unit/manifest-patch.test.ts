@@ -1,13 +1,13 @@
 // test/unit/manifest-patch.test.ts
-// --out's manifest patched from the last one's text (src/output/manifest-patch.ts) must be the text printedManifest
+// --out's manifest patched from the last one's text (src/output/manifests/patch.ts) must be the text printedManifest
 // prints of the new entries, byte for byte, with its lines' starts where that text's lines begin.
 
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { ManifestEntries } from "../../src/output/manifest-entries.js";
-import { manifestOf, patchManifest, printedOf, updatedManifest } from "../../src/output/manifest-patch.js";
-import type { OutputFile } from "../../src/output/plan.js";
-import { printedManifest } from "../../src/output/write-output.js";
+import { ManifestEntries } from "../../src/output/manifests/entries.js";
+import { manifestOf, patchManifest, printedOf, updatedManifest } from "../../src/output/manifests/patch.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
+import { printedManifest } from "../../src/output/manifests/print.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const NAMES = ["icons/php.png", "api/findIcon/file/ejs.json", "é.png", "日本.svg", "emoji-😀.png", "x y+z.json"];

@@ -1,14 +1,14 @@
 // test/unit/manifest-print.test.ts
-// A manifest's bytes (the records' site.manifest) are printed byte by byte into one buffer (src/output/write-output.ts:
+// A manifest's bytes (the records' site.manifest) are printed byte by byte into one buffer (src/output/manifests/print.ts:
 // manifestBytes, ManifestEntries.printInto): they must be the UTF-8 of the text its lines spell, as Node's own
 // encoders print it, for any sha1, size and path, ASCII or not.
 
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { ManifestEntries, TextDigests } from "../../src/output/manifest-entries.js";
-import type { OutputFile } from "../../src/output/plan.js";
-import { MARKER_HEADER } from "../../src/output/out-folder.js";
-import { mtimesLine, printedManifest } from "../../src/output/write-output.js";
+import { ManifestEntries, TextDigests } from "../../src/output/manifests/entries.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
+import { MARKER_HEADER } from "../../src/output/claim/out-folder.js";
+import { mtimesLine, printedManifest } from "../../src/output/manifests/print.js";
 import { prng } from "../../scripts/prng.mjs";
 
 const NAMES = [

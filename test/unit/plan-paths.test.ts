@@ -3,8 +3,9 @@
 // checked against the paths themselves, for every file of the demo site.
 
 import { describe, expect, it } from "vitest";
-import { compile } from "../../src/build.js";
-import { servedByEdge, sortedByPath } from "../../src/output/plan.js";
+import { compile } from "../../src/build/compile.js";
+import { servedByEdge } from "../../src/output/plan/site.js";
+import { sortedByPath } from "../../src/output/plan/files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";
 
 describe("servedByEdge", () => {

@@ -1,4 +1,4 @@
-// The removal of an old output folder (src/output/remove-tree.ts): everything in it goes, nothing outside it (a link
+// The removal of an old output folder (src/output/claim/remove-tree.ts): everything in it goes, nothing outside it (a link
 // is removed, never followed), and no more than a few files are being removed at any moment (Node's own recursive rm
 // starts every entry of a folder at once: a ×100 site's old output took a build to 1.8 GB).
 
@@ -24,7 +24,7 @@ vi.mock("node:fs/promises", async (original) => {
     },
   };
 });
-const { removeTree } = await import("../../src/output/remove-tree.js");
+const { removeTree } = await import("../../src/output/claim/remove-tree.js");
 
 const tempDir = tempDirs("bis-remove-");
 

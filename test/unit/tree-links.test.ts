@@ -1,5 +1,5 @@
 // test/unit/tree-links.test.ts
-// The links an update in place looks at in the hosts' copies of the site (src/output/tree-links.ts), which asks a set
+// The links an update in place looks at in the hosts' copies of the site (src/output/plan/tree-links.ts), which asks a set
 // of answers once rather than answer by answer: for random trusted folders and rewritten files, on the demo site with
 // a static tree, an edge tree and a tree whose own file lies among the answers, it gives what the rule gives file by
 // file (each file a tree holds is looked at when every link is, its folder is not trusted, or it was rewritten; the
@@ -7,11 +7,11 @@
 
 import { describe, expect, it } from "vitest";
 import { prng } from "../../scripts/prng.mjs";
-import { compile } from "../../src/build.js";
+import { compile } from "../../src/build/compile.js";
 import { treeHolds, type LinkTree } from "../../src/layout/link-trees.js";
-import { ManifestEntries } from "../../src/output/manifest-entries.js";
-import { folderOf } from "../../src/output/plan.js";
-import { treeLinks } from "../../src/output/tree-links.js";
+import { ManifestEntries } from "../../src/output/manifests/entries.js";
+import { folderOf } from "../../src/output/plan/files.js";
+import { treeLinks } from "../../src/output/plan/tree-links.js";
 import { AnswerOutput } from "../../src/routes/answer-files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";
 

@@ -1,4 +1,4 @@
-// src/output/serve-config.ts
+// src/layout/serve-config.ts
 // dist/serve.json: the config `npx serve dist` (and our preview) hands to serve-handler. It sets the API's
 // headers on the static /api/ paths, and the mime-types Content-Type of every published file type (serve-handler
 // bundles an older mime-types that differs for some, e.g. .ico and .woff).
@@ -23,11 +23,11 @@ export function mimeTypesTable(): ContentTypes {
 
 let contentTypes: ContentTypes | undefined;
 
-/** The table the package build made (lib/output/), else mime-types' own: loaded once (read, not required: 1 ms, not 5). */
+/** The table the package build made (lib/output/), else mime-types' own: loaded once (read: cheaper than required). */
 function contentTypeTable(): ContentTypes {
   if (contentTypes !== undefined) return contentTypes;
   try {
-    // From lib/output/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
+    // From lib/layout/serve-config.js and from the command's bundle in lib/cli-bundle/ alike.
     contentTypes = JSON.parse(
       readFileSync(new URL("../output/content-types.generated.json", import.meta.url), "utf8"),
     ) as ContentTypes;
@@ -53,7 +53,7 @@ export interface ServeConfig {
 export function serveConfig(published: readonly string[]): ServeConfig {
   // Content-Type by type, each with the extensions (as spelled) that have it; serve's schema allows 50 rules.
   const byType = new Map<string, Set<string>>();
-  // Each extension (as spelled) looked at once: a ×100 site publishes 49,000 files, nearly all .png.
+  // Each extension (as spelled) looked at once: a large site publishes many files, nearly all .png.
   const seen = new Set<string>();
   for (const p of published) {
     const dot = p.lastIndexOf(".");

@@ -1,8 +1,8 @@
-// src/output/manifest-entries.ts
+// src/output/manifests/entries.ts
 // What a manifest says of each file, held compactly: the sha1 and size of every file a folder holds, by its index
-// in the files written. The writers fill it (write-output.ts, update.ts); the plan's links copy from it (plan.ts).
+// in the files written. The writers fill it (src/output/write/); the plan's links copy from it (src/output/plan/).
 
-import { digest } from "../content/file-facts.js";
+import { digest } from "../../content/file-facts.js";
 
 /** sha1 of the bytes (the content's facts hash them the same way). */
 export { digest };
@@ -11,8 +11,8 @@ const HASH_BYTES = 20;
 
 /**
  * The manifest entries of the files written, by index: 20 bytes of sha1 and a size per file, printed as
- * "<sha1 base64url> <size>" only when asked for. Compact: a ×100 site has 640,000 files, and a string per entry
- * (a rope of three pieces) cost 120 bytes each.
+ * "<sha1 base64url> <size>" only when asked for. Compact: a large site has hundreds of thousands of files, and a
+ * string per entry (a rope of three pieces) costs several times the bytes.
  */
 export class ManifestEntries {
   private readonly hashes: Buffer;
@@ -41,7 +41,7 @@ export class ManifestEntries {
    * clear): a line edited by hand may not be.
    */
   setPrinted(index: number, text: string, start: number, size: number): boolean {
-    // Decoded here, character by character (no string per entry: a ×100 site's manifest has 640,000); a field that
+    // Decoded here, character by character (no string per entry: a large site's manifest has very many); a field that
     // is not 27 characters of base64url (a line edited by hand) is decoded by Buffer's lenient decoder, as it was.
     const h = this.hashes;
     let o = index * HASH_BYTES;
@@ -65,8 +65,7 @@ export class ManifestEntries {
     return (n & 3) === 0;
   }
 
-  /** Another list's entry at `from`, copied to `index`: byte by byte (Buffer's copy cost 0.1 s for a ×100 site's
-   * 640,000 entries of 20 bytes). */
+  /** Another list's entry at `from`, copied to `index`: byte by byte (Buffer's copy costs more for 20 bytes). */
   copy(index: number, other: ManifestEntries, from: number): void {
     const to = this.hashes;
     const source = other.hashes;
@@ -118,8 +117,8 @@ export class ManifestEntries {
 
   /**
    * Prints the entry at `index` ("<sha1 base64url> <size>", which must be set) into `out` at `at`, as `get` spells it;
-   * returns where it ends. Byte by byte: a ×100 site's manifest prints 640,000 of them, and a string each (Buffer's
-   * encoder for the hash, String() for the size) cost twice as much.
+   * returns where it ends. Byte by byte: a large site's manifest prints very many of them, and a string each
+   * (Buffer's encoder for the hash, String() for the size) costs more.
    */
   printInto(index: number, out: Buffer, at: number): number {
     const h = this.hashes;
@@ -171,7 +170,7 @@ export class ManifestEntries {
   }
 }
 
-/** A folder's manifest, printed whenever it is asked for (write-output.ts's printedManifest): its files and entries
+/** A folder's manifest, printed whenever it is asked for (print.ts's printedManifest): its files and entries
  * are kept, not its text. */
 export interface ManifestText {
   /** The text in chunks of a few thousand lines, printed as they are asked for. */
@@ -185,7 +184,7 @@ const LARGE_TEXT = 2 ** 20;
 
 /**
  * The sha1 of each file's bytes, for one folder's write: a large text met again (the same answer is two files of a
- * site: api/icons.json and the handler's _edge-data/whole/icons.json, 8.6 MB at ×100) is hashed once. A Map keyed by
+ * site: api/icons.json and the handler's _edge-data/whole/icons.json, large on a large site) is hashed once. A Map keyed by
  * a string that long hashes it by its length alone, and finds the same string by identity.
  */
 export class TextDigests {

@@ -1,15 +1,15 @@
-// src/output/tree-links.ts
+// src/output/plan/tree-links.ts
 // The hosts' copies of the site in the records (src/layout/link-trees.ts), as an update in place sees them: only the
-// links it must look at. A ×100 site's records hold 690,000 links, and a one-mapping update writes some 40 files of
-// --out again. A link is looked at when its target was written again (it is linked anew), when its folder is not
+// links it must look at. A large site's records hold hundreds of thousands of links, and a one-mapping update writes
+// a few dozen files of --out again. A link is looked at when its target was written again (it is linked anew), when its folder is not
 // trusted (that folder's listing is read, and a file in it that no planned link names is removed), or, after an
 // interrupted update, always. Every other link is where the last build made it, to the same file (publish.ts checks
 // that the trees are the last build's).
 
-import { treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { AnswerOutput, type AnswerSet } from "../routes/answer-files.js";
-import type { ManifestEntries } from "./manifest-entries.js";
-import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./plan.js";
+import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
+import type { ManifestEntries } from "../manifests/entries.js";
+import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./files.js";
 
 /** --out as just written: its files, their entries (a file without one is not written), and where it is. */
 export interface SiteFiles {
@@ -61,7 +61,7 @@ export function treeLinks(
       const set = f instanceof AnswerOutput && !tree.ownAmongAnswers ? setFrom(site.files, i) : null;
       if (set !== null) {
         // A set's answers, a run of one folder that the tree holds whole or not at all (src/layout/link-trees.ts):
-        // asked once, not answer by answer (590,000 at ×100); only the rewritten ones' links are made.
+        // asked once, not answer by answer; only the rewritten ones' links are made.
         const end = i + set.members.length;
         if (treeHolds(tree, true, f)) {
           const each = lookAt(set.folder);

@@ -1,6 +1,6 @@
-// src/output/folder-runs.ts
-// The folder of each path of a file list, in turn. The lists the build writes come grouped by folder (a ×100 site has
-// 640,000 paths in a few thousand folders): a folder's name is sliced only when a path leaves the last one's.
+// src/output/manifests/folder-runs.ts
+// The folder of each path of a file list, in turn. The lists the build writes come grouped by folder (a large site's
+// paths lie in a few thousand folders): a folder's name is sliced only when a path leaves the last one's.
 
 export class FolderRuns {
   /** The folder of the last path given ("" at the top). */

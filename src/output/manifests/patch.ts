@@ -1,10 +1,11 @@
-// src/output/manifest-patch.ts
+// src/output/manifests/patch.ts
 // A folder's manifest made from the last one's bytes by replacing the lines whose entries changed. --out's manifest
-// is one of the records' files (site.manifest: 640,000 lines, 46 MB at ×100); printed whole, it took 0.4 s of a
-// rebuild that changes a few dozen entries. A patch applies only when the last one is exactly what printedManifest
-// prints of the same paths in the same order (update.ts checks); the result is then what printedManifest would print.
+// is one of the records' files (site.manifest), and a large site's, printed whole, would cost a rebuild that changes a
+// few dozen entries much of its time. A patch applies only when the last one is exactly what printedManifest prints
+// of the same paths in the same order (src/output/write/scan.ts checks); the result is then what printedManifest
+// would print.
 
-import type { ManifestText } from "./manifest-entries.js";
+import type { ManifestText } from "./entries.js";
 
 /** A manifest's bytes (made when first asked for), and where the line of each of its paths begins (`starts[k]` for
  * the k-th path, then the end). */
@@ -41,8 +42,7 @@ export function printedOf(bytes: Buffer, lines: number): PrintedManifest {
 /**
  * `from` with the lines of the paths at `changed` (indexes, ascending) replaced by `line(k)`, a line's new text
  * (its newline included). `from` is used up: when every new line is as long as the old one (a sha1 is, and most
- * sizes keep their digits), its bytes are written over in place. A new buffer of 46 MB cost 0.15 s here: a fresh
- * page of memory is slow to touch on these machines.
+ * sizes keep their digits), its bytes are written over in place: a fresh page of memory is slow to touch.
  */
 export function patchManifest(
   from: PrintedManifest,

@@ -1,8 +1,7 @@
-// src/output/remove-tree.ts
+// src/output/claim/remove-tree.ts
 // I/O: removes a folder and everything in it, a bounded number of files at a time. Node's own recursive `rm` (its
-// port of rimraf) starts the removal of every entry of a folder at once: a full build over a ×100 site's earlier
-// build removes the old one's 640,000 files, and those hundreds of thousands of requests queued together took the
-// build to 1.8 GB at its peak (a fresh build: 600 MB).
+// port of rimraf) starts the removal of every entry of a folder at once: a full build over a large site's earlier
+// build queues hundreds of thousands of requests together, and the build's memory peaks with them.
 
 import type { Dirent, PathLike, RmOptions } from "node:fs";
 import { readdir, rm, rmdir, unlink } from "node:fs/promises";

@@ -1,5 +1,5 @@
-// src/output/recovery.ts
-// What a killed build leaves beside the output folder, and how the next build (holding the lock) puts it right.
+// src/output/claim/recovery.ts
+// I/O: what a killed build leaves beside the output folder, and how the next build (holding the lock) puts it right.
 //
 // The swap of a finished site into place is: write the journal `.<name>.swap` naming the new folder and the folder
 // that will hold the old site, rename the output folder into the latter, rename the new folder into place, delete

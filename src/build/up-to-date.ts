@@ -1,5 +1,5 @@
-// src/output/up-to-date.ts
-// Whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
+// src/build/up-to-date.ts
+// I/O: whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
 // early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
 // same-size edit would look unchanged), the options and the tool's own code,
 // stored in the build's records (src/layout), and a check that every folder the build wrote is still intact.
@@ -11,12 +11,10 @@ import { fileURLToPath } from "node:url";
 import type { FileFacts } from "../content/file-facts.js";
 import type { RawContent, RawFile, RawText } from "../content/read-content.js";
 import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import type { Layout } from "../layout/paths.js";
-import { besideStamp, lastBuild } from "../layout/read-build.js";
+import { besideStamp, lastBuild } from "../layout/last-build.js";
 import type { BuildStamp } from "../layout/stamp.js";
-import { MARKER_HEADER } from "./out-folder.js";
+import { MANIFEST_HEADER, type Layout } from "../layout/paths.js";
 
-export { BESIDE_STAMP_FILE } from "../layout/paths.js";
 const HEADER = "build-index-site inputs 1";
 
 export interface KeySettings {
@@ -34,12 +32,13 @@ export interface KeySettings {
 let toolHash: string | undefined;
 
 /** The tool's fingerprint as the package build wrote it (scripts/build-fingerprint.mjs): lib/tool-fingerprint.txt.
- * The path holds from lib/output/ and from the command's bundle in lib/cli-bundle/. */
+ * The path holds from lib/build/ and from the command's bundle in lib/cli-bundle/. */
 const FINGERPRINT_FILE = new URL("../tool-fingerprint.txt", import.meta.url);
 
 /**
  * A hash of the tool's own code: a changed tool rebuilds everything. The package build hashes lib/ once and writes
- * it down (reading and hashing lib/, 2.8 MB, took 30 ms of every build); without that file (the sources, in tests)
+ * it down (reading and hashing lib/ would cost every build more than the rest of a no-op); without that file (the
+ * sources, in tests)
  * the folder this module was loaded from is hashed here.
  */
 export function toolFingerprint(): string {
@@ -80,7 +79,7 @@ export async function inputsKey(raw: RawContent, settings: KeySettings): Promise
   if (raw.configReference) text("reference", raw.configReference);
   // Published files by their bytes' hash (and their time, which the copy keeps). The JSON texts above are among them.
   // In runs whose ends the files' own hashes choose (about one in 64), each run by its sha1: `dev` hashes again only
-  // the runs that an edit changed or a file added or removed reached (a ×100 site publishes 49,000 files).
+  // the runs that an edit changed or a file added or removed reached (a large site publishes many thousands).
   const files = raw.published;
   for (let start = 0; start < files.length;) {
     let end = start;
@@ -158,7 +157,7 @@ export function intact(
   sourceDateEpoch?: number,
   also?: (file: string, size: number) => boolean,
 ): boolean {
-  if (!manifest.startsWith(`${MARKER_HEADER}\n`)) return false;
+  if (!manifest.startsWith(`${MANIFEST_HEADER}\n`)) return false;
   // The writer gives copies their source's modification time in whole milliseconds, clamped to SOURCE_DATE_EPOCH.
   const limit = sourceDateEpoch === undefined ? Infinity : sourceDateEpoch * 1000;
   const copies = new Map(raw?.published.map((f) => [f.path, f]));
@@ -172,7 +171,7 @@ export function intact(
   };
   const check =
     also === undefined ? same : (file: string, size: number): boolean => same(file, size) && also(file, size);
-  // Line by line, one synchronous stat each: a ×100 site has 640,000 lines, and a Map of them or a promise per stat
+  // Line by line, one synchronous stat each: on a large site a Map of the lines or a promise per stat
   // cost more than the stats.
   let lines = 0;
   for (let at = manifest.indexOf("\n") + 1; at < manifest.length;) {

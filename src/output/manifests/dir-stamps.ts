@@ -1,4 +1,4 @@
-// src/output/dir-stamps.ts
+// src/output/manifests/dir-stamps.ts
 // I/O: which folders an in-place update may take as its manifest lists them, without reading them. After each
 // build the inode and change time of every folder it wrote are recorded (`.build-index-site/<out>.dirs`). Adding,
 // removing or renaming an entry (by anyone) gives a folder a new change time, which no one can set back (`cp -a`
@@ -33,7 +33,7 @@ export function foldersOf(paths: Iterable<string>): Set<string> {
   return withParents(folders());
 }
 
-/** The folders given (the folder of each file, in turn: src/output/plan.ts foldersIn), their parents, and "". */
+/** The folders given (the folder of each file, in turn: src/output/plan/files.ts foldersIn), their parents, and "". */
 export function withParents(folders: Iterable<string>): Set<string> {
   const dirs = new Set<string>([""]);
   let last: string | undefined;

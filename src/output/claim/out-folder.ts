@@ -1,5 +1,5 @@
-// src/output/out-folder.ts
-// What --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
+// src/output/claim/out-folder.ts
+// I/O: what --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
 // is not a mount point (which cannot be renamed), and that it is ours to replace: absent, an empty folder, or a
 // folder this tool wrote (its records beside it, or its own marker `.build-manifest` inside). Anything else is refused
 // unless --replace-out.
@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { UsageError } from "../errors.js";
-import { layoutOf, MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../layout/paths.js";
+import { UsageError } from "../../errors.js";
+import { layoutOf, MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../../layout/paths.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
 export { MARKER_FILE, MARKER_HEADER };
@@ -51,7 +51,7 @@ export async function isMountPoint(dir: string): Promise<boolean> {
 }
 
 /** Whether a folder holds this tool's marker. */
-async function hasMarker(dir: string): Promise<boolean> {
+export async function hasMarker(dir: string): Promise<boolean> {
   let handle;
   try {
     handle = await open(path.join(dir, MARKER_FILE), "r");

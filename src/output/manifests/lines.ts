@@ -1,20 +1,19 @@
-// src/output/manifest-lines.ts
-// A folder's manifest read back (write-output.ts prints it): its paths, and their entries in ManifestEntries (20 bytes
-// of hash and a size each, no string per entry), for an update in place (update.ts) and for the files a build in full
-// reuses from the last one (write-output.ts, which read it into a map of path to printed entry before: two strings
-// and a map entry for each of a ×100 site's 640,000 lines).
+// src/output/manifests/lines.ts
+// A folder's manifest read back (print.ts prints it): its paths, and their entries in ManifestEntries (20 bytes of
+// hash and a size each, no string per entry), for an update in place (src/output/write/in-place.ts) and for the files
+// a build in full reuses from the last one (src/output/write/full.ts).
 
-import { insideFolder } from "../model/relative-path.js";
-import { HASH_CHARS, ManifestEntries } from "./manifest-entries.js";
-import { manifestOf, type PrintedManifest } from "./manifest-patch.js";
-import { MARKER_HEADER as MANIFEST_HEADER } from "./out-folder.js";
+import { insideFolder } from "../../model/relative-path.js";
+import { HASH_CHARS, ManifestEntries } from "./entries.js";
+import { manifestOf, type PrintedManifest } from "./patch.js";
+import { MANIFEST_HEADER } from "../../layout/paths.js";
 
 /** A manifest's lines as two lists (paths, and their entries by the same index), and its line of times. */
 export interface ManifestLines {
   readonly paths: readonly string[];
   readonly entries: ManifestEntries;
   readonly mtimes: string | null;
-  /** Their text, when it is exactly what printedManifest prints of them (src/output/manifest-patch.ts): an update
+  /** Their text, when it is exactly what printedManifest prints of them (src/output/manifests/patch.ts): an update
    * that changes a few entries patches it. */
   readonly printed?: PrintedManifest | undefined;
   /** Where the answers of each set lie among the paths, by the set's list of members, when an update made these

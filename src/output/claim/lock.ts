@@ -1,12 +1,12 @@
-// src/output/lock.ts
-// One build at a time per output folder: an exclusive-create lock file beside it, `.<name>.lock`, naming the
+// src/output/claim/lock.ts
+// I/O: one build at a time per output folder: an exclusive-create lock file beside it, `.<name>.lock`, naming the
 // process that holds it. A lock whose process is gone (killed, crashed) is stale and taken over.
 
 import { readFileSync, readlinkSync } from "node:fs";
 import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../../errors.js";
 
 const HEADER = "build-index-site lock 1";
 /** A lock file still empty this long after it was made belongs to a process that died while making it. */

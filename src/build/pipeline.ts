@@ -1,0 +1,91 @@
+// src/build/pipeline.ts
+// The build, stage by stage: the options narrowed for each stage, --out claimed, the content read, and, unless --out
+// already holds the build of these inputs, the content compiled and published (publish-build.ts, loaded then).
+
+import path from "node:path";
+import type { ContentCache } from "../content/content-cache.js";
+import { readContent, type RawContent } from "../content/read-content.js";
+import type { Layout } from "../layout/paths.js";
+import { withClaim } from "../output/claim/claim.js";
+import { mark } from "./mark.js";
+import { stageOptions, type BuildOptions, type BuildResult, type UpToDateResult } from "./options.js";
+import { inputsKey, toolFingerprint, upToDate } from "./up-to-date.js";
+
+/** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  return buildOrSkip(options, false) as Promise<BuildResult>;
+}
+
+/**
+ * Like build, but does nothing when --out already holds the build of exactly these inputs (content, options and
+ * tool unchanged, output intact): what the CLI runs.
+ */
+export async function buildIfChanged(options: BuildOptions): Promise<BuildResult | UpToDateResult> {
+  return buildOrSkip(options, true);
+}
+
+async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
+  const stages = stageOptions(options);
+  return withClaim(stages.claim, async (claim, layout) => {
+    mark("claim");
+    const cache = await contentCache(options, layout);
+    const raw = await readContent(options.content, { ...stages.read, cache });
+    mark("read content");
+    const key = await inputsKey(raw, stages.key);
+    mark("inputs key");
+    let built: BuildResult | UpToDateResult | null = null;
+    if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false)
+      built = upToDateResult(options, layout, key, raw, stages.epoch);
+    if (built === null) {
+      const { publishBuild } = await import("./publish-build.js");
+      built = await publishBuild(options, stages, { claim, layout, raw, key });
+    }
+    saveCache(cache, layout);
+    return built;
+  });
+}
+
+/** What the build says when --out already holds the build of these inputs (nothing is written); null when not. */
+function upToDateResult(
+  options: BuildOptions,
+  layout: Layout,
+  key: string,
+  raw: RawContent,
+  epoch: number | undefined,
+): UpToDateResult | null {
+  const stamp = upToDate(layout, key, raw, epoch);
+  mark("up-to-date check");
+  if (stamp === null) return null;
+  return {
+    outDir: path.resolve(options.out),
+    warnings: stamp.warnings,
+    counts: { answers: stamp.answers, rules: stamp.rules },
+  };
+}
+
+/**
+ * The facts of the content's files the last build read: only the files changed since are read (--force reads every
+ * one). Kept for the next build once this one is written or found up to date.
+ */
+async function contentCache(options: BuildOptions, layout: Layout): Promise<ContentCache> {
+  const { ContentCache } = await import("../content/content-cache.js");
+  const cache =
+    options.force === true
+      ? new ContentCache()
+      : (options.cache ?? options.memo?.contentCache ?? new ContentCache()).load(
+          layout.contentCache,
+          toolFingerprint(),
+        );
+  if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
+  return cache;
+}
+
+/** Writes the content cache beside the records (src/layout/paths.ts), when it changed: a failure to write it costs the
+ * next build its reads, never this one. */
+function saveCache(cache: ContentCache, layout: Layout): void {
+  try {
+    cache.save(layout.contentCache, toolFingerprint());
+  } catch {
+    // a read-only or full disk: the build itself reports what it cannot write
+  }
+}

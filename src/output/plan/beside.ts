@@ -1,0 +1,34 @@
+// src/output/plan/beside.ts
+// The files of a folder a host writes beside --out (".netlify/v1"), as the plan lists them.
+
+import type { BesideFolder } from "../../hosts/index.js";
+import { BESIDE_STAMP_FILE } from "../../layout/paths.js";
+import type { ManifestEntries } from "../manifests/entries.js";
+import { SiteLink, sortedByPath, type LinkGroup, type OutputFile } from "./files.js";
+import { servedByEdge } from "./site.js";
+
+/**
+ * The host's files, the build's stamp (`stamp`, printed), and, when the host uploads the site's plain files from this
+ * folder, a link to each of them: --out's files as written (`site`: those without an entry were not written).
+ */
+export function planBeside(
+  folder: BesideFolder,
+  stamp: string,
+  site: { files: readonly OutputFile[]; dir: string; entries: ManifestEntries },
+): OutputFile[] {
+  const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: stamp }];
+  if (folder.plainFiles !== undefined) {
+    // The links are concatenated, never spread into arguments (a large site has tens of thousands of plain files).
+    const group: LinkGroup = {
+      prefix: `${folder.plainFiles}/`,
+      files: site.files,
+      dir: site.dir,
+      entries: site.entries,
+      implied: false,
+    };
+    for (let j = 0; j < site.files.length; j++) {
+      if (servedByEdge(site.files[j]!) && site.entries.size(j) >= 0) files.push(new SiteLink(group, j));
+    }
+  }
+  return sortedByPath(files);
+}

@@ -1,0 +1,103 @@
+// src/output/plan/records.ts
+// Every file of the build's records (src/layout/paths.ts), as the plan lists them.
+
+import type { RawFile } from "../../content/read-content.js";
+import type { HostFolder } from "../../hosts/index.js";
+import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import {
+  ANSWER_INPUTS_FILE,
+  CATALOGUE_PRINTS_FILE,
+  HANDLER_FILE,
+  HOSTS_DIR,
+  HOSTS_RECORD_FILE,
+  ROUTES_FILE,
+  SERVE_FILE,
+  SITE_ID_FILE,
+  SITE_MANIFEST_FILE,
+  STAMP_FILE,
+} from "../../layout/paths.js";
+import { serveConfig } from "../../layout/serve-config.js";
+import { stringify, type Body } from "../../model/json.js";
+import { AnswerOutput } from "../../routes/answer-files.js";
+import type { BuiltRoutes } from "../../routes/build-routes.js";
+import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
+import { SiteLink, type LinkGroup, type OutputFile } from "./files.js";
+
+export interface RecordsInput {
+  routes: BuiltRoutes;
+  published: readonly RawFile[];
+  hosts: readonly HostFolder[];
+  /** --out's files as written, their manifest entries, and where --out now is (the host folders link its files). */
+  site: { files: readonly OutputFile[]; entries: ManifestEntries; dir: string; manifest: ManifestText };
+  stamp: string;
+  siteId: string;
+  /** The request-time handler as a Cloudflare-shaped module (`fetch(request, env)`), when an edge host is built: what
+   * `preview`, `dev` and `verify` run (src/layout/read-build.ts). */
+  handler?: string;
+  /** What the answer files were computed from (src/routes/answer-inputs.ts), printed: when a static host is built. */
+  answerInputs?: string;
+  /** The prints of the catalogue's pages (src/catalogue/index.ts), printed: when the catalogue is built. */
+  cataloguePrints?: string;
+  /** Which host wrote which file, and what they were made from (src/hosts/record.ts), printed. */
+  hostsRecord: string;
+  /** The hosts' copies of the site (src/layout/link-trees.ts): `linkTrees(hosts)`. */
+  trees: readonly LinkTree[];
+  /** Whether the route table is the last build's (the same hosts key): routes.json then keeps its bytes. */
+  tableUnchanged: boolean;
+  /** Whether the trees' links are among the files (default): an update in place looks only at those it must
+   * (src/output/plan/tree-links.ts). */
+  links?: boolean;
+}
+
+/**
+ * Every file of the build's records (src/layout/paths.ts): the stamp, --out's manifest, the route table, the
+ * preview's static rules, and each host's own folder (its configs, and for a host that uploads its own folder, the
+ * site's files hard-linked into it).
+ */
+export function planRecords(input: RecordsInput): OutputFile[] {
+  const { site } = input;
+  const manifest = site.manifest;
+  const files: OutputFile[] = [
+    { path: STAMP_FILE, data: input.stamp },
+    { path: SITE_ID_FILE, data: input.siteId },
+    // Both printed when they are written, and dropped then: a large site's are large.
+    { path: SITE_MANIFEST_FILE, produce: () => manifest.bytes() },
+    {
+      path: ROUTES_FILE,
+      produce: () => stringify(input.routes.table as unknown as Body),
+      unchanged: input.tableUnchanged,
+    },
+    { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
+  ];
+  if (input.handler !== undefined) files.push({ path: HANDLER_FILE, data: input.handler });
+  if (input.answerInputs !== undefined) files.push({ path: ANSWER_INPUTS_FILE, data: input.answerInputs });
+  if (input.cataloguePrints !== undefined) files.push({ path: CATALOGUE_PRINTS_FILE, data: input.cataloguePrints });
+  files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
+  for (const host of input.hosts) {
+    const dir = `${HOSTS_DIR}/${host.name}`;
+    for (const f of host.files) {
+      files.push({
+        path: `${dir}/${f.path}`,
+        data: f.data,
+        ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
+        ...(f.bytes === undefined ? {} : { size: f.bytes }),
+      });
+    }
+    const tree = input.trees.find((t) => t.host === host.name);
+    if (tree === undefined || input.links === false) continue;
+    const group: LinkGroup = {
+      prefix: tree.prefix,
+      files: site.files,
+      dir: site.dir,
+      entries: site.entries,
+      implied: true,
+    };
+    // Links are concatenated one by one, never spread into arguments (a large site has too many files for that).
+    for (let i = 0; i < site.files.length; i++) {
+      const f = site.files[i]!;
+      if (site.entries.size(i) >= 0 && treeHolds(tree, f instanceof AnswerOutput, f))
+        files.push(new SiteLink(group, i));
+    }
+  }
+  return files;
+}

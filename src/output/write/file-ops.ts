@@ -1,0 +1,68 @@
+// src/output/write/file-ops.ts
+// I/O: the full writer's per-file calls: synchronous, or the injected methods (tests), awaited.
+
+import {
+  closeSync,
+  futimesSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
+import { utimes, writeFile } from "node:fs/promises";
+import type { WriteMethods } from "../claim/fs-methods.js";
+
+/**
+ * The per-file calls of the writer. Without injected methods they are the synchronous calls: one thread that opens,
+ * writes and closes each small file costs less than handing every call to libuv's pool (the floor, a plain
+ * synchronous copy, is what the build is measured against). Injected methods (tests) are awaited.
+ */
+export interface FileOps {
+  mkdir(dir: string): void | Promise<unknown>;
+  /** Writes a new file (a string as UTF-8); with `mtimeMs`, gives it that modification time. */
+  write(dest: string, data: string | Uint8Array, mtimeMs: number | undefined): void | Promise<void>;
+  read(source: string): Uint8Array | Promise<Uint8Array>;
+  link(existing: string, dest: string): void | Promise<void>;
+  /** null when the path does not exist (or cannot be read). */
+  stat(p: string): Stats | null | Promise<Stats | null>;
+}
+
+export function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: boolean } {
+  const ops: FileOps = {
+    mkdir: methods.mkdir
+      ? (d) => methods.mkdir!(d, { recursive: true })
+      : (d) => void mkdirSync(d, { recursive: true }),
+    write:
+      methods.writeFile || methods.utimes
+        ? async (d, data, mtimeMs) => {
+            await (methods.writeFile ?? writeFile)(d, data);
+            if (mtimeMs !== undefined) await (methods.utimes ?? utimes)(d, mtimeMs / 1000, mtimeMs / 1000);
+          }
+        : (d, data, mtimeMs) => {
+            if (mtimeMs === undefined) return writeFileSync(d, data);
+            const fd = openSync(d, "w");
+            try {
+              writeFileSync(fd, data);
+              futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
+            } finally {
+              closeSync(fd);
+            }
+          },
+    read: methods.readFile ? (s) => methods.readFile!(s) : (s) => readFileSync(s),
+    link: methods.link ? (e, d) => methods.link!(e, d) : (e, d) => linkSync(e, d),
+    stat: methods.stat
+      ? (p) => methods.stat!(p).catch(() => null)
+      : (p) => {
+          try {
+            return statSync(p);
+          } catch {
+            return null;
+          }
+        },
+  };
+  const perFile = ["mkdir", "writeFile", "utimes", "readFile", "link", "stat"] as const;
+  return { ops, sync: perFile.every((name) => methods[name] === undefined) };
+}
