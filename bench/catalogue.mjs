@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { build } from "../lib/build/pipeline.js";
+import { build } from "../lib/pipeline/pipeline.js";
 import { startPreview } from "../lib/preview/server.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -129,7 +129,7 @@ try {
       return data === undefined ? new Response("Not Found", { status: 404 }) : new Response(data);
     },
   };
-  const { compile } = await import(pathToFileURL(path.join(REPO, "lib/build/compile.js")).href);
+  const { compile } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/compile.js")).href);
   const { model } = await compile({ content, sourceDateEpoch: "1704067200", hosts: ["cloudflare"] });
   const ext = [...model.extensionMap.indexing.keys()];
   const iconNames = [...model.iconDirFiles.keys()];

@@ -67,7 +67,7 @@ try {
   const { domainQueries, toSearch } = await import(pathToFileURL(enumerator).href);
 
   t = performance.now();
-  const { compile } = await import(pathToFileURL(path.join(REPO, "lib/build/compile.js")).href);
+  const { compile } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/compile.js")).href);
   const { compileTable, matchRoute, parseQuery } = await import(
     pathToFileURL(path.join(REPO, "lib/routes/route-table.js")).href
   );

@@ -19,7 +19,7 @@ const CONTENT = path.resolve(opt("--content", path.join(REPO, "content")));
 const SECONDS = Number(opt("--seconds", "5"));
 const CONNECTIONS = Number(opt("--connections", "10"));
 
-const { build } = await import(pathToFileURL(path.join(REPO, "lib/build/pipeline.js")).href);
+const { build } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/pipeline.js")).href);
 const { default: autocannon } = await import("autocannon");
 
 const freePort = () =>

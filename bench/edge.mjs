@@ -15,7 +15,7 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const FIXTURES = path.resolve(opt("--fixtures", path.join(REPO, "../shared/fixtures")));
 const SECONDS = Number(opt("--seconds", "2"));
 
-const { compile } = await import(pathToFileURL(path.join(REPO, "lib/build/compile.js")).href);
+const { compile } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/compile.js")).href);
 const { toSiteData, BUNDLE_PATH } = await import(pathToFileURL(path.join(REPO, "lib/edge/index.js")).href);
 const { createApiHandler } = await import(pathToFileURL(BUNDLE_PATH).href);
 

@@ -1,9 +1,9 @@
 // src/index.ts
 // Public API: build, check and preview with the CLI's defaults; the route table evaluator and the reference answers.
 
-import { build as buildSite, buildIfChanged } from "./build/pipeline.js";
-import { compile, filesToWrite } from "./build/compile.js";
-import type { BuildOptions as CoreBuildOptions, BuildResult, UpToDateResult } from "./build/options.js";
+import { build as buildSite, buildIfChanged } from "./pipeline/pipeline.js";
+import { compile, filesToWrite } from "./pipeline/compile.js";
+import type { BuildOptions as CoreBuildOptions, BuildResult, UpToDateResult } from "./pipeline/options.js";
 import { ContentError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
 import { startPreview, type Preview } from "./preview/server.js";
@@ -34,7 +34,7 @@ export type CheckOptions = Pick<
   "content" | "baseUrl" | "strict" | "hosts" | "sourceDateEpoch" | "exclude"
 >;
 
-/** `exclude` reaches the content reader through the build's read options (src/build/options.ts). */
+/** `exclude` reaches the content reader through the build's read options (src/pipeline/options.ts). */
 
 export interface CheckResult {
   /** No errors (under `strict`, no warnings either). */
@@ -109,7 +109,7 @@ export function preview(options: PreviewOptions = {}): Promise<Preview> {
   });
 }
 
-export type { BuildResult, UpToDateResult } from "./build/options.js";
+export type { BuildResult, UpToDateResult } from "./pipeline/options.js";
 export { startPreview, createPreviewHandler, type Preview } from "./preview/server.js";
 export * from "./routes/route-table.js";
 export { answer, answerHeaders, answerText, type Answer, type Query } from "./php/answers.js";

@@ -1,7 +1,7 @@
 // src/timings.ts
 // BUILD_INDEX_SITE_TIMINGS=1: a line on stderr per phase, `timing <phase> <ms> rss <MiB> heap <MiB>` (the memory at the
 // phase's end), for the benchmark's profile (bench/run.mjs reads these lines). Silent otherwise. The build's phases
-// (src/build/mark.ts) and the command's start (src/cli/startup/code-cache.ts) print them.
+// (src/pipeline/mark.ts) and the command's start (src/cli/startup/code-cache.ts) print them.
 
 /** Whether the timing lines are asked for. */
 export const TIMINGS = process.env.BUILD_INDEX_SITE_TIMINGS === "1";

@@ -2,12 +2,12 @@
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
 import { Command } from "commander";
-import { build, buildIfChanged } from "../build/pipeline.js";
-import type { BuildMemo } from "../build/memo.js";
-import type { BuildOptions, BuildResult, UpToDateResult } from "../build/options.js";
+import { build, buildIfChanged } from "../pipeline/pipeline.js";
+import type { BuildMemo } from "../pipeline/memo.js";
+import type { BuildOptions, BuildResult, UpToDateResult } from "../pipeline/options.js";
 import { DEFAULT_HOSTS } from "../hosts/names.js";
 import { buildStamp } from "../layout/build-status.js";
-import { toolFingerprint } from "../build/up-to-date.js";
+import { toolFingerprint } from "../pipeline/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
 import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -16,10 +16,10 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
-  /** Build even when --out is up to date, at its build's time (src/build/options.ts: `again`): `dev` fills its memory
+  /** Build even when --out is up to date, at its build's time (src/pipeline/options.ts: `again`): `dev` fills its memory
    * so. */
   again?: boolean;
-  /** What dev keeps in memory between builds (src/build/memo.ts: BuildMemo). */
+  /** What dev keeps in memory between builds (src/pipeline/memo.ts: BuildMemo). */
   memo?: BuildMemo;
   replaceOut?: boolean;
   quiet?: boolean;

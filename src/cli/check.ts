@@ -2,7 +2,7 @@
 // `build-index-site check`: validate and compute everything a build would write, write nothing.
 
 import { Command } from "commander";
-import { compile, filesToWrite } from "../build/compile.js";
+import { compile, filesToWrite } from "../pipeline/compile.js";
 import { countNoun } from "../errors.js";
 import { flag, report, type Run } from "./shared.js";
 import { resolveOptions, type Flags } from "./options.js";

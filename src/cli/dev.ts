@@ -9,7 +9,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { ContentError, formatError, InterruptedError, UsageError, type Diagnostic } from "../errors.js";
-import type { BuildMemo } from "../build/memo.js";
+import type { BuildMemo } from "../pipeline/memo.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild, type BuildOutcome } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./shared.js";
@@ -78,7 +78,7 @@ export async function dev(io: Io, opts: DevOptions, control: Control = {}): Prom
   // The facts of the content's files (hash, image type and size) stay in memory between builds (the watcher says
   // which file to read again), and so do the published folders' listings (walked again when the watcher sees a change
   // in them), the JSON files' parses, the hosts' files (made again when the route table changes) and --out's manifest.
-  const { BuildMemo } = await import("../build/memo.js");
+  const { BuildMemo } = await import("../pipeline/memo.js");
   const session = new DevSession(io, opts, control, { ...server, problemsListener }, new BuildMemo());
 
   const loop = debounced(async () => {

@@ -1,9 +1,9 @@
 // src/diff/from-content.ts
-// A content folder → SiteDescription: compiled as a build would (src/build/compile.ts compile(), no host files), so that the
+// A content folder → SiteDescription: compiled as a build would (src/pipeline/compile.ts compile(), no host files), so that the
 // diff sees the model the answers are made from.
 
 import { readFile } from "node:fs/promises";
-import { compile } from "../build/compile.js";
+import { compile } from "../pipeline/compile.js";
 import { ContentError, countNoun, UsageError } from "../errors.js";
 import { toPlain } from "../model/json.js";
 import { iconFile } from "./icon-file.js";

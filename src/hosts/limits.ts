@@ -1,7 +1,7 @@
 // src/hosts/limits.ts
 // What each host accepts per deploy, by plan: each host folder's preset lists its limits, each figure with its source
 // and the date it was read, so that one edit updates the check and the docs. Pure: the build measures what each host
-// would receive (src/build/measure-hosts.ts) and `planLimitDiagnostics` compares. Limits that make an emitted config fail to load
+// would receive (src/pipeline/measure-hosts.ts) and `planLimitDiagnostics` compares. Limits that make an emitted config fail to load
 // (the static fallbacks' rule counts) are not here: their printers refuse them (HostLimitError).
 
 import type { Diagnostic } from "../errors.js";

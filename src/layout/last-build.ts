@@ -1,5 +1,5 @@
 // src/layout/last-build.ts
-// I/O: what the next build needs of the last one in the same place (src/build/, src/output/publish.ts), read here like
+// I/O: what the next build needs of the last one in the same place (src/pipeline/, src/output/publish.ts), read here like
 // every other reader's: synchronously, each file once and only when asked for.
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
@@ -21,7 +21,7 @@ import {
 import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
 
 /**
- * What the next build needs of the last one in the same place (src/build/pipeline.ts, src/output/publish.ts and up-to-date.ts):
+ * What the next build needs of the last one in the same place (src/pipeline/pipeline.ts, src/output/publish.ts and up-to-date.ts):
  * read here like every other reader's, synchronously, each file once and only when asked for.
  */
 export interface LastBuild {

@@ -20,7 +20,7 @@ export interface BuildStamp {
   /** The time the answers give as the build's (seconds since the epoch: SOURCE_DATE_EPOCH, else when it ran): the
    * same inputs at the same time build the same bytes (`dev` fills its memory so, src/cli/dev.ts). */
   time?: number;
-  /** The fingerprint of the tool that wrote it (src/build/up-to-date.ts): a rebuild by another is likely to be
+  /** The fingerprint of the tool that wrote it (src/pipeline/up-to-date.ts): a rebuild by another is likely to be
    * written in full (src/cli/startup/heap-growth.ts). Absent from builds before it was recorded. */
   tool?: string;
 }

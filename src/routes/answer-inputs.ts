@@ -27,7 +27,7 @@ export const versionKey = (): string => VERSION_KEY;
 const VERSION_KEY = "v";
 
 export interface AnswerInputs {
-  /** What every answer file reads (and the tool that computes it: set by the build, src/build/publish-build.ts). */
+  /** What every answer file reads (and the tool that computes it: set by the build, src/pipeline/publish-build.ts). */
   global: string;
   /** Key → its print. */
   keys: Map<string, string>;

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { readBuild } from "../../src/layout/read-build.js";
 
 const CONTENT = path.resolve(import.meta.dirname, "../../content");

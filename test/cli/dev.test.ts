@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cp, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { dev, type DevFlags } from "../../src/cli.js";
 import { DEV_CHILD_ENV, respawnArgs } from "../../src/cli/startup/dev-child.js";
 import { squarePng } from "../../src/init/png.js";

@@ -11,7 +11,7 @@ import { imageSize } from "image-size";
 import { afterAll, describe, expect, it } from "vitest";
 import { initProject as init } from "../../src/init/project.js";
 import { parse as parseToml } from "smol-toml";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { cli, STACK_LINE } from "./run.js";
 

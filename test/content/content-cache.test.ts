@@ -6,7 +6,7 @@
 import { readFile, symlink, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { ContentCache, RACY_MS, type CachedFile } from "../../src/content/content-cache.js";
 import { digest, factsOf, type FileFacts } from "../../src/content/file-facts.js";
 import { readContent, type RawContent } from "../../src/content/read-content.js";

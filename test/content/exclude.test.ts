@@ -8,7 +8,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, describe, expect, it } from "vitest";
 import { ignorePattern, readContent } from "../../src/content/read-content.js";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import { baseContentFolders, PNG } from "../validation/base-content.js";
 

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { ContentError } from "../../src/errors.js";
 import { removeDir } from "../helpers/fixtures.js";
 import { writeBase } from "../validation/base-content.js";

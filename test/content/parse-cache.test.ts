@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { buildModel, ParsedFiles } from "../../src/content/load-content.js";
 import { parsesRecord, readParses, writeParses as writeRecord } from "../../src/content/parse-cache.js";
 import { readContent } from "../../src/content/read-content.js";
@@ -106,7 +106,9 @@ describe("the parses' record", () => {
     temps.push(path.dirname(out));
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
     const { parsedCache } = layoutOf(out);
-    expect(readParses(parsedCache, (await import("../../src/build/up-to-date.js")).toolFingerprint()).length).toBe(4);
+    expect(readParses(parsedCache, (await import("../../src/pipeline/up-to-date.js")).toolFingerprint()).length).toBe(
+      4,
+    );
     await writeFile(parsedCache, "not a record");
     await build({ content, out, sourceDateEpoch: TEST_EPOCH, force: true });
     expect((await readFile(parsedCache)).toString("utf8", 0, 25)).toBe("build-index-site parsed 1");

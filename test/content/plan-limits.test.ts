@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
 import { PLAN_LIMITS, planLimitDiagnostics } from "../../src/hosts/limits.js";
 import { removeDir } from "../helpers/fixtures.js";

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { cli } from "../cli/run.js";
 import { haveRealFixtures, realFixture, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";

@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
 import { CLOUDFLARE_ASSETS, CLOUDFLARE_ENTRY } from "../../src/hosts/cloudflare/render.js";
 import type { SiteModel } from "../../src/model/types.js";

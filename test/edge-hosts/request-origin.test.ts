@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import type { RunningServer } from "../hosts/servers.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { phpRespond } from "../../src/php/php-request.js";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import {
   CLOUDFLARE_ASSETS,
   CLOUDFLARE_CONFIG,

@@ -10,7 +10,7 @@
 
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import {

@@ -7,7 +7,7 @@ import { afterAll } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { canRun, SHARED_DIR } from "./needs.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

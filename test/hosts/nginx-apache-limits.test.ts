@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { mapHashSizing } from "../../src/hosts/nginx/hash-sizing.js";
 import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";

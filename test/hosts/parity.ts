@@ -6,7 +6,7 @@
 import { layoutOf } from "../../src/layout/paths.js";
 import { chmod, readFile } from "node:fs/promises";
 import path from "node:path";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { HOST_NAMES, type HostName } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify-static/render.js";
 import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";

@@ -4,7 +4,7 @@
 import { readdir, readFile, utimes } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 async function snapshot(dir: string): Promise<Map<string, Buffer>> {

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { link, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { main } from "../../src/cli.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { isIncomplete } from "../../src/layout/build-status.js";
@@ -154,7 +154,7 @@ describe("an in-place update stopped midway", () => {
       const { content, out, before } = await builtThenEdited();
       const [after, afterCommand] = [await freshBuild(content), await freshBuild(content, true)];
       // A real process, killed in the middle of its writing (after its 10th file), with no chance to clean up.
-      const script = `import { build } from ${JSON.stringify(path.join(REPO, "lib/build/pipeline.js"))};
+      const script = `import { build } from ${JSON.stringify(path.join(REPO, "lib/pipeline/pipeline.js"))};
 let n = 0;
 await build({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)}, sourceDateEpoch: ${JSON.stringify(TEST_EPOCH)},
   write: { onFile: () => { if (++n === 10) process.kill(process.pid, "SIGKILL"); } } });`;

@@ -14,9 +14,9 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "n
 import { cp, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
-import { BuildMemo } from "../../src/build/memo.js";
-import type { BuildResult } from "../../src/build/options.js";
+import { build } from "../../src/pipeline/pipeline.js";
+import { BuildMemo } from "../../src/pipeline/memo.js";
+import type { BuildResult } from "../../src/pipeline/options.js";
 import { ContentError } from "../../src/errors.js";
 import { squarePng } from "../../src/init/png.js";
 import { prng } from "../../scripts/prng.mjs";
@@ -247,7 +247,7 @@ function propertySequences(from: number, count: number): void {
         const content = path.join(root, "content");
         await cp(realFixture("indexer-1.2.0-r2"), content, { recursive: true, preserveTimestamps: true });
         const out = path.join(root, "site", "dist");
-        // Two rebuilds in three keep what `dev` keeps between builds (src/build/memo.ts: the hosts' files, the parses, the
+        // Two rebuilds in three keep what `dev` keeps between builds (src/pipeline/memo.ts: the hosts' files, the parses, the
         // published folders' listings, --out's manifest as the last update left it), so that one such rebuild follows
         // another; the full builds keep nothing, and read nothing back (--force). The memo is told of every file an edit
         // touches, as dev's watcher tells it.

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, buildIfChanged } from "../../src/build/pipeline.js";
-import type { BuildOptions } from "../../src/build/options.js";
+import { build, buildIfChanged } from "../../src/pipeline/pipeline.js";
+import type { BuildOptions } from "../../src/pipeline/options.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answer, answerText } from "../../src/php/answers.js";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { domainQueries, toSearch } from "../helpers/domain.js";

@@ -8,8 +8,8 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
-import { BuildMemo } from "../../src/build/memo.js";
+import { build } from "../../src/pipeline/pipeline.js";
+import { BuildMemo } from "../../src/pipeline/memo.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { untrueManifestLines } from "../helpers/manifests.js";

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { likelyInPlace } from "../../src/cli/build.js";
 import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import { UsageError } from "../../src/errors.js";

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { mimeTypesTable } from "../../src/layout/serve-config.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { freePort } from "../hosts/servers.js";

@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildIfChanged } from "../../src/build/pipeline.js";
-import type { BuildOptions } from "../../src/build/options.js";
+import { buildIfChanged } from "../../src/pipeline/pipeline.js";
+import type { BuildOptions } from "../../src/pipeline/options.js";
 import { copyContent, DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { BuildError } from "../../src/errors.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";

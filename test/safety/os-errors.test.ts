@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { writeFile as realWriteFile, mkdir as realMkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { main } from "../../src/cli.js";
 import { BuildError, formatError } from "../../src/errors.js";
 import { removeDir, REPO, IN_OUT_HOSTS, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";

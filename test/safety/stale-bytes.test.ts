@@ -8,7 +8,7 @@
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, buildIfChanged } from "../../src/build/pipeline.js";
+import { build, buildIfChanged } from "../../src/pipeline/pipeline.js";
 import { writeOutput } from "../../src/output/write/full.js";
 import { copyContent, DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";

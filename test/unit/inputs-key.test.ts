@@ -1,5 +1,5 @@
 // test/unit/inputs-key.test.ts
-// The key of a build's inputs (src/build/up-to-date.ts: inputsKey) keeps each run of published files' sha1 while its
+// The key of a build's inputs (src/pipeline/up-to-date.ts: inputsKey) keeps each run of published files' sha1 while its
 // files keep their facts: through random edits, the key with runs kept is the key of the same content read afresh
 // (every file's facts new objects), and every edit changes it.
 
@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { prng } from "../../scripts/prng.mjs";
 import type { RawContent, RawFile } from "../../src/content/read-content.js";
-import { inputsKey, type KeySettings } from "../../src/build/up-to-date.js";
+import { inputsKey, type KeySettings } from "../../src/pipeline/up-to-date.js";
 
 const settings: KeySettings = {
   baseUrl: undefined,

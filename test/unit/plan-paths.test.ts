@@ -3,7 +3,7 @@
 // checked against the paths themselves, for every file of the demo site.
 
 import { describe, expect, it } from "vitest";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { servedByEdge } from "../../src/output/plan/site.js";
 import { sortedByPath } from "../../src/output/plan/files.js";
 import { DEMO_CONTENT } from "../helpers/fixtures.js";

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "vitest";
 import { prng } from "../../scripts/prng.mjs";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { treeHolds, type LinkTree } from "../../src/layout/link-trees.js";
 import { ManifestEntries } from "../../src/output/manifests/entries.js";
 import { folderOf } from "../../src/output/plan/files.js";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import { getTransformedRoutes } from "@vercel/routing-utils";
 import { afterAll, describe, expect, it } from "vitest";
-import { compile } from "../../src/build/compile.js";
+import { compile } from "../../src/pipeline/compile.js";
 import { ContentError } from "../../src/errors.js";
 import type { OutputFile } from "../../src/output/plan/files.js";
 import { STATIC_HOSTS } from "../hosts/parity.js";

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { checkFolders } from "../../src/output/claim/folder-checks.js";
 import { main } from "../../src/cli.js";
 import { ContentError, UsageError } from "../../src/errors.js";

@@ -4,7 +4,7 @@
 
 import { chmod } from "node:fs/promises";
 import path from "node:path";
-import { build } from "../../src/build/pipeline.js";
+import { build } from "../../src/pipeline/pipeline.js";
 import { main, type Io } from "../../src/cli.js";
 import type { HostName } from "../../src/hosts/names.js";
 import { layoutOf } from "../../src/layout/paths.js";

@@ -23,7 +23,7 @@ export interface SiteWritten {
   manifest: ManifestText;
 }
 
-/** A computed build, as publishing takes it (src/build/compile-site.ts computes it). */
+/** A computed build, as publishing takes it (src/pipeline/compile-site.ts computes it). */
 export interface PublishInput {
   /** The files of --out. */
   site: OutputFile[];

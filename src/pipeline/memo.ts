@@ -1,4 +1,4 @@
-// src/build/memo.ts
+// src/pipeline/memo.ts
 // What `dev` keeps in memory between builds, and the one place its watcher reports to.
 
 import path from "node:path";

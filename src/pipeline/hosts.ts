@@ -1,4 +1,4 @@
-// src/build/hosts.ts
+// src/pipeline/hosts.ts
 // The compile stage's hosts: their files, made again only when what they are made from changes (src/hosts/record.ts),
 // else `dev`'s memo or the last build's read back from where it wrote them; their measures, checked against the
 // plan's limits; and their record (hosts.json), printed when first asked for.

@@ -1,4 +1,4 @@
-// src/build/mark.ts
+// src/pipeline/mark.ts
 // Each phase's time since the last, printed when asked for (src/timings.ts: BUILD_INDEX_SITE_TIMINGS=1).
 
 import { printTiming, TIMINGS } from "../timings.js";

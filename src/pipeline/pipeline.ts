@@ -1,4 +1,4 @@
-// src/build/pipeline.ts
+// src/pipeline/pipeline.ts
 // The build, stage by stage: the options narrowed for each stage, --out claimed, the content read, and, unless --out
 // already holds the build of these inputs, the content compiled and published (publish-build.ts, loaded then).
 

@@ -1,4 +1,4 @@
-// src/build/publish-build.ts
+// src/pipeline/publish-build.ts
 // The build past the up-to-date check, loaded when a build needs it: compiles the content with what the last build
 // kept, stamps it, and publishes it (src/output/publish.ts): in place when the records describe a whole earlier build
 // of the same hosts (only the files whose bytes change are written), in full otherwise or with --force.

@@ -1,4 +1,4 @@
-// src/build/compile.ts
+// src/pipeline/compile.ts
 // `compile`: reads and computes a build, writing nothing (`check`, `diff`), and how many files it would write. The
 // computing itself (compile-site.ts: ajv, the model, routes, host printers) loads only when it is asked for, so
 // that a command or a rebuild with nothing to do stays cheap.

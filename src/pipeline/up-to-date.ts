@@ -1,4 +1,4 @@
-// src/build/up-to-date.ts
+// src/pipeline/up-to-date.ts
 // I/O: whether --out already holds the build of exactly these inputs, so that a rebuild with nothing changed can stop
 // early: a key over the content (every file's bytes hashed: times can be normalised, e.g. to 1 in Nix, and then a
 // same-size edit would look unchanged), the options and the tool's own code,
@@ -32,7 +32,7 @@ export interface KeySettings {
 let toolHash: string | undefined;
 
 /** The tool's fingerprint as the package build wrote it (scripts/build-fingerprint.mjs): lib/tool-fingerprint.txt.
- * The path holds from lib/build/ and from the command's bundle in lib/cli-bundle/. */
+ * The path holds from lib/pipeline/ and from the command's bundle in lib/cli-bundle/. */
 const FINGERPRINT_FILE = new URL("../tool-fingerprint.txt", import.meta.url);
 
 /**

@@ -1,4 +1,4 @@
-// src/build/compile-site.ts
+// src/pipeline/compile-site.ts
 // The compile stage, loaded when a build needs it (compile.ts, publish-build.ts): the content's model, the route
 // table, the hosts' files and measures, the catalogue, and the plan of --out's files. Nothing is written here.
 

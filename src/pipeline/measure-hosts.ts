@@ -1,4 +1,4 @@
-// src/build/measure-hosts.ts
+// src/pipeline/measure-hosts.ts
 // What a host's deploy receives, measured before anything is written (src/hosts/limits.ts checks the measures).
 
 import { gzipSync } from "node:zlib";

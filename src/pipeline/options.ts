@@ -1,4 +1,4 @@
-// src/build/options.ts
+// src/pipeline/options.ts
 // What a build is asked to do (BuildOptions) and what it answers, and the options narrowed to what each stage needs.
 
 import type { ContentCache } from "../content/content-cache.js";
@@ -79,7 +79,7 @@ export interface UpToDateResult {
   counts: { answers: number; rules: number };
 }
 
-/** What the compile stage takes (src/build/compile-site.ts): the options it reads, and what the last build kept. */
+/** What the compile stage takes (src/pipeline/compile-site.ts): the options it reads, and what the last build kept. */
 export type CompileOptions = Pick<
   BuildOptions,
   | "content"

@@ -1,4 +1,4 @@
-// src/build/stamp.ts
+// src/pipeline/stamp.ts
 // The stamp a build leaves in its records and in each folder it writes beside --out (src/layout/stamp.ts prints it):
 // what was built, from which inputs, by which tool.
 
