@@ -49,13 +49,17 @@ export function siteUrl(raw: string): URL {
   return url;
 }
 
-export async function readUrlSite(raw: string, options: UrlOptions = {}): Promise<SiteDescription> {
-  const root = siteUrl(raw);
-  const client = createClient({
+/** The HTTP client both readers use: JSON asked for, the options' concurrency and time-out. */
+const jsonClient = (options: UrlOptions) =>
+  createClient({
     concurrency: options.concurrency ?? 8,
     timeoutMs: options.timeoutMs ?? 10_000,
     headers: { accept: "application/json" },
   });
+
+export async function readUrlSite(raw: string, options: UrlOptions = {}): Promise<SiteDescription> {
+  const root = siteUrl(raw);
+  const client = jsonClient(options);
   const signal = options.signal ?? new AbortController().signal;
   try {
     const api = (query: string): Promise<Record<string, unknown>> => askJson(client, root, query, signal);
@@ -167,11 +171,7 @@ export async function askVersionChecks(
   options: UrlOptions = {},
 ): Promise<Map<string, VersionAnswer>> {
   const root = siteUrl(raw);
-  const client = createClient({
-    concurrency: options.concurrency ?? 8,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    headers: { accept: "application/json" },
-  });
+  const client = jsonClient(options);
   const signal = options.signal ?? new AbortController().signal;
   const out = new Map<string, VersionAnswer>();
   try {

@@ -4,7 +4,7 @@
 import type { BesideFolder } from "../../hosts/index.js";
 import { BESIDE_STAMP_FILE } from "../../layout/paths.js";
 import type { ManifestEntries } from "../manifests/entries.js";
-import { SiteLink, sortedByPath, type LinkGroup, type OutputFile } from "./files.js";
+import { linkGroup, SiteLink, sortedByPath, type OutputFile } from "./files.js";
 import { servedByEdge } from "./site.js";
 
 /**
@@ -19,13 +19,7 @@ export function planBeside(
   const files: OutputFile[] = [...folder.files, { path: BESIDE_STAMP_FILE, data: stamp }];
   if (folder.plainFiles !== undefined) {
     // The links are concatenated, never spread into arguments (a large site has tens of thousands of plain files).
-    const group: LinkGroup = {
-      prefix: `${folder.plainFiles}/`,
-      files: site.files,
-      dir: site.dir,
-      entries: site.entries,
-      implied: false,
-    };
+    const group = linkGroup(`${folder.plainFiles}/`, site, false);
     for (let j = 0; j < site.files.length; j++) {
       if (servedByEdge(site.files[j]!) && site.entries.size(j) >= 0) files.push(new SiteLink(group, j));
     }

@@ -66,6 +66,13 @@ export interface LinkGroup {
   folders?: { target: string; link: string };
 }
 
+/** The group of a host's links to --out's files under `prefix` (`implied`: a tree in the records). */
+export const linkGroup = (
+  prefix: string,
+  site: Pick<LinkGroup, "files" | "dir" | "entries">,
+  implied: boolean,
+): LinkGroup => ({ prefix, files: site.files, dir: site.dir, entries: site.entries, implied });
+
 /**
  * A hard link to the file of --out at `index` (a host's copy of the site). It holds two references only, and makes
  * its path, target and manifest entry when the writer asks: a large site's records hold hundreds of thousands of

@@ -21,7 +21,7 @@ import { stringify, type Body } from "../../model/json.js";
 import { AnswerOutput } from "../../routes/answer-files.js";
 import type { BuiltRoutes } from "../../routes/build-routes.js";
 import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
-import { SiteLink, type LinkGroup, type OutputFile } from "./files.js";
+import { linkGroup, SiteLink, type OutputFile } from "./files.js";
 
 export interface RecordsInput {
   routes: BuiltRoutes;
@@ -85,13 +85,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     }
     const tree = input.trees.find((t) => t.host === host.name);
     if (tree === undefined || input.links === false) continue;
-    const group: LinkGroup = {
-      prefix: tree.prefix,
-      files: site.files,
-      dir: site.dir,
-      entries: site.entries,
-      implied: true,
-    };
+    const group = linkGroup(tree.prefix, site, true);
     // Links are concatenated one by one, never spread into arguments (a large site has too many files for that).
     for (let i = 0; i < site.files.length; i++) {
       const f = site.files[i]!;

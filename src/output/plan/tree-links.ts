@@ -9,7 +9,7 @@
 import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
 import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
 import type { ManifestEntries } from "../manifests/entries.js";
-import { folderOf, SiteLink, type LinkGroup, type OutputFile } from "./files.js";
+import { folderOf, linkGroup, SiteLink, type OutputFile } from "./files.js";
 
 /** --out as just written: its files, their entries (a file without one is not written), and where it is. */
 export interface SiteFiles {
@@ -37,13 +37,7 @@ export function treeLinks(
   let otherBytes = 0;
   const rewritten = [...options.rewritten].sort((a, b) => a - b);
   for (const tree of trees) {
-    const group: LinkGroup = {
-      prefix: tree.prefix,
-      files: site.files,
-      dir: site.dir,
-      entries: site.entries,
-      implied: true,
-    };
+    const group = linkGroup(tree.prefix, site, true);
     let target: string | undefined;
     let trusted = false;
     /** Whether the links into `folder` are looked at, each (the folder is made and asked once per run of files in it). */
