@@ -1,16 +1,35 @@
 // vitest.config.ts
+// The suite mirrors src/ (test/<folder> holds the tests of src/<folder>); a file's suffix says what kind of test it
+// is, and each kind is a project: `vitest run --project quick` is the inner loop (npm run test:quick).
+//   *.test.ts          quick: in-process, no server, seconds
+//   *.slow.test.ts     in-process but long: property tests, whole builds of the real fixtures, many CLI runs
+//   *.server.test.ts   starts a real server or runtime (nginx, Apache, php, workerd, Deno, edge-runtime)
+//   *.browser.test.ts  drives Chromium
 import { defineConfig } from "vitest/config";
+
+const KINDS = ["slow", "server", "browser"] as const;
+const project = (name: string, include: string[], exclude: string[] = []) => ({
+  extends: true as const,
+  test: { name, include, exclude },
+});
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // One plain line per missing Apache, nginx or ../shared (test/helpers/needs.ts).
     globalSetup: ["test/helpers/report-skips.ts"],
-    // Most suites wait on a server or a child process (nginx, Apache, php, workerd, Deno, chromium, the CLI): more
-    // workers than this 2-core machine's one default keep both cores busy.
+    // Most suites wait on a server or a child process: more workers than this 2-core machine's one default keep both
+    // cores busy.
     maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    projects: [
+      project(
+        "quick",
+        ["test/**/*.test.ts"],
+        KINDS.map((kind) => `test/**/*.${kind}.test.ts`),
+      ),
+      ...KINDS.map((kind) => project(kind, [`test/**/*.${kind}.test.ts`])),
+    ],
   },
 });

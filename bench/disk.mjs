@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { statfsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-// The tool's own removal, a few files at a time (src/output/remove-tree.ts): Node's recursive rm starts every entry of
+// The tool's own removal, a few files at a time (src/output/claim/remove-tree.ts): Node's recursive rm starts every entry of
 // a folder at once, which holds gigabytes of memory for a large row's folders.
-import { removeTree } from "../lib/output/remove-tree.js";
+import { removeTree } from "../lib/output/claim/remove-tree.js";
 import { log, round } from "./common.mjs";
 import { WORK } from "./paths.mjs";
 

@@ -13,7 +13,7 @@
 //   - none: findIcon for folders, which reads only what the global print holds.
 // The global print holds everything else those answers read: the base URL, the folder icon and the text.png fallback.
 // A change there, or in the tool's code, produces every answer again.
-// The property test (test/integration/incremental-property.ts) holds the in-place result to a full build's.
+// The property test (test/pipeline/incremental-property.ts) holds the in-place result to a full build's.
 
 import { changedValues } from "../model/changed-values.js";
 import { asciiLower, type FileInfo, type SiteModel } from "../model/types.js";

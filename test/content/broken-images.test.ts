@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
-import { writeBase } from "../validation/base-content.js";
+import { writeBase } from "../helpers/base-content.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));

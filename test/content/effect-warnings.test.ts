@@ -9,7 +9,7 @@ import { main } from "../../src/cli.js";
 import type { Diagnostic } from "../../src/errors.js";
 import { starterContent } from "../../src/init/templates.js";
 import { compileContent, DEMO_CONTENT, tmpDir } from "../helpers/fixtures.js";
-import { baseContentFolders, edit } from "../validation/base-content.js";
+import { baseContentFolders, edit } from "../helpers/base-content.js";
 
 const { base, temps } = baseContentFolders();
 const silent = { out: (): void => {}, err: (): void => {} };

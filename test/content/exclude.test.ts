@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ignorePattern, readContent } from "../../src/content/read-content.js";
 import { compile } from "../../src/pipeline/compile.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
-import { baseContentFolders, PNG } from "../validation/base-content.js";
+import { baseContentFolders, PNG } from "../helpers/base-content.js";
 
 const { base } = baseContentFolders();
 const temps: string[] = [];

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compile } from "../../src/pipeline/compile.js";
 import { ContentError } from "../../src/errors.js";
 import { removeDir } from "../helpers/fixtures.js";
-import { writeBase } from "../validation/base-content.js";
+import { writeBase } from "../helpers/base-content.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { removeDir } from "../helpers/fixtures.js";
-import { baseContentFolders, PNG, SVG } from "../validation/base-content.js";
+import { baseContentFolders, PNG, SVG } from "../helpers/base-content.js";
 
 const { base, temps } = baseContentFolders();
 afterAll(async () => {

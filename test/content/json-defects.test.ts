@@ -9,7 +9,7 @@ import { main } from "../../src/cli.js";
 import { parseJson } from "../../src/content/parse-json.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
 import { compileContent, removeDir } from "../helpers/fixtures.js";
-import { BASE_FILES, writeBase } from "../validation/base-content.js";
+import { BASE_FILES, writeBase } from "../helpers/base-content.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
 import { compileContent, tmpDir } from "../helpers/fixtures.js";
-import { baseContentFolders, edit, PNG } from "../validation/base-content.js";
+import { baseContentFolders, edit, PNG } from "../helpers/base-content.js";
 
 const { base, temps } = baseContentFolders();
 

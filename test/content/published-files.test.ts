@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { ContentError, type Diagnostic } from "../../src/errors.js";
 import { compileContent } from "../helpers/fixtures.js";
-import { baseContentFolders, PNG } from "../validation/base-content.js";
+import { baseContentFolders, PNG } from "../helpers/base-content.js";
 
 const { base } = baseContentFolders();
 

@@ -1,6 +1,6 @@
 // test/edge/data-reader.ts
 // The handler's data files (src/edge/data-files.ts) served from memory, for the in-process tests of the handler
-// module (the host harnesses serve them through the host's own path instead: test/edge-hosts). Counts the reads.
+// module (the host harnesses serve them through the host's own path instead: test/hosts/edge-parity.ts). Counts the reads.
 
 import type { DataReader } from "../../src/edge/handler.js";
 import { edgeDataFiles, type EdgeDataOptions } from "../../src/edge/data-files.js";

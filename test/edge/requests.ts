@@ -1,5 +1,5 @@
 // test/edge/requests.ts
-// Requests for the edge parity suites (test/edge-hosts, wrangler): the precomputed domain, and everything outside
+// Requests for the edge parity suites (test/hosts/edge-parity.ts, wrangler): the precomputed domain, and everything outside
 // it that the reference answers differently from a static host: unknown extensions, versions newer / older / equal
 // after PHP's canonicalization, rc/r/pl, a leading v, case variants, repeated and mangled names, invalid UTF-8,
 // arrays, other methods, PATH_INFO. Deterministic: the same site gives the same list.

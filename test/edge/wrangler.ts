@@ -1,7 +1,7 @@
 // test/edge/wrangler.ts
 // Starts `wrangler dev` (workerd, from the wrangler devDependency) in the folder that holds a build's --out: it finds
 // the emitted wrangler.json through .wrangler/deploy/config.json, as `wrangler deploy` does. Used by the Cloudflare
-// runtime suite (test/edge/wrangler.test.ts) and verify's (test/verify/workerd.test.ts).
+// runtime suite (test/edge/wrangler.server.test.ts) and verify's (test/verify/workerd.server.test.ts).
 // Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
 
 import { spawn, type ChildProcess } from "node:child_process";

@@ -80,7 +80,7 @@ export function compileContent(content: string, baseUrl?: string) {
 
 /**
  * Hosts that write no folder beside --out but the build's records (as netlify's .netlify/v1, vercel's .vercel/output
- * and cloudflare's .wrangler/deploy do): for tests that list the folder holding --out. test/safety/out-folder.test.ts proves that a
+ * and cloudflare's .wrangler/deploy do): for tests that list the folder holding --out. test/output/out-folder.test.ts proves that a
  * refused build with the default hosts leaves nothing beside --out either.
  */
 export const IN_OUT_HOSTS = ["apache", "nginx"] as const;

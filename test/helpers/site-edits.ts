@@ -1,7 +1,7 @@
 // test/helpers/site-edits.ts
 // Random edits of the hand-made site (test/helpers/site.ts), as a maintainer makes them: a mapping set or removed,
 // an icon file added, changed or removed, the config's version, the build time, the base URL, a version added. For
-// the tests of what a rebuild may keep (test/unit/answer-inputs.test.ts, test/unit/routes-memo.test.ts).
+// the tests of what a rebuild may keep (test/routes/answer-inputs.test.ts, test/routes/routes-memo.test.ts).
 
 import type { JsonObject } from "../../src/model/json.js";
 import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../../src/model/types.js";

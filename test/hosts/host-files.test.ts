@@ -14,7 +14,7 @@ import { toVercelJson } from "../../src/hosts/vercel-static/render.js";
 import { vercelConfig } from "../../src/hosts/vercel/render.js";
 import { API_ENTRY, type RouteTable } from "../../src/routes/route-table.js";
 import { compileContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { tableInput } from "../edge-hosts/input.js";
+import { tableInput } from "./edge-input.js";
 import { loadNetlifyEngine } from "./netlify-engine.js";
 
 const demo = await compileContent(DEMO_CONTENT);

@@ -1,7 +1,7 @@
 // test/hosts/parity.ts
 // The parity suite's engine: build a content folder with every static host's files, start the preview and the real
 // servers, ask every host the generated requests and compare each answer with the preview's (static-host
-// semantics). The edge outputs answer exactly, not like the preview: test/edge-hosts/edge-parity.ts compares them.
+// semantics). The edge outputs answer exactly, not like the preview: test/hosts/edge-parity.ts compares them.
 
 import { layoutOf } from "../../src/layout/paths.js";
 import { chmod, readFile } from "node:fs/promises";

@@ -16,7 +16,7 @@ import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { HOST_NAMES } from "../../src/hosts/index.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { edit, writeBase } from "../validation/base-content.js";
+import { edit, writeBase } from "../helpers/base-content.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let root: string;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { writeBase } from "../validation/base-content.js";
+import { writeBase } from "../helpers/base-content.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let root = "";

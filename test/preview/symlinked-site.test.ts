@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
-import { edit, writeBase } from "../validation/base-content.js";
+import { edit, writeBase } from "../helpers/base-content.js";
 
 let root = "";
 let content = "";

@@ -1,0 +1,91 @@
+// test/hosts/request-origin.server.test.ts
+// `--base-url request` on the hosts' own runtimes: the Netlify edge function under Deno and the Vercel edge function
+// under edge-runtime answer each request with its own origin in every absolute URL (icon_base_url, an icon's url,
+// config_url), the precomputed whole-site answers included. Each harness is asked under two origins that reach it
+// (127.0.0.1:<port> and localhost:<port>): the URLs follow the origin, and the ETag of each differs.
+
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { build } from "../../src/pipeline/pipeline.js";
+import type { SiteModel } from "../../src/model/types.js";
+import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import type { RunningServer } from "./servers.js";
+import { expectedAnswer } from "../edge/expected.js";
+import { startNetlifyDeno } from "./netlify-deno.js";
+import { startVercelOutput } from "./vercel-edge-runtime.js";
+
+const QUERIES = [
+  "",
+  "action=icons",
+  "action=icon&name=php.png",
+  "action=findIcon&extension=php",
+  "action=versionCheck&current_version=0.1",
+  "action=config",
+  "action=extensionMappings&type=viewing",
+];
+
+let root = "";
+let model: SiteModel;
+let netlify: RunningServer | undefined;
+let vercel: RunningServer | undefined;
+
+beforeAll(async () => {
+  root = await tmpDir("bis-request-origin-");
+  const out = path.join(root, "dist");
+  model = (
+    await build({
+      content: DEMO_CONTENT,
+      out,
+      sourceDateEpoch: TEST_EPOCH,
+      hosts: ["netlify", "vercel"],
+      requestOrigin: true,
+    })
+  ).model;
+  netlify = await startNetlifyDeno(root, out);
+  vercel = await startVercelOutput(path.join(root, ".vercel/output"));
+}, 60_000);
+
+afterAll(async () => {
+  await netlify?.stop();
+  await vercel?.stop();
+  await removeDir(root);
+});
+
+/** Every string in a JSON value that looks like an absolute URL. */
+function urls(value: unknown, found: string[] = []): string[] {
+  if (typeof value === "string" && /^https?:\/\//.test(value)) found.push(value);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) urls(v, found);
+  return found;
+}
+
+async function askUnder(harness: RunningServer): Promise<void> {
+  const port = new URL(harness.url).port;
+  const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  for (const query of QUERIES) {
+    const seen: Array<{ body: string; etag: string | null }> = [];
+    for (const origin of origins) {
+      const res = await fetch(`${origin}/api.php?${query}`);
+      const body = await res.text();
+      // The oracle with the origin as the site's base URL: the same bytes.
+      expect([res.status, body], `${origin} ?${query}`).toEqual([
+        200,
+        expectedAnswer({ ...model, baseUrl: origin }, { method: "GET", query }).body,
+      ]);
+      for (const url of urls(JSON.parse(body)))
+        expect(url.startsWith(`${origin}/`), `${origin} ?${query}: ${url}`).toBe(true);
+      seen.push({ body, etag: res.headers.get("etag") });
+    }
+    const hasUrls = urls(JSON.parse(seen[0]!.body)).length > 0;
+    expect(seen[0]!.body !== seen[1]!.body, query).toBe(hasUrls);
+    expect(seen[0]!.etag !== seen[1]!.etag, `ETags of ?${query}`).toBe(hasUrls);
+  }
+}
+
+describe("--base-url request on the edge runtimes", () => {
+  test("Netlify (Deno): each origin gets its own URLs, in computed and precomputed answers", async () => {
+    await askUnder(netlify!);
+  });
+  test("Vercel (edge-runtime): each origin gets its own URLs, in computed and precomputed answers", async () => {
+    await askUnder(vercel!);
+  });
+});
