@@ -28,9 +28,11 @@ export interface BuildStamp {
 /**
  * The identity of the --out folder a build swapped in: its inode, which a rename keeps. Kept in a file of its own
  * (`site.id`), the one record that differs between two builds of the same inputs. A build stopped between two swaps
- * leaves records that name another --out: the next build starts over, and readers say it is incomplete.
+ * leaves records that name another --out: the next build starts over, and readers say it is incomplete. The inode is
+ * printed in 20 digits (any 64-bit number), so that the record's size, and a build's count of bytes written, never
+ * depends on which inode the folder got.
  */
-export const printSiteId = (ino: number): string => `ino ${ino}\n`;
+export const printSiteId = (ino: number): string => `ino ${String(ino).padStart(20, "0")}\n`;
 
 export function parseSiteId(text: string): number | null {
   const m = /^ino (\d+)\n$/.exec(text);
