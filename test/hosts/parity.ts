@@ -83,7 +83,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
     const layout = layoutOf(siteDir);
     const table = JSON.parse(await readFile(layout.routes, "utf8")) as RouteTable;
     const requests = generateRequests(table, { membersPerSet: options.membersPerSet });
-    preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
+    preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1", as: "route-table" });
     const reference = httpAnswerer(preview.url);
     const expected = new Map<string, HostAnswer>();
     for (const r of requests) expected.set(r.query, await reference(r.query));
