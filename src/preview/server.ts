@@ -50,7 +50,7 @@ export interface Preview {
   self: string;
   /** The host it answers as (absent while dev serves its content-errors page). */
   as?: PreviewAs;
-  /** "edge" when the request-time handler answers /api.php, else "static" (absent with `as`). */
+  /** "edge" when the request-time handler answers /api.php, else "static". */
   semantics?: Semantics;
   server: http.Server;
   /** Answers every later request with `listener`. */
