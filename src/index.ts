@@ -52,7 +52,12 @@ export interface PreviewOptions {
   port?: number;
   /** Address to listen on. Default "127.0.0.1". */
   host?: string;
-  /** Answer /api.php with the emitted request-time handler (what the edge hosts run). Default false: the route table. */
+  /**
+   * The host to answer as, its fallbacks included: one the build was written for ("nginx", "netlify", …), or
+   * "route-table" (the route table exactly). Default: the build's first edge host, else its first static host.
+   */
+  as?: string;
+  /** Answer as the build's first edge host (the request-time handler). */
   edge?: boolean;
 }
 
@@ -99,12 +104,13 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   }
 }
 
-/** Serves a built site the way a static host with the route table would; `close()` stops it. */
+/** Serves a built site as one of its hosts answers it (`as`); `close()` stops it. */
 export function preview(options: PreviewOptions = {}): Promise<Preview> {
   return startPreview({
     dir: options.dir ?? "dist",
     port: options.port ?? 8080,
     host: options.host ?? "127.0.0.1",
+    ...(options.as === undefined ? {} : { as: options.as }),
     edge: options.edge === true,
   });
 }

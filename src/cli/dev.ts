@@ -2,8 +2,8 @@
 // `build-index-site dev`: build, serve, watch the content and rebuild on every change (debounced). The preview keeps
 // listening on the same port and answers from the newest build after each successful rebuild (it reloads the route
 // table, and the request-time handler with its data, itself when a build replaces the records): no restart. It
-// answers like the deploy the build describes (the handler when an edge host is built; --static for the static
-// rules), and says which. A content error is printed and the loop waits for the next change.
+// answers as one host of the build does (preview's --as, --static and --edge; by default an edge host when one is
+// built), and says which. A content error is printed and the loop waits for the next change.
 
 import { realpathSync } from "node:fs";
 import path from "node:path";
@@ -17,13 +17,15 @@ import { resolveOptions, type Flags, type Options } from "./options.js";
 import { colorErr, colorOut, humanMs, type Io } from "./output.js";
 import { printFailure } from "./failure.js";
 import { debounced, logRequests, watchTree } from "./watch.js";
+import { AS_HELP, asOptions, EDGE_HELP, STATIC_HELP, type AsFlags } from "./preview.js";
 
 /** What the dev loop needs: where to read and write and where to listen; the rest as `build` takes it. */
 export type DevOptions = Pick<Options, "content" | "out" | "port" | "host"> &
   Partial<Options> & {
     poll?: boolean;
-    /** Answer /api.php with the static rules even when the build has an edge host. */
-    static?: boolean;
+    /** The host the preview answers as (preview's --as), or the old switches. */
+    as?: string;
+    semantics?: "edge" | "static";
     quiet?: boolean;
     verbose?: boolean;
   };
@@ -41,25 +43,17 @@ export function devCommand(io: Io, run: Run): Command {
     .addOption(flag.port())
     .addOption(flag.host())
     .option("--poll", "poll the content folder instead of file system events (network drives, containers)")
-    .option(
-      "--static",
-      "answer /api.php with the route table and the answer files (what the static hosts do), not the edge handler",
-    )
-    .option("--edge", "answer /api.php with the request-time handler: the default when the build has an edge host")
+    .option("--as <host>", AS_HELP)
+    .option("--static", STATIC_HELP)
+    .option("--edge", EDGE_HELP)
     .option("-q, --quiet", "no line per request")
     .option("--verbose", "print every warning")
-    .action(
-      (flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean; static?: boolean; edge?: boolean }) => {
-        const options = resolveOptions(flags);
-        if (flags.edge === true && flags.static === true)
-          throw new UsageError(
-            "--edge and --static contradict each other.",
-            "Pass one of them, or neither (the build decides).",
-          );
-        const { poll, quiet, verbose } = flags;
-        run.wait = dev(io, { ...options, poll, quiet, verbose, static: flags.static === true }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
-      },
-    );
+    .action((flags: Flags & AsFlags & { poll?: boolean; quiet?: boolean; verbose?: boolean }) => {
+      const options = resolveOptions(flags);
+      const as = asOptions(flags);
+      const { poll, quiet, verbose } = flags;
+      run.wait = dev(io, { ...options, poll, quiet, verbose, ...as }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once
+    });
 }
 
 /** The preview's modules, loaded when dev starts (every other command starts without them). */
@@ -151,20 +145,22 @@ class DevSession {
    */
   private async show(problems: Diagnostic[] | null): Promise<void> {
     const { io, opts } = this;
-    const { listen, previewListener, problemsListener, semanticsLine } = this.modules;
+    const { listen, previewListener, problemsListener, asLine } = this.modules;
     const site = isBuild(opts.out);
+    const asked = {
+      ...(opts.as === undefined ? {} : { as: opts.as }),
+      ...(opts.semantics === undefined ? {} : { semantics: opts.semantics }),
+    };
     const next =
       site && !this.servingSite
-        ? await previewListener(
-            { dir: opts.out, ...(opts.static === true ? { semantics: "static" as const } : {}) },
-            () => this.preview?.self ?? "",
-          )
+        ? await previewListener({ dir: opts.out, ...asked }, () => this.preview?.self ?? "")
         : null;
     const listener = site ? (next?.listener ?? null) : problemsListener(opts.content, problems ?? []);
     const first = this.preview === null;
-    const serves = next === null ? "" : `${semanticsLine(next.semantics)}; `;
+    const serves = next === null ? "" : `${asLine(next.as, next.hosts)}; `;
     if (this.preview === null) {
-      const preview = await listen({ port: opts.port, host: opts.host }, listener!, next?.semantics);
+      const serving = next === null ? undefined : { as: next.as, semantics: next.semantics };
+      const preview = await listen({ port: opts.port, host: opts.host }, listener!, serving);
       this.preview = preview;
       if (!opts.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
       io.out(`Preview: ${preview.url} (${serves}watching ${opts.content}/; Ctrl-C stops)`);

@@ -1,7 +1,7 @@
 // src/cli/preview.ts
-// `build-index-site preview`: serve a built site the way its deploy answers: with the request-time handler when the
-// build has an edge host (the default hosts do), with the static rules (route table and answer files) otherwise or
-// with --static. The start-up line says which.
+// `build-index-site preview`: serve a built site as one of the hosts it was built for answers it (--as; by default an
+// edge host when one is built, else the first static host), that host's fallbacks included. The start-up line says
+// which host, and names the others.
 
 import { Command } from "commander";
 import { UsageError } from "../errors.js";
@@ -10,44 +10,58 @@ import { resolveOptions, type Flags } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 import { logRequests } from "./watch.js";
 
+/** The flags that pick the host a preview answers as (preview and dev). */
+export interface AsFlags {
+  as?: string;
+  edge?: boolean;
+  static?: boolean;
+}
+
+export const AS_HELP =
+  "answer as this host of the build does, its fallbacks included: netlify, vercel, cloudflare (the request-time handler), nginx, apache, netlify-static, vercel-static, or route-table (the route table exactly, no host's fallbacks); default: the build's first edge host, else its first static host";
+export const STATIC_HELP =
+  "answer as the build's first static host (--as with apache, nginx, netlify-static or vercel-static)";
+export const EDGE_HELP = "answer as the build's first edge host (--as with netlify, vercel or cloudflare)";
+
+/** The preview options the flags ask for; a usage error when they contradict each other. */
+export function asOptions(flags: AsFlags): { as?: string; semantics?: "edge" | "static" } {
+  const given = [
+    flags.as !== undefined && "--as",
+    flags.edge === true && "--edge",
+    flags.static === true && "--static",
+  ];
+  const named = given.filter((g): g is string => g !== false);
+  if (named.length > 1)
+    throw new UsageError(
+      `${named.join(" and ")} contradict each other.`,
+      "Pass one of them, or none (the build decides).",
+    );
+  if (flags.as !== undefined) return { as: flags.as };
+  if (flags.static === true) return { semantics: "static" };
+  if (flags.edge === true) return { semantics: "edge" };
+  return {};
+}
+
 export function previewCommand(io: Io, run: Run): Command {
   return new Command("preview")
     .description(
-      "Serve a built site on http://127.0.0.1:8080 the way its deploy answers (the edge handler when the build has an edge host, else the static rules).",
+      "Serve a built site on http://127.0.0.1:8080 as one of its hosts answers it (an edge host when one is built, else the first static host; --as picks another).",
     )
     .addOption(flag.config())
     .option("--dir <dir>", "built site folder (default: dist, or the config file's out)")
     .addOption(flag.port())
     .addOption(flag.host())
-    .option(
-      "--static",
-      "answer /api.php with the route table and the answer files (what apache, nginx, netlify-static and vercel-static do)",
-    )
-    .option(
-      "--edge",
-      "answer /api.php with the emitted request-time handler (what Netlify, Vercel and Cloudflare run): the default when the build has an edge host",
-    )
+    .option("--as <host>", AS_HELP)
+    .option("--static", STATIC_HELP)
+    .option("--edge", EDGE_HELP)
     .option("-q, --quiet", "print only the URL (no line per request)")
-    .action(async (flags: Flags & { quiet?: boolean; edge?: boolean; static?: boolean }) => {
+    .action(async (flags: Flags & AsFlags & { quiet?: boolean }) => {
       const options = resolveOptions(flags);
-      if (flags.edge === true && flags.static === true)
-        throw new UsageError(
-          "--edge and --static contradict each other.",
-          "Pass one of them, or neither (the build decides).",
-        );
-      const { startPreview, semanticsLine } = await import("../preview/server.js");
-      const preview = await startPreview({
-        dir: options.out,
-        port: options.port,
-        host: options.host,
-        ...(flags.static === true
-          ? { semantics: "static" as const }
-          : flags.edge === true
-            ? { semantics: "edge" as const }
-            : {}),
-      });
+      const as = asOptions(flags);
+      const { startPreview, asLine } = await import("../preview/server.js");
+      const preview = await startPreview({ dir: options.out, port: options.port, host: options.host, ...as });
       if (!flags.quiet) logRequests(preview.server, (line) => io.out(colorOut(io, "dim", line)));
-      io.out(`Preview: ${preview.url} (${semanticsLine(preview.semantics ?? "static")})`);
+      io.out(`Preview: ${preview.url} (${asLine(preview.as!, preview.hosts)})`);
       const { isIncomplete, incompleteLine } = await import("../layout/build-status.js");
       if (isIncomplete(options.out)) io.err(colorErr(io, "yellow", `Warning: ${incompleteLine(`${options.out}/`)}`));
       run.wait = new Promise<number>((resolve) => preview.server.on("close", () => resolve(0)));

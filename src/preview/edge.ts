@@ -1,9 +1,10 @@
 // src/preview/edge.ts
-// The preview's edge semantics (the default when the build has an edge host): /api.php (and /api.php/…) answered by
-// the request-time handler the build emitted, exactly as the edge hosts answer; everything else by the static
-// preview. The handler is found through the build's records (src/layout), run as Cloudflare runs it, and given its
-// data files the way a host gives them: its ASSETS binding is a fetch to this preview's own static file serving.
-// After a rebuild (dev), the next request loads the new handler, with an empty cache: no restart.
+// The edge hosts' previews (`--as netlify|vercel|cloudflare`; the default when one is built): /api.php (and
+// /api.php/…) answered by the request-time handler the build emitted, exactly as the edge hosts answer; everything
+// else by the files listener of the same host (server.ts). The handler is found through the build's records
+// (src/layout), run as Cloudflare runs it, and given its data files the way a host gives them: its ASSETS binding is
+// a fetch to this preview's own static file serving. After a rebuild (dev), the next request loads the new handler,
+// with an empty cache: no restart.
 
 import type http from "node:http";
 import { UsageError } from "../errors.js";

@@ -1,16 +1,18 @@
 // src/preview/send-file.ts
 // One file as an HTTP answer, with the validators and the conditional and range requests of RFC 9110 (§13, §14)
-// the way nginx answers them for static files: `fresh` decides If-None-Match / If-Modified-Since, `range-parser`
-// reads Range (a unit other than bytes or a malformed header: the whole file, 200; no satisfiable range: 416 with
-// an empty body and `Content-Range: bytes */size`; several ranges: multipart/byteranges).
+// the way the previewed host's server answers them for static files: `fresh` decides If-None-Match /
+// If-Modified-Since (Apache's reading of a future date: server-quirks.ts), ranges.ts reads Range as RFC 9110, nginx or
+// Apache does (ignored: the whole file, 200; no satisfiable range: 416 with an empty body and
+// `Content-Range: bytes */size`; several ranges: multipart/byteranges).
 
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
 import type http from "node:http";
 import { Readable } from "node:stream";
 import fresh from "fresh";
-import parseRange from "range-parser";
+import { rangesOf, type RangeFlavour } from "./ranges.js";
 import { readRegularFile } from "./read-file.js";
+import { ifModifiedSince } from "./server-quirks.js";
 
 export type Headers = Record<string, string>;
 
@@ -21,6 +23,10 @@ export interface FileAnswer {
   status: number;
   headers: Headers;
   etag: string | undefined;
+  /** Whose static file serving answers (ranges, If-Modified-Since): "rfc" unless a host is previewed. */
+  server?: RangeFlavour;
+  /** Headers sent with a 304 too (Apache's `Header always set`). */
+  always?: Headers;
 }
 
 const header = (req: http.IncomingMessage, name: string): string | undefined => {
@@ -66,13 +72,6 @@ function end(res: http.ServerResponse, status: number, headers: Headers, body?: 
 }
 
 /**
- * RFC 9110 §14.1.3: a suffix range longer than the file is the whole file (range-parser counts it unsatisfiable), so
- * `-N` with N > size is passed on as `0-`.
- */
-const wholeSuffixes = (range: string, size: number): string =>
-  range.replace(/([=,]\s*)-(\d+)/g, (m, before: string, n: string) => (Number(n) > size ? `${before}0-` : m));
-
-/**
  * A pipelined request's file is opened only once its answer is the connection's current one: a client that never
  * reads holds one file at most, not one per request.
  */
@@ -98,6 +97,7 @@ export async function sendFile(req: http.IncomingMessage, res: http.ServerRespon
 
 async function answerWith(req: http.IncomingMessage, res: http.ServerResponse, answer: FileAnswer): Promise<void> {
   const { file, stats, status, etag } = answer;
+  const server = answer.server ?? "rfc";
   const size = stats.size;
   const mtime = Math.floor(stats.mtimeMs / 1000) * 1000;
   const lastModified = new Date(mtime).toUTCString();
@@ -113,11 +113,11 @@ async function answerWith(req: http.IncomingMessage, res: http.ServerResponse, a
     // Only the two validators: a request's Cache-Control is a cache's business, not an origin's (nginx ignores it).
     const conditional = {
       "if-none-match": header(req, "if-none-match"),
-      "if-modified-since": header(req, "if-modified-since"),
+      "if-modified-since": ifModifiedSince(server, header(req, "if-modified-since")),
     };
     if (fresh(conditional, { etag, "last-modified": lastModified })) {
       const { "Content-Type": _type, ...kept } = headers;
-      return end(res, 304, kept);
+      return end(res, 304, { ...kept, ...answer.always });
     }
     const rangeHeader = header(req, "range");
     if (
@@ -125,9 +125,10 @@ async function answerWith(req: http.IncomingMessage, res: http.ServerResponse, a
       (req.method === "GET" || req.method === "HEAD") &&
       ifRangeHolds(req, etag, lastModified)
     ) {
-      const ranges = parseRange(size, wholeSuffixes(rangeHeader, size), { combine: true });
-      if (ranges === -1) return end(res, 416, { "Content-Range": `bytes */${size}`, "Content-Length": "0" });
-      if (ranges !== -2 && ranges.type.toLowerCase() === "bytes") {
+      const ranges = rangesOf(rangeHeader, size, server);
+      if (ranges === "unsatisfiable")
+        return end(res, 416, { "Content-Range": `bytes */${size}`, "Content-Length": "0" });
+      if (ranges !== "ignore") {
         if (ranges.length === 1) {
           const { start, end: last } = ranges[0]!;
           headers["Content-Range"] = `bytes ${start}-${last}/${size}`;
@@ -147,7 +148,7 @@ async function multipart(
   res: http.ServerResponse,
   answer: FileAnswer,
   headers: Headers,
-  ranges: parseRange.Ranges,
+  ranges: ReadonlyArray<{ start: number; end: number }>,
 ): Promise<void> {
   const boundary = randomBytes(12).toString("hex");
   const type = headers["Content-Type"];

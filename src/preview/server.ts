@@ -1,25 +1,29 @@
 // src/preview/server.ts
-// I/O: serves a built site as its deploy answers: /api.php by the request-time handler (edge.ts) when the build has
-// an edge host, else by evaluating the route table (the static rules); every other path, and the routed target, is
-// served as a plain file (send-file.ts: validators, conditional and range requests) with serve.json's headers. The
+// I/O: serves a built site as one of the hosts it was built for answers it (hosts.ts; by default an edge host when one
+// is built): /api.php by the request-time handler (edge.ts) or by that host's own rules (api-route.ts); every other
+// path, and the routed target, as a plain file (send-file.ts: validators, conditional and range requests) with
+// serve.json's headers, as far as that host uploads it, and with its server's own answers (server-quirks.ts). The
 // build is read through src/layout/read-build.ts, and reloaded when a build replaces its records. Every request path
-// goes through the one resolution of site-path.ts; the names of the build's own files (src/routes/internal-files.ts)
-// are 404.
+// goes through the one resolution of site-path.ts; the names of the build's own files are 404.
 
-import { realpath, stat } from "node:fs/promises";
-import type { Stats } from "node:fs";
-import http from "node:http";
+import type http from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import mime from "mime-types";
-import { minimatch } from "minimatch";
 import { BuildError, UsageError } from "../errors.js";
 import { createEdgeListener } from "./edge.js";
-import { PAGE_CSP, SVG_CSP } from "../hosts/shared/csp.js";
-import { buildVersion, readBuild, type Build } from "../layout/read-build.js";
+import { isAnswerPath } from "../layout/link-trees.js";
+import { pathHeaders } from "../php/header-groups.js";
+import { readBuild } from "../layout/read-build.js";
+import { apiRouter } from "./api-route.js";
 import { FileTags } from "./file-tags.js";
+import { behaviourOf, choosePreviewAs, type HostBehaviour, type PreviewAs } from "./hosts.js";
+
+export { asLine, type PreviewAs } from "./hosts.js";
 import { sendFile } from "./send-file.js";
+import { APACHE_ALLOW, apachePath, folderAnswer, plainMethod } from "./server-quirks.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
+import { empty, fileHeaders, plain, siteEntry, siteReader, uploads, withSvgPolicy, type SiteState } from "./site.js";
 
 export interface PreviewOptions {
   dir: string;
@@ -28,39 +32,30 @@ export interface PreviewOptions {
   /** Called with one line per answered request (method, URL, status, milliseconds). Off by default. */
   log?: (line: string) => void;
   /**
-   * How /api.php is answered: "edge", with the request-time handler the build emitted (what Netlify, Vercel and
-   * Cloudflare run); "static", with the route table and the answer files (what the static hosts do). Absent: as the
-   * deploy the build describes, i.e. "edge" when the build has an edge host, else "static". Plain files are served
-   * the same way either way.
+   * The host to answer as: one the build was written for (`--as nginx`), or "route-table" (the table exactly, no
+   * host's fallbacks). Absent: as `semantics` asks, else an edge host when one was built, else the first static host.
    */
+  as?: string;
+  /** Old switches: "edge" is the first edge host built (`--edge`), "static" the first static host (`--static`). */
   semantics?: Semantics;
-  /** Old spelling of `semantics: "edge"` (`preview --edge`). */
+  /** Old spelling of `semantics: "edge"`. */
   edge?: boolean;
 }
 
 export type Semantics = "edge" | "static";
 
-/** What the start-up line says a preview serves. */
-export const semanticsLine = (semantics: Semantics): string =>
-  semantics === "edge"
-    ? "edge semantics: /api.php answered by the request-time handler, as on Netlify, Vercel and Cloudflare"
-    : "static semantics: /api.php answered by the route table and the answer files, as on apache, nginx and the static fallbacks";
-
 export interface Preview {
   url: string;
   /** The same server on the loopback address (where the handler's data reads come back). */
   self: string;
-  /** How /api.php is answered (absent while dev serves its content-errors page). */
+  /** The host it answers as (absent while dev serves its content-errors page). */
+  as?: PreviewAs;
+  /** "edge" when the request-time handler answers /api.php, else "static". */
   semantics?: Semantics;
   server: http.Server;
   /** Answers every later request with `listener`. */
   use(listener: http.RequestListener): void;
   close(): Promise<void>;
-}
-
-/** serve.json's `headers` (the rules `npx serve` applies): a glob on the site path, and headers to add. */
-interface ServeConfig {
-  headers?: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
 }
 
 /** The headers of every `/api.php` answer (reference-behaviour.md §9); OPTIONS gets these and an empty body. */
@@ -72,159 +67,122 @@ const API_OPTIONS_HEADERS = {
   "Content-Length": "0",
 };
 
-/** The records' version (src/layout) when they can be seen, "" otherwise (mid-swap, removed): the loaded table stays. */
-function recordsVersion(root: string): string {
-  try {
-    return buildVersion(root);
-  } catch {
-    return "";
-  }
+/** What a path is served as: the file's site path, the status and headers; `refuse`: 405 once the file is found. */
+interface Planned {
+  sitePath: string;
+  status: number;
+  headers: Record<string, string>;
+  refuse?: true;
 }
 
-interface SiteState {
-  /** The records' version: a rebuild replaces them, so it changes. */
-  key: string;
-  /** The records: `answer` routes an /api.php query by the route table, read and compiled when first asked (the
-   * static semantics; the edge handler answers without it). */
-  build: Build;
-  headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string> }>;
-  realRoot: string;
-}
-
-/** The site as the build's records describe it (the one reader, src/layout/read-build.ts). */
-async function loadSite(root: string): Promise<SiteState> {
-  const build = await readBuild(root);
-  const serve = (await build.serveConfig()) as ServeConfig;
-  return {
-    key: build.version(),
-    build,
-    headerRules: (serve.headers ?? []).map(({ source, headers }) => ({
-      match: (p: string) => minimatch(p, source.startsWith("/") ? source : `/${source}`, { dot: true }),
-      headers: Object.fromEntries(headers.map(({ key: k, value }) => [k, value])),
-    })),
-    realRoot: await realpath(root),
-  };
-}
-
-/** A plain file's headers: its type (mime-types), then serve.json's rules in order, and the SVG policy. */
-function fileHeaders(site: SiteState, sitePath: string): Record<string, string> {
-  const type = mime.contentType(path.posix.basename(sitePath));
-  const headers: Record<string, string> = type === false ? {} : { "Content-Type": type };
-  for (const rule of site.headerRules) if (rule.match(sitePath)) Object.assign(headers, rule.headers);
-  return withSvgPolicy(headers);
-}
-
-/** The SVG policy on SVG files, the pages' policy on HTML pages (the catalogue), as every host config sends them. */
-const withSvgPolicy = (headers: Record<string, string>): Record<string, string> =>
-  /^image\/svg\+xml\b/i.test(headers["Content-Type"] ?? "")
-    ? { ...headers, "Content-Security-Policy": SVG_CSP }
-    : /^text\/html\b/i.test(headers["Content-Type"] ?? "")
-      ? { ...headers, "Content-Security-Policy": PAGE_CSP }
-      : headers;
-
-function plain(res: http.ServerResponse, status: number, extra: Record<string, string> = {}): void {
-  const body = `${http.STATUS_CODES[status] ?? "Error"}\n`;
-  res.writeHead(status, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": String(Buffer.byteLength(body)),
-    ...extra,
-  });
-  res.end(res.req.method === "HEAD" ? undefined : body);
-}
-
-/**
- * The regular file at `sitePath` inside the site, or null: a path through a symlink that leads outside the site (the
- * site folder itself may be a symlink repointed since: resolved again), a folder, a FIFO or a device, or any error.
- */
-async function siteFile(
-  root: string,
-  site: SiteState,
-  sitePath: string,
-): Promise<{ file: string; stats: Stats } | null> {
-  const file = path.join(root, sitePath);
-  const inside = (real: string, top: string): boolean => real === top || real.startsWith(top + path.sep);
-  try {
-    const real = await realpath(file);
-    if (!inside(real, site.realRoot) && !inside(real, await realpath(root))) return null;
-    const stats = await stat(real);
-    return stats.isFile() ? { file: real, stats } : null;
-  } catch {
+/** /api.php routed by the host's rules (OPTIONS: the API's CORS answer), or null when it is answered already. */
+async function routeApi(
+  state: SiteState,
+  b: HostBehaviour,
+  method: string,
+  query: string,
+  res: http.ServerResponse,
+): Promise<Planned | null> {
+  if (method === "OPTIONS") {
+    res.writeHead(200, API_OPTIONS_HEADERS);
+    res.end();
     return null;
   }
+  state.router ??= apiRouter(state.build, b.api === "handler" ? "route-table" : b.api);
+  const routed = await (await state.router)(query);
+  if (routed.target === "") {
+    plain(res, 404);
+    return null;
+  }
+  return { sitePath: routed.target, status: routed.status, headers: withSvgPolicy({ ...routed.headers }) };
+}
+
+/** What one preview's requests share: the site's folder, the host it answers as, its state and its file tags. */
+interface Context {
+  root: string;
+  b: HostBehaviour;
+  current: () => Promise<SiteState>;
+  tags: FileTags;
+}
+
+/** A plain path as the host serves it (GET and HEAD; Apache's POST and OPTIONS), or null when answered already. */
+function planPlain(
+  ctx: Context,
+  state: SiteState,
+  resolved: { path: string; dir: boolean },
+  method: string,
+  res: http.ServerResponse,
+): Planned | null {
+  const allowed = plainMethod(ctx.b.server, method);
+  if (allowed === 405) plain(res, 405, { Allow: "GET, HEAD" });
+  else if (allowed === "options") empty(res, 200, { Allow: APACHE_ALLOW });
+  else if (!uploads(ctx.b, resolved.path)) plain(res, 404);
+  else {
+    // A folder is its index.html, as nginx, Apache and the hosts serve it (the site's root: the catalogue).
+    const sitePath = resolved.dir ? `${resolved.path.replace(/\/$/, "")}/index.html` : resolved.path;
+    const headers = fileHeaders(state, sitePath, ctx.b.answerFiles !== "plain");
+    return { sitePath, status: 200, headers, ...(allowed === "found-405" ? { refuse: true } : {}) };
+  }
+  return null;
+}
+
+async function serve(ctx: Context, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const { b, root } = ctx;
+  const target = targetPath(req.url ?? "/");
+  const { query } = target;
+  let { pathname } = target;
+  const method = req.method ?? "GET";
+  if (b.server === "apache") {
+    if (pathname === "*" && method === "OPTIONS") return empty(res, 200, { Allow: APACHE_ALLOW });
+    const apache = apachePath(pathname);
+    if (typeof apache === "number") return plain(res, apache);
+    pathname = apache;
+  }
+  const resolved = resolveSitePath(pathname);
+  if (resolved.kind === "bad") return plain(res, 400);
+  if (resolved.internal) return plain(res, 404);
+  const state = await ctx.current();
+  // Every method but OPTIONS is answered like GET on /api.php, as by the PHP service (nginx: see docs/behaviour.md).
+  const api = isApiPath(resolved.path) && (b.pathInfo || resolved.path === "/api.php");
+  const planned = api ? await routeApi(state, b, method, query, res) : planPlain(ctx, state, resolved, method, res);
+  if (planned === null) return;
+  const found = await siteEntry(root, state, planned.sitePath);
+  if (found === null || found === "folder") {
+    const folder = planned.sitePath === resolved.path ? found : await siteEntry(root, state, resolved.path);
+    const answer = folder === "folder" && !api ? folderAnswer(b.server, resolved.dir, resolved.path, query) : null;
+    return answer === null ? plain(res, 404) : plain(res, answer.status, answer.headers);
+  }
+  if (planned.refuse === true) return plain(res, 405, { Allow: "GET, HEAD" });
+  // A host answers an error with its body, whatever the client asks for: no validators, no 304, no ranges.
+  let etag: string | undefined;
+  if (planned.status === 200) {
+    try {
+      etag = await ctx.tags.of(found.file, found.stats);
+    } catch {
+      return plain(res, 404); // no longer a regular file
+    }
+  }
+  // Apache sends the answer files' headers (`Header always set`) with a 304 too.
+  const always = b.server === "apache" && isAnswerPath(planned.sitePath.slice(1)) ? pathHeaders(planned.sitePath) : {};
+  await sendFile(req, res, { ...found, ...planned, etag, server: b.server, always });
 }
 
 /**
- * A request listener for a built site: usable with any node:http server (and as the fallback of an edge listener).
- * `log` receives one line per answered request.
+ * A request listener for a built site, as `as` answers it (default: the route table exactly, with every file of the
+ * site): usable with any node:http server (and as the fallback of an edge listener). `log` receives one line per
+ * answered request.
  */
-export async function createPreviewHandler(dir: string, log?: (line: string) => void): Promise<http.RequestListener> {
+export async function createPreviewHandler(
+  dir: string,
+  log?: (line: string) => void,
+  as: PreviewAs = "route-table",
+): Promise<http.RequestListener> {
   const root = path.resolve(dir);
-  let site = await loadSite(root);
-  // Kept across rebuilds: a tag is kept by its file's identity, which a rebuild changes when it replaces the file.
-  const tags = new FileTags();
-  let reloading: Promise<void> | null = null;
-  /** Reload when the records are others than the ones loaded (a build replaced them). A stat or two. */
-  const current = async (): Promise<SiteState> => {
-    const key = recordsVersion(root);
-    if (key !== site.key && key !== "") {
-      reloading ??= loadSite(root)
-        .then(
-          (s) => {
-            site = s;
-          },
-          () => undefined,
-        )
-        .finally(() => {
-          reloading = null;
-        });
-      await reloading;
-    }
-    return site;
-  };
-
-  const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const { pathname, query } = targetPath(req.url ?? "/");
-    const resolved = resolveSitePath(pathname);
-    if (resolved.kind === "bad") return plain(res, 400);
-    if (resolved.internal) return plain(res, 404);
-    const state = await current();
-    const method = req.method ?? "GET";
-    let sitePath = resolved.path;
-    let status = 200;
-    let headers: Record<string, string>;
-    if (isApiPath(sitePath)) {
-      // Every method but OPTIONS is answered like GET, as by the PHP service (nginx: see docs/behaviour.md).
-      if (method === "OPTIONS") {
-        res.writeHead(200, API_OPTIONS_HEADERS);
-        res.end();
-        return;
-      }
-      const routed = await state.build.answer(query);
-      sitePath = routed.target;
-      status = routed.status;
-      headers = withSvgPolicy({ ...routed.headers });
-    } else {
-      if (method !== "GET" && method !== "HEAD") return plain(res, 405, { Allow: "GET, HEAD" });
-      // A folder is its index.html, as nginx, Apache and the hosts serve it (the site's root: the catalogue).
-      if (resolved.dir) sitePath = `${sitePath.replace(/\/$/, "")}/index.html`;
-      headers = fileHeaders(state, sitePath);
-    }
-    const found = await siteFile(root, state, sitePath);
-    if (found === null) return plain(res, 404);
-    // A host answers an error with its body, whatever the client asks for: no validators, no 304, no ranges.
-    let etag: string | undefined;
-    if (status === 200) {
-      try {
-        etag = await tags.of(found.file, found.stats);
-      } catch {
-        return plain(res, 404); // no longer a regular file
-      }
-    }
-    await sendFile(req, res, { ...found, status, headers, etag });
-  };
-
+  // The tags are kept across rebuilds: a tag is kept by its file's identity, which a rebuild changes when it
+  // replaces the file.
+  const ctx: Context = { root, b: behaviourOf(as), current: await siteReader(root), tags: new FileTags() };
   const listener: http.RequestListener = (req, res) => {
-    serve(req, res).catch(() => {
+    serve(ctx, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
       res.end("Internal Server Error\n");
     });
@@ -232,31 +190,26 @@ export async function createPreviewHandler(dir: string, log?: (line: string) => 
   return log === undefined ? listener : logged(listener, log);
 }
 
-/** The semantics a preview of `dir` serves: asked for, or as the build's deploy answers. Refuses what cannot be served. */
-async function semanticsOf(options: Pick<PreviewOptions, "dir" | "edge" | "semantics">): Promise<Semantics> {
-  const build = await readBuild(options.dir);
-  const asked = options.semantics ?? (options.edge === true ? "edge" : undefined);
-  if (asked === "static" && !build.answers) {
-    throw new UsageError(
-      `${options.dir} was built for edge hosts only (${build.stamp.hosts.join(", ")}): it holds no answer files for the static rules.`,
-      "Preview without --static (the handler answers, as on the deploy), or build with a static host in --hosts (apache, nginx, netlify-static, vercel-static).",
-    );
-  }
-  return asked ?? (build.edge ? "edge" : "static");
-}
-
 /**
- * The listener that answers for the build in `options.dir`, and the semantics it serves. `self` is the preview's own
- * URL, through which the handler reads its data files (as a host's handler reads them from its static files).
+ * The listener that answers for the build in `options.dir` as the host it picks (hosts.ts), and that host. `self` is
+ * the preview's own URL, through which the handler reads its data files (as a host's handler reads them from its
+ * static files).
  */
 export async function previewListener(
-  options: Pick<PreviewOptions, "dir" | "edge" | "semantics" | "log">,
+  options: Pick<PreviewOptions, "dir" | "as" | "edge" | "semantics" | "log">,
   self: () => string,
-): Promise<{ listener: http.RequestListener; semantics: Semantics }> {
-  const semantics = await semanticsOf(options);
-  const files = await createPreviewHandler(options.dir);
-  const listener = semantics === "edge" ? await createEdgeListener(options.dir, files, self) : files;
-  return { semantics, listener: options.log === undefined ? listener : logged(listener, options.log) };
+): Promise<{ listener: http.RequestListener; as: PreviewAs; semantics: Semantics; hosts: readonly string[] }> {
+  const build = await readBuild(options.dir);
+  const as = choosePreviewAs(options.dir, build.stamp.hosts, options);
+  const b = behaviourOf(as);
+  const files = await createPreviewHandler(options.dir, undefined, as);
+  const listener = b.api === "handler" ? await createEdgeListener(options.dir, files, self) : files;
+  return {
+    as,
+    semantics: b.api === "handler" ? "edge" : "static",
+    hosts: build.stamp.hosts,
+    listener: options.log === undefined ? listener : logged(listener, options.log),
+  };
 }
 
 /** One line per answered request (method, URL, status, milliseconds), whichever semantics answered it. */
@@ -274,12 +227,12 @@ function logged(listener: http.RequestListener, log: (line: string) => void): ht
   };
 }
 
-export async function startPreview(options: PreviewOptions): Promise<Preview> {
+export async function startPreview(options: PreviewOptions): Promise<Preview & { hosts: readonly string[] }> {
   let self = "";
-  const { listener, semantics } = await previewListener(options, () => self);
-  const preview = await listen(options, listener, semantics);
+  const { listener, as, semantics, hosts } = await previewListener(options, () => self);
+  const preview = await listen(options, listener, { as, semantics });
   self = preview.self;
-  return preview;
+  return { ...preview, hosts };
 }
 
 /**
@@ -289,10 +242,10 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
 export async function listen(
   options: Pick<PreviewOptions, "port" | "host">,
   listener: http.RequestListener,
-  semantics?: Semantics,
+  serving?: { as: PreviewAs; semantics: Semantics },
 ): Promise<Preview> {
   let current = listener;
-  const server = http.createServer((req, res) => current(req, res));
+  const server = createServer((req, res) => current(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -329,7 +282,7 @@ export async function listen(
   return {
     url: `http://${host}:${address.port}/`,
     self: `http://${loopback}:${address.port}/`,
-    ...(semantics === undefined ? {} : { semantics }),
+    ...serving,
     server,
     use: (next) => {
       current = next;

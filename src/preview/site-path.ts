@@ -1,6 +1,6 @@
 // src/preview/site-path.ts
-// The ONE resolution of a request target to a site path, used by both previews for the internal-file guard, the
-// /api.php test and the file lookup alike (so no two of them can see different files). It follows nginx on Linux:
+// The ONE resolution of a request target to a site path, used by every host's preview for the internal-file guard,
+// the /api.php test and the file lookup alike (so no two of them can see different files). It follows nginx on Linux:
 // the path is percent-decoded byte by byte, doubled slashes are merged, "." and ".." segments are resolved (above
 // the root is 400), and a backslash is an ordinary character of a file name (never a separator).
 

@@ -110,7 +110,7 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
     // The precomputed answers: an edge-only build has none, so a static build of the same content serves them.
     const staticDir = path.join(root, "static", "dist");
     await build({ content, out: staticDir, sourceDateEpoch: TEST_EPOCH, hosts: ["nginx"] });
-    preview = await startPreview({ dir: staticDir, port: 0, host: "127.0.0.1" });
+    preview = await startPreview({ dir: staticDir, port: 0, host: "127.0.0.1", as: "route-table" });
     // Cloudflare uploads its own folder: the worker, and the assets folder its ASSETS binding serves.
     const upload = layoutOf(siteDir).host("cloudflare");
     const assetsDir = path.join(upload, CLOUDFLARE_ASSETS);

@@ -1,7 +1,8 @@
 // test/hosts/odd-requests.ts
 // The differential table of issue 27: odd request lines and headers, sent as raw bytes (no client normalisation) to
-// two servers that must answer with the same status. A case may build its headers from the server's own first
-// answer (its ETag and Last-Modified), so that validators are each server's own.
+// two servers that must answer alike: the same status, and for /api.php the same body and API headers (issue 52:
+// the raw-query fallbacks). A case may build its headers from the server's own first answer (its ETag and
+// Last-Modified), so that validators are each server's own.
 
 import net from "node:net";
 
@@ -161,6 +162,37 @@ const paths = [
   "/api.php?action=findIcon&extension=php&x=a;b",
   "/config.json?x=1",
   "/icons/php.png?%zz",
+  // values as nginx and Apache match them, raw (issue 52): escaped letters and digits, case variants, "+", bare names
+  "/api.php?action=findIcon&extension=%70hp",
+  "/api.php?action=findIcon&extension=p%68p",
+  "/api.php?action=findIcon&extension=PHP",
+  "/api.php?action=findIcon&extension=pHp",
+  "/api.php?action=findIcon&extension=php+",
+  "/api.php?action=findIcon&extension=ph%2Bp",
+  "/api.php?action=getExtensionSetting&extension=%70hp",
+  "/api.php?action=getExtensionSetting&extension=PHP&type=viewing",
+  "/api.php?action=getExtensionSetting&extension=php&type=%76iewing",
+  "/api.php?action=icon&name=%70hp.png",
+  "/api.php?action=icon&name=php%2Epng",
+  "/api.php?action=versionCheck&current_version=1%2E1",
+  "/api.php?action=versionCheck&current_version=1.1",
+  "/api.php?ac%74ion=config",
+  "/api.php?action=config&action",
+  "/api.php?action=findIcon&type=folder&type",
+  "/api.php?action=findIcon&type=folder&TYPE=file",
+  // folders named without their slash, and without an index
+  "/icons",
+  "/api",
+  "/api/findIcon",
+  "/catalogue/",
+  // what each host uploads: the answer files, the handler's data
+  "/api/config.json",
+  "/api/findIcon/file/php.json",
+  "/_edge-data/core.json",
+  // encoded slashes that dot segments resolve, or not
+  "/icons/%2e%2e%2fconfig.json",
+  "/icons%2F..%2F..%2Fx",
+  "/a%2fb/../config.json",
 ];
 
 const ranges = [
@@ -186,6 +218,19 @@ const ranges = [
   "bytes=0-3 ,5-6",
   "bytes=abc",
   "bytes=--1",
+  "bytes=0-3,",
+  "bytes=,0-3",
+  "bytes=0-3,,5-6",
+  "bytes=0-0,0-0",
+  "bytes=0-,5-6",
+  "bytes=-1,-1",
+  "bytes=-0,0-1",
+  "bytes=+0-3",
+  "bytes=0x1-3",
+  "bytes=0-3;",
+  "bytes=0- 3",
+  "bytes=- 3",
+  "Bytes=0-3",
 ];
 
 /** Every case: paths with GET, then methods, ranges and conditional requests on a plain file and on /api.php. */
@@ -204,7 +249,12 @@ export const ODD_CASES: OddCase[] = [
   { method: "POST", target: "/api.php?action=icon&name=nope.png" },
   { method: "POST", target: "/api.php/x?action=versionCheck" },
   { method: "DELETE", target: FILE },
+  { method: "PUT", target: FILE },
   { method: "OPTIONS", target: "*" },
+  { method: "OPTIONS", target: "/nothing" },
+  { method: "OPTIONS", target: "/icons/" },
+  { method: "POST", target: "/nothing" },
+  { method: "POST", target: "/" },
   { target: FILE, headers: { Host: "127.0.0.1:8080" } },
   { target: "/api.php?action=config", headers: { Host: "example.org:443" } },
   ...ranges.map((r) => ({ target: FILE, headers: { Range: r } })),
@@ -237,10 +287,34 @@ export const ODD_CASES: OddCase[] = [
   { target: "/icons/css.svg", headers: (a) => ({ "If-None-Match": tag(a) }) },
 ];
 
+/** The answer to a case, asked of the server at `base`. */
+export async function answerOf(base: string, c: OddCase): Promise<RawAnswer> {
+  const headers = typeof c.headers === "function" ? c.headers(await rawRequest(base, "GET", c.target)) : c.headers;
+  return rawRequest(base, c.method ?? "GET", c.target, headers);
+}
+
 /** The answer's status to a case, asked of the server at `base`. */
 export async function statusOf(base: string, c: OddCase): Promise<number> {
-  const headers = typeof c.headers === "function" ? c.headers(await rawRequest(base, "GET", c.target)) : c.headers;
-  return (await rawRequest(base, c.method ?? "GET", c.target, headers)).status;
+  return (await answerOf(base, c)).status;
+}
+
+const API_HEADERS = ["content-type", "cache-control", "access-control-allow-origin"];
+
+/**
+ * Where two answers to a case differ, as a client of the API sees them: the status; for a GET of /api.php (any path
+ * form) also the body and the API's headers; for any other GET answered 200, the body. Empty when alike.
+ */
+export function differences(c: OddCase, a: RawAnswer, b: RawAnswer): string[] {
+  if (a.status !== b.status) return [`status ${a.status} / ${b.status}`];
+  if ((c.method ?? "GET") !== "GET") return [];
+  const api = /^(?:[a-z]+:\/\/[^/]*)?\/+(?:\.\/)*api\.php(?:[/?]|$)/.test(c.target) && a.status !== 206;
+  const out: string[] = [];
+  if ((api || a.status === 200) && !a.body.equals(b.body))
+    out.push(`body ${a.body.toString().slice(0, 60)} / ${b.body.toString().slice(0, 60)}`);
+  if (api)
+    for (const h of API_HEADERS)
+      if (a.headers.get(h) !== b.headers.get(h)) out.push(`${h} ${a.headers.get(h)} / ${b.headers.get(h)}`);
+  return out;
 }
 
 export const describeCase = (c: OddCase): string =>

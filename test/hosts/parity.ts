@@ -1,7 +1,8 @@
 // test/hosts/parity.ts
 // The parity suite's engine: build a content folder with every static host's files, start the preview and the real
-// servers, ask every host the generated requests and compare each answer with the preview's (static-host
-// semantics). The edge outputs answer exactly, not like the preview: test/hosts/edge-parity.ts compares them.
+// servers, ask every host the generated requests and compare each answer with the preview's: the route table exactly
+// (each host's known differences allowed), or with `asHost` `preview --as <that host>` (none allowed). The edge
+// outputs answer exactly, not like the route table: test/hosts/edge-parity.ts compares them.
 
 import { layoutOf } from "../../src/layout/paths.js";
 import { chmod, readFile } from "node:fs/promises";
@@ -49,6 +50,13 @@ export interface ParityOptions {
   hosts?: readonly HostName[];
   /** Netlify's WASM engine is slow on thousands of lines: it answers every n-th request (own requests always). */
   netlifyEvery: number;
+  /**
+   * Compare each host with `preview --as <that host>` instead of the route table: no difference is allowed, not even
+   * the host's known ones (the preview answers with them).
+   */
+  asHost?: boolean;
+  /** Ask every n-th generated request only (and every raw and encoded one): a long run made shorter. */
+  sample?: number;
 }
 
 const FIELDS = ["status", "body", "contentType", "cacheControl", "cors"] as const;
@@ -69,6 +77,14 @@ export interface ParityRun {
   reports: HostReport[];
 }
 
+/** What the preview at `url` answers to every request. */
+async function expectations(url: string, requests: readonly HostRequest[]): Promise<Map<string, HostAnswer>> {
+  const ask = httpAnswerer(url);
+  const out = new Map<string, HostAnswer>();
+  for (const r of requests) out.set(r.query, await ask(r.query));
+  return out;
+}
+
 export async function runParity(content: string, options: ParityOptions): Promise<ParityRun> {
   const out = await tmpDir("bis-parity-");
   const siteDir = path.join(out, "dist");
@@ -82,15 +98,28 @@ export async function runParity(content: string, options: ParityOptions): Promis
     await chmod(siteDir, 0o755);
     const layout = layoutOf(siteDir);
     const table = JSON.parse(await readFile(layout.routes, "utf8")) as RouteTable;
-    const requests = generateRequests(table, { membersPerSet: options.membersPerSet });
-    preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1" });
-    const reference = httpAnswerer(preview.url);
-    const expected = new Map<string, HostAnswer>();
-    for (const r of requests) expected.set(r.query, await reference(r.query));
+    const every = options.sample ?? 1;
+    const requests = generateRequests(table, { membersPerSet: options.membersPerSet }).filter(
+      (r, i) => i % every === 0 || r.category === "raw" || r.category === "encoded",
+    );
+    const hosts = options.hosts ?? STATIC_HOSTS;
+    const expected = new Map<HostName, Map<string, HostAnswer>>();
+    for (const host of options.asHost === true ? hosts : []) {
+      const as = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1", as: host });
+      try {
+        expected.set(host, await expectations(as.url, requests));
+      } finally {
+        await as.close();
+      }
+    }
+    if (options.asHost !== true) {
+      preview = await startPreview({ dir: siteDir, port: 0, host: "127.0.0.1", as: "route-table" });
+      const table = await expectations(preview.url, requests);
+      for (const host of hosts) expected.set(host, table);
+    }
 
     const answerers: Partial<Record<HostName, Answerer>> = {};
     const skipped: Partial<Record<HostName, string>> = {};
-    const hosts = options.hosts ?? STATIC_HOSTS;
     const netlifyRoot = layout.host("netlify-static");
     if (hosts.includes("netlify-static")) {
       answerers["netlify-static"] = await netlifyAnswerer(
@@ -131,12 +160,12 @@ export async function runParity(content: string, options: ParityOptions): Promis
         reports.push(report);
         continue;
       }
-      const known = new Set(KNOWN_DIFFERENCES[host].map((d) => d.category));
+      const known = new Set(options.asHost === true ? [] : KNOWN_DIFFERENCES[host].map((d) => d.category));
       const leftOut = new Set(host === "netlify-static" ? printRedirects(table).omitted : []);
       for (const [i, request] of requests.entries()) {
         if (host === "netlify-static" && request.category !== "own" && i % options.netlifyEvery !== 0) continue;
         const got = await answer(request.query);
-        const want = expected.get(request.query)!;
+        const want = expected.get(host)!.get(request.query)!;
         report.compared++;
         const fields = differingFields(got, want);
         if (fields.length === 0) report.equal++;

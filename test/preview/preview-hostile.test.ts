@@ -29,9 +29,9 @@ beforeAll(async () => {
   await writeFile(path.join(root, "site", "secret.txt"), SECRET);
   await symlink(path.join(root, "secret.txt"), path.join(out, "icons", "link.png"));
   await symlink(root, path.join(out, "style", "up"));
-  // The static rules: these cases are about routing by the route table (the handler answers them as the PHP service
-  // does, an empty body where json_encode fails on invalid UTF-8: test/edge).
-  preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", semantics: "static" });
+  // The route table exactly: these cases are about routing by it (the handler answers them as the PHP service does,
+  // an empty body where json_encode fails on invalid UTF-8: test/edge; each host's own answers: test/hosts).
+  preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", as: "route-table" });
   port = Number(new URL(preview.url).port);
 });
 

@@ -158,10 +158,19 @@ describe("preview of the demo content", () => {
     expect((await site.get("/icons/nope.png")).status).toBe(404);
   });
 
-  it("serves the static answer paths with the API's headers", async () => {
-    const direct = await site.get("/api/findIcon/file/php.json");
-    const routed = await site.get("/api.php?action=findIcon&extension=php");
-    expect(visible(direct)).toEqual(visible(routed));
+  it("serves the static answer paths with the API's headers, as a static host", async () => {
+    const nginx = await startPreview({ dir: site.out, port: 0, host: "127.0.0.1", as: "nginx" });
+    try {
+      const get = async (p: string): Promise<Served> => {
+        const res = await fetch(new URL(p, nginx.url));
+        return { status: res.status, body: await res.text(), headers: res.headers };
+      };
+      const direct = await get("/api/findIcon/file/php.json");
+      const routed = await get("/api.php?action=findIcon&extension=php");
+      expect(visible(direct)).toEqual(visible(routed));
+    } finally {
+      await nginx.close();
+    }
   });
 
   it("does not route other spellings of /api.php; /api.php/… is PHP's PATH_INFO (issue 27, defect 5)", async () => {
