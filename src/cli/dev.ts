@@ -13,7 +13,7 @@ import type { BuildMemo } from "../build.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild, type BuildOutcome } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./shared.js";
-import { resolveOptions, type Flags, type Options } from "./options.js";
+import { optionsReadingContent, type Flags, type Options } from "./options.js";
 import { colorErr, colorOut, humanMs, type Io } from "./output.js";
 import { printFailure } from "./failure.js";
 import { debounced, logRequests, watchTree } from "./watch.js";
@@ -33,7 +33,7 @@ export function devCommand(io: Io, run: Run): Command {
     .description("Build, preview and rebuild on every change in the content folder (Ctrl-C stops).")
     .addOption(flag.config())
     .addOption(flag.content())
-    .addOption(flag.out())
+    .addOption(flag.out("output folder, rebuilt on every change and served"))
     .addOption(flag.baseUrl())
     .addOption(flag.hosts())
     .addOption(flag.plan())
@@ -46,11 +46,11 @@ export function devCommand(io: Io, run: Run): Command {
       "answer /api.php with the route table and the answer files (what the static hosts do), not the edge handler",
     )
     .option("--edge", "answer /api.php with the request-time handler: the default when the build has an edge host")
-    .option("-q, --quiet", "no line per request")
+    .option("-q, --quiet", "no line per request (builds and errors are still printed)")
     .option("--verbose", "print every warning")
     .action(
       (flags: Flags & { poll?: boolean; quiet?: boolean; verbose?: boolean; static?: boolean; edge?: boolean }) => {
-        const options = resolveOptions(flags);
+        const options = optionsReadingContent(flags);
         if (flags.edge === true && flags.static === true)
           throw new UsageError(
             "--edge and --static contradict each other.",

@@ -6,7 +6,7 @@
 import { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { flag, type Run } from "./shared.js";
-import { resolveOptions, type Flags } from "./options.js";
+import { optionsReadingSite, type Flags } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 import { logRequests } from "./watch.js";
 
@@ -16,7 +16,7 @@ export function previewCommand(io: Io, run: Run): Command {
       "Serve a built site on http://127.0.0.1:8080 the way its deploy answers (the edge handler when the build has an edge host, else the static rules).",
     )
     .addOption(flag.config())
-    .option("--dir <dir>", "built site folder (default: dist, or the config file's out)")
+    .option("--dir <dir>", "the built site to serve, as the config file's out names it (default: dist)")
     .addOption(flag.port())
     .addOption(flag.host())
     .option(
@@ -27,9 +27,9 @@ export function previewCommand(io: Io, run: Run): Command {
       "--edge",
       "answer /api.php with the emitted request-time handler (what Netlify, Vercel and Cloudflare run): the default when the build has an edge host",
     )
-    .option("-q, --quiet", "print only the URL (no line per request)")
+    .option("-q, --quiet", "no line per request (the URL and errors are still printed)")
     .action(async (flags: Flags & { quiet?: boolean; edge?: boolean; static?: boolean }) => {
-      const options = resolveOptions(flags);
+      const options = optionsReadingSite(flags);
       if (flags.edge === true && flags.static === true)
         throw new UsageError(
           "--edge and --static contradict each other.",
