@@ -16,6 +16,7 @@ import { DEFAULT_HOSTS, needsAnswers, needsEdgeData } from "./hosts/names.js";
 import { BESIDE_STAMP_FILE, layoutOf, MANIFEST_FILE, RECORDS_ROOT, type Layout } from "./layout/paths.js";
 import { linkTrees } from "./layout/link-trees.js";
 import { besideStamp, lastBuild, type KeptHost } from "./layout/read-build.js";
+import { leftoversCommand } from "./leftovers.js";
 import { LAYOUT_FORMAT, printSiteId, printStamp, type BuildStamp } from "./layout/stamp.js";
 import { buildClock } from "./model/time.js";
 import type { SiteModel } from "./model/types.js";
@@ -187,7 +188,8 @@ export function checkBeside(options: Pick<BuildOptions, "content" | "out">, dir:
   if (owner !== null && owner !== path.basename(out)) {
     throw new UsageError(
       `${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
-      `Build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
+      `If ${path.join(path.dirname(options.out), owner)} was this site's earlier output folder, remove what its build left: ${leftoversCommand(path.join(path.dirname(options.out), owner), besideStamp(target)?.beside ?? [dir])}. ` +
+        `Else build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
     );
   }
   return target;
