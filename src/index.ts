@@ -5,7 +5,6 @@ import {
   build as buildSite,
   buildIfChanged,
   compile,
-  filesToWrite,
   type BuildOptions as CoreBuildOptions,
   type BuildResult,
   type UpToDateResult,
@@ -17,7 +16,7 @@ import { startPreview, type Preview } from "./preview/server.js";
 export interface BuildOptions {
   /** Content folder. Default "content". */
   content?: string;
-  /** Output folder, replaced atomically. Default "dist". */
+  /** Output folder: the public site, updated in place by a later build. Default "dist". */
   out?: string;
   /** Public https URL of the site; overrides manifest.json base_url. */
   baseUrl?: string;
@@ -47,7 +46,8 @@ export interface CheckResult {
   ok: boolean;
   /** Every problem found, with file, JSON pointer and line:column. */
   diagnostics: Diagnostic[];
-  /** Answer files, route rules and output files that a build would write (0 when the content has errors). */
+  /** Answers, route rules and files of the output folder a build would write, as build counts them (0 when the
+   * content has errors). */
   counts: { answers: number; rules: number; files: number };
 }
 
@@ -95,7 +95,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
       counts: {
         answers: result.routes.files.size,
         rules: result.routes.table.rules.length,
-        files: filesToWrite(result),
+        files: result.site.length,
       },
     };
   } catch (error) {
