@@ -8,6 +8,7 @@
 import type http from "node:http";
 import { UsageError } from "../errors.js";
 import { buildVersion, readBuild, type Assets, type EdgeHandler } from "../layout/read-build.js";
+import { OWN_FETCH_HEADER, OWN_FETCH_TOKEN } from "./own-fetch.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
 /** Loads the handler the build in `dir` emitted. */
@@ -84,7 +85,10 @@ export async function createEdgeListener(
   const assets: Assets = {
     fetch: async (request) => {
       const url = new URL(request.url);
-      return fetch(new URL(`${url.pathname}${url.search}`, self()), { method: "GET" });
+      return fetch(new URL(`${url.pathname}${url.search}`, self()), {
+        method: "GET",
+        headers: { [OWN_FETCH_HEADER]: OWN_FETCH_TOKEN },
+      });
     },
   };
   return (req, res) => {
