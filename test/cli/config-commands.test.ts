@@ -132,6 +132,29 @@ describe('every command reads the config file ("out": "public")', () => {
     }
   });
 
+  it('after "out" changes, the folders the earlier build left are named with the command that removes them', async () => {
+    const { dir } = await project();
+    await writeFile(path.join(dir, CONFIG), JSON.stringify({ content: "site" }));
+    expect(run(dir, "build", "-q").status).toBe(0);
+    await writeFile(path.join(dir, CONFIG), JSON.stringify({ content: "site", out: "public" }));
+    const refused = run(dir, "build");
+    expect(refused.status).toBe(2);
+    const command =
+      "rm -rf dist .build-index-site/dist .build-index-site/dist.* .netlify/v1 .vercel/output .wrangler/deploy";
+    expect(refused.stderr).toBe(
+      '.netlify/v1 belongs to the build of dist, not of the output folder public ("out" in build-index-site.config.json): both sites would write it.\n' +
+        `  If dist was this site's earlier output folder, remove what its build left: ${command}. ` +
+        "Else build each site in a folder of its own (e.g. site-b/public), or leave the host out of --hosts.\n",
+    );
+    // The command, run as it is printed, leaves nothing of the earlier build, and the build goes on.
+    expect(spawnSync("sh", ["-c", command], { cwd: dir }).status).toBe(0);
+    expect(readdirSync(path.join(dir, ".build-index-site"))).toEqual([]);
+    expect(run(dir, "build", "-q").status).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      [".build-index-site", ".netlify", ".vercel", ".wrangler", CONFIG, "public", "site"].sort(),
+    );
+  });
+
   it("diff: takes both sides as arguments and reads no config file (a broken one does not stop it)", async () => {
     const { dir } = await project();
     await writeFile(path.join(dir, CONFIG), '{ "contnet": ');

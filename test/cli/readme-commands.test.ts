@@ -45,7 +45,7 @@ describe("the README's commands for one's own project", () => {
     expect(commands).toEqual(
       expect.arrayContaining([
         "npx build-index-site init",
-        "npx build-index-site --strict",
+        "npx build-index-site",
         "npx build-index-site dev",
       ]),
     );
