@@ -80,9 +80,12 @@ export class UsageError extends BuildError {
  */
 export class ConfigError extends UsageError {
   readonly diagnostics: Diagnostic[];
+  /** The config file, as messages name it. */
+  readonly file: string;
   constructor(file: string, diagnostics: Diagnostic[]) {
     super(`The config file ${file} has ${countNoun(diagnostics.length, "error")}.`);
     this.diagnostics = diagnostics;
+    this.file = file;
   }
 }
 

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { InterruptedError, UsageError } from "../errors.js";
+import { ConfigError, InterruptedError, UsageError } from "../errors.js";
 import { buildCommand } from "./build.js";
 import { checkCommand } from "./check.js";
 import { EXIT_CONTENT, EXIT_SIGNAL, EXIT_USAGE, failureReport, type Run } from "./shared.js";
@@ -103,7 +103,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         ? 0
         : EXIT_USAGE;
     }
-    if (run.json) io.out(JSON.stringify(failureReport(error, run.config), null, 2));
+    const config = error instanceof ConfigError ? error.file : run.config;
+    if (run.json) io.out(JSON.stringify(failureReport(error, config), null, 2));
     else printFailure(io, error, { debug, verbose: rest.includes("--verbose") });
     return exitCode(error);
   }

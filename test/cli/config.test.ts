@@ -213,6 +213,31 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     );
   });
 
+  it("a message from the build about the output folder names the config key or the default, not --out", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public" }), "public/mine.txt": "x" });
+    const shown = (text: string): string => text.replaceAll(`${path.relative(process.cwd(), dir)}/`, "");
+    const fromFile = await cli("build", "--config", path.join(dir, CONFIG));
+    expect(fromFile.code).toBe(2);
+    expect(shown(fromFile.stderr)).toMatch(
+      new RegExp(`^The output folder public \\("out" in ${CONFIG}\\) is a folder that build-index-site did not write`),
+    );
+    // Passed as a flag, it is named as the flag.
+    const flagged = await cli("build", "--config", path.join(dir, CONFIG), "--out", path.join(dir, "public"));
+    expect(flagged.stderr).toMatch(/^--out \S+public is a folder that build-index-site did not write/);
+    // The default: in a folder without a config file, with dist/ of the user's own.
+    const bare = await tmpDir("bis-config-");
+    temps.push(bare);
+    await cp(DEMO_CONTENT, path.join(bare, "content"), { recursive: true });
+    await mkdir(path.join(bare, "dist"));
+    await writeFile(path.join(bare, "dist/mine.txt"), "x");
+    const r = spawnSync(process.execPath, [path.join(REPO, "bin/build-index-site.js")], {
+      cwd: bare,
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^The output folder dist \(the default\) is a folder that build-index-site did not write/);
+  });
+
   it('"default" or "all" beside other hosts, and "request" with only static hosts', async () => {
     const text = '{\n  "baseUrl": "request",\n  "hosts": ["nginx", "all"]\n}';
     const mixed = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);
@@ -249,9 +274,11 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     expect(r.code).toBe(2);
     const report = JSON.parse(r.stdout) as {
       ok: boolean;
+      config: string;
       errors: Array<{ code: string; line: number; column: number }>;
     };
     expect(report.ok).toBe(false);
+    expect(path.resolve(report.config)).toBe(path.join(dir, CONFIG));
     expect(report.errors).toMatchObject([
       { code: "CONFIG_KEY", line: 1, column: 3 },
       { code: "CONFIG_VALUE", line: 1, column: 27 },
