@@ -74,6 +74,21 @@ export class UsageError extends BuildError {
   }
 }
 
+/**
+ * The config file has mistakes: `diagnostics` lists every one, each with its place in the file (exit 2, like a wrong
+ * flag: the command did not start).
+ */
+export class ConfigError extends UsageError {
+  readonly diagnostics: Diagnostic[];
+  /** The config file, as messages name it. */
+  readonly file: string;
+  constructor(file: string, diagnostics: Diagnostic[]) {
+    super(`The config file ${file} has ${countNoun(diagnostics.length, "error")}.`);
+    this.diagnostics = diagnostics;
+    this.file = file;
+  }
+}
+
 export function countNoun(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
@@ -102,7 +117,7 @@ const isOsError = (error: unknown): error is NodeJS.ErrnoException =>
  * else is an internal error (a bug) with its message.
  */
 export function formatError(error: unknown, options: { debug?: boolean } = {}): string {
-  if (error instanceof ContentError) {
+  if (error instanceof ContentError || error instanceof ConfigError) {
     return [error.message, ...error.diagnostics.map(formatDiagnostic)].join("\n");
   }
   if (error instanceof BuildError) {

@@ -2,7 +2,7 @@
 // Public API: build, check and preview with the CLI's defaults; the route table evaluator and the reference answers.
 
 import { build as buildSite, buildIfChanged } from "./pipeline/pipeline.js";
-import { compile, filesToWrite } from "./pipeline/compile.js";
+import { compile } from "./pipeline/compile.js";
 import type { BuildOptions as CoreBuildOptions, BuildResult, UpToDateResult } from "./pipeline/options.js";
 import { ContentError, type Diagnostic } from "./errors.js";
 import type { HostName } from "./hosts/index.js";
@@ -11,7 +11,7 @@ import { startPreview, type Preview } from "./preview/server.js";
 export interface BuildOptions {
   /** Content folder. Default "content". */
   content?: string;
-  /** Output folder, replaced atomically. Default "dist". */
+  /** Output folder: the public site, updated in place by a later build. Default "dist". */
   out?: string;
   /** Public https URL of the site; overrides manifest.json base_url. */
   baseUrl?: string;
@@ -41,7 +41,8 @@ export interface CheckResult {
   ok: boolean;
   /** Every problem found, with file, JSON pointer and line:column. */
   diagnostics: Diagnostic[];
-  /** Answer files, route rules and output files that a build would write (0 when the content has errors). */
+  /** Answers, route rules and files of the output folder a build would write, as build counts them (0 when the
+   * content has errors). */
   counts: { answers: number; rules: number; files: number };
 }
 
@@ -94,7 +95,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
       counts: {
         answers: result.routes.files.size,
         rules: result.routes.table.rules.length,
-        files: filesToWrite(result),
+        files: result.site.length,
       },
     };
   } catch (error) {

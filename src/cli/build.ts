@@ -10,7 +10,7 @@ import { buildStamp } from "../layout/build-status.js";
 import { toolFingerprint } from "../pipeline/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
-import { resolveOptions, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
+import { optionsReadingContent, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
 import { freeHeap, holdHeap } from "./startup/heap-growth.js";
 import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress, type Io } from "./output.js";
 
@@ -174,7 +174,7 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.verbose())
     .action(async (flags: Flags & BuildRun & { json?: boolean }) => {
       run.json = flags.json === true;
-      const options = resolveOptions(flags); // a wrong flag or config file is a usage error before anything is read
+      const options = optionsReadingContent(flags); // a wrong flag or config file is a usage error before anything is read
       run.config = options.config;
       const { force, replaceOut, quiet, verbose } = flags;
       await interruptible((signal) =>

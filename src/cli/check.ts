@@ -1,11 +1,12 @@
 // src/cli/check.ts
-// `build-index-site check`: validate and compute everything a build would write, write nothing.
+// `build-index-site check`: validate and compute everything a build would write, write nothing. Its counts are the
+// build's: responses, route rules and the files of --out (the records and host folders beside it are not counted).
 
 import { Command } from "commander";
-import { compile, filesToWrite } from "../pipeline/compile.js";
+import { compile } from "../pipeline/compile.js";
 import { countNoun } from "../errors.js";
 import { flag, report, type Run } from "./shared.js";
-import { resolveOptions, type Flags } from "./options.js";
+import { optionsReadingContent, type Flags } from "./options.js";
 import { colorErr, colorOut, diagnosticLines, humanMs, type Io } from "./output.js";
 
 export function checkCommand(io: Io, run: Run): Command {
@@ -15,7 +16,7 @@ export function checkCommand(io: Io, run: Run): Command {
     )
     .addOption(flag.config())
     .addOption(flag.content())
-    .addOption(flag.out())
+    .addOption(flag.out("the output folder a build would write, named in the host configs; check writes nothing"))
     .addOption(flag.baseUrl())
     .addOption(flag.strict())
     .addOption(flag.json())
@@ -26,13 +27,15 @@ export function checkCommand(io: Io, run: Run): Command {
     .action(async (flags: Flags & { json?: boolean; quiet?: boolean; verbose?: boolean }) => {
       run.json = flags.json === true;
       const started = performance.now();
-      const options = resolveOptions(flags);
+      const options = optionsReadingContent(flags);
       run.config = options.config;
       const result = await compile({
         content: options.content,
         out: options.out,
         strict: options.strict,
         ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+        ...(options.requestOrigin ? { requestOrigin: true } : {}),
+        ...(options.catalogue === false ? { catalogue: false } : {}),
         ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
         ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
         plan: options.plan,
@@ -40,7 +43,7 @@ export function checkCommand(io: Io, run: Run): Command {
       const counts = {
         answers: result.answers ? result.routes.files.size : 0,
         rules: result.routes.table.rules.length,
-        files: filesToWrite(result),
+        files: result.site.length,
       };
       const summary = report(result.diagnostics, counts, options.config);
       if (run.json) {

@@ -1,19 +1,18 @@
 // src/cli/config.ts
-// The config file: build-index-site.config.json, or the "build-index-site" key of package.json, found by lilconfig
-// from the current folder upwards (or named by --config). Checked against schemas/build-index-site.config.schema.json
-// with ajv; a mistake is a usage error (exit 2) with the file, line:column and, for an unknown key, the nearest valid one.
+// I/O: reads the config file: build-index-site.config.json, or the "build-index-site" key of package.json, found by
+// lilconfig from the current folder upwards (or named by --config). Checked against
+// schemas/build-index-site.config.schema.json with ajv; every mistake is kept, with its line:column (config-problems.ts
+// words them), for the options layer to report all at once with its own (src/cli/options.ts).
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ErrorObject } from "ajv/dist/2020.js";
-import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { lilconfigSync, type LilconfigResult } from "lilconfig";
 import { CONFIG_FILE, CONFIG_NAME, CONFIG_SCHEMA } from "../config-names.js";
 import { parseJson, pointerToken, type ParsedJson } from "../content/parse-json.js";
-import { UsageError, type Location } from "../errors.js";
+import { ConfigError, UsageError, type Diagnostic } from "../errors.js";
 import { toPlain } from "../model/json.js";
-import { didYouMean } from "./suggest.js";
+import { configProblems, type ConfigPlace } from "./config-problems.js";
 
 export { CONFIG_FILE, CONFIG_NAME, CONFIG_SCHEMA };
 
@@ -34,9 +33,17 @@ export interface ConfigFile {
 export interface LoadedConfig {
   /** The file, as found (absolute). */
   file: string;
+  /** The file as messages name it (relative to the current folder). */
+  shown: string;
   /** The folder its relative paths start from. */
   dir: string;
+  /** The values as read: a key with a problem may hold anything (`problems` says what). */
   config: ConfigFile;
+  /** Where a key's value is in the file (a Diagnostic without severity, code and message). */
+  place: ConfigPlace;
+  /** The file's mistakes found by reading it (schema, duplicate keys): the options layer adds its own and throws
+   * them all at once (throwProblems). */
+  problems: Diagnostic[];
 }
 
 const SCHEMA_URL = new URL(`../../schemas/${CONFIG_SCHEMA}`, import.meta.url);
@@ -44,28 +51,29 @@ let schema: Record<string, unknown> | undefined;
 const configSchema = (): Record<string, unknown> =>
   (schema ??= JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as Record<string, unknown>);
 
-/** The keys a config file may hold (from the schema). */
+/** The keys a config file may hold (from the schema), without "$schema". */
 export function configKeys(): string[] {
-  return Object.keys(configSchema().properties as Record<string, unknown>);
+  return Object.keys(configSchema().properties as Record<string, unknown>).filter((k) => k !== "$schema");
 }
 
-const shown = (file: string): string => path.relative(process.cwd(), file) || file;
+const shownPath = (file: string): string => path.relative(process.cwd(), file) || file;
 
-/** Parses JSON with positions; a syntax error is a usage error at its line:column. */
-function parse(file: string, text: string): ParsedJson {
-  const parsed = parseJson(shown(file), text);
-  const error = parsed.diagnostics.find((d) => d.severity === "error");
-  if (error !== undefined) {
-    const { file: f, line, column, message, hint } = error;
-    throw new UsageError(`${message} The config file is not valid JSON.`, hint, {
-      file: f,
-      ...(line !== undefined ? { line, column: column ?? 1 } : {}),
-    });
+/** The parses of the files lilconfig loaded in this search, by path (the loader returns plain values only). */
+const parses = new Map<string, { parsed: ParsedJson; text: string }>();
+
+/** Parses JSON with positions; a file that does not parse is refused at once, with where it stops. */
+function loadJson(file: string, text: string): unknown {
+  const parsed = parseJson(shownPath(file), text);
+  if (parsed.value === null && parsed.diagnostics.length > 0) {
+    const notJson = parsed.diagnostics.map((d) => ({
+      ...d,
+      message: `${d.message} The config file is not valid JSON.`,
+    }));
+    throw new ConfigError(shownPath(file), notJson);
   }
-  return parsed;
+  parses.set(file, { parsed, text });
+  return toPlain(parsed.value);
 }
-
-const loadJson = (file: string, text: string): unknown => toPlain(parse(file, text).value);
 
 function search(cwd: string, explicit: string | undefined): LilconfigResult {
   const explorer = lilconfigSync(CONFIG_NAME, {
@@ -91,9 +99,10 @@ function search(cwd: string, explicit: string | undefined): LilconfigResult {
 
 /**
  * The config file for `cwd` (--config `explicit`, else the nearest build-index-site.config.json or package.json with
- * a "build-index-site" key), checked against the schema; null when there is none.
+ * a "build-index-site" key), with its mistakes; null when there is none. A file that is not JSON is refused here.
  */
 export function loadConfig(cwd: string, explicit?: string): LoadedConfig | null {
+  parses.clear();
   const found = search(cwd, explicit);
   if (found === null) return null;
   const file = found.filepath;
@@ -104,55 +113,41 @@ export function loadConfig(cwd: string, explicit?: string): LoadedConfig | null 
       throw new UsageError(`--config ${explicit} is empty.`, 'Write a JSON object, e.g. { "content": "content" }.');
     return null;
   }
+  const text = parses.get(file)?.text ?? readFileSync(file, "utf8");
+  const parsed = parses.get(file)?.parsed ?? parseJson(shownPath(file), text);
+  parses.clear(); // the other files lilconfig read on its way up are let go
   const prefix = inPackage ? `/${pointerToken(CONFIG_NAME)}` : "";
-  check(file, found.config, prefix);
-  return { file, dir: path.dirname(file), config: found.config as ConfigFile };
+  // In package.json, only what is under the key is this tool's to report.
+  const own = parsed.diagnostics.filter((d) => d.pointer === undefined || d.pointer.startsWith(prefix));
+  const { place, problems } = configProblems(
+    validate(found.config),
+    found.config,
+    { parsed, text, prefix },
+    configKeys(),
+  );
+  return {
+    file,
+    shown: parsed.file,
+    dir: path.dirname(file),
+    config: found.config as ConfigFile,
+    place,
+    problems: [...own, ...problems],
+  };
 }
 
-function check(file: string, value: unknown, prefix: string): void {
+/** Throws every problem of the config file at once (sorted by their place), when there is any. */
+export function throwProblems(loaded: LoadedConfig, more: Diagnostic[] = []): void {
+  const all = [...loaded.problems, ...more];
+  if (all.length === 0) return;
+  all.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  throw new ConfigError(loaded.shown, all);
+}
+
+type AjvErrors = NonNullable<import("ajv/dist/2020.js").ValidateFunction["errors"]>;
+
+function validate(value: unknown): AjvErrors {
   const require = createRequire(import.meta.url);
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema());
-  if (validate(value)) return;
-  const errors = validate.errors ?? [];
-  // An unknown key first: the likeliest mistake, and the one with a suggestion.
-  const first = errors.find((e) => e.keyword === "additionalProperties") ?? errors[0]!;
-  const text = readFileSync(file, "utf8");
-  throw problem(first, text, parse(file, text), prefix);
-}
-
-/** Line and column of the key of the property at `segments` (where an unknown key is shown). */
-function keyPosition(text: string, segments: string[]): { line: number; column: number } | Record<string, never> {
-  const root = parseTree(text);
-  const value = root === undefined ? undefined : findNodeAtLocation(root, segments);
-  const property = value?.parent;
-  if (property?.type !== "property") return {};
-  const before = text.slice(0, property.offset);
-  const line = before.split("\n").length;
-  return { line, column: property.offset - (before.lastIndexOf("\n") + 1) + 1 };
-}
-
-function problem(error: ErrorObject, text: string, parsed: ParsedJson, prefix: string): UsageError {
-  const where = (pointer: string): Location => ({ file: parsed.file, ...parsed.positionOf(pointer) });
-  if (error.keyword === "additionalProperties") {
-    const key = (error.params as { additionalProperty: string }).additionalProperty;
-    const keys = configKeys().filter((k) => k !== "$schema");
-    const segments = [...(prefix === "" ? [] : [CONFIG_NAME]), ...error.instancePath.split("/").slice(1), key];
-    return new UsageError(
-      `Unknown key "${key}" in the config file${didYouMean(key, keys)}.`,
-      `The keys are ${keys.join(", ")} (${CONFIG_SCHEMA} in the package's schemas/ folder describes each).`,
-      { file: parsed.file, ...keyPosition(text, segments) },
-    );
-  }
-  const pointer = `${prefix}${error.instancePath}`;
-  const name = error.instancePath === "" ? "The config" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
-  const allowed =
-    error.keyword === "enum"
-      ? `: one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
-      : "";
-  return new UsageError(
-    `${name} ${error.message ?? "is not valid"}${allowed}.`,
-    `See ${CONFIG_SCHEMA} in the package's schemas/ folder.`,
-    where(pointer),
-  );
+  const check = new Ajv2020({ allErrors: true, verbose: true, strict: true }).compile(configSchema());
+  return check(value) ? [] : (check.errors ?? []);
 }

@@ -13,7 +13,7 @@ import type { BuildMemo } from "../pipeline/memo.js";
 import { isBuild } from "../layout/read-build.js";
 import { runBuild, type BuildOutcome } from "./build.js";
 import { EXIT_SIGNAL, flag, type Run } from "./shared.js";
-import { resolveOptions, type Flags, type Options } from "./options.js";
+import { optionsReadingContent, type Flags, type Options } from "./options.js";
 import { colorErr, colorOut, humanMs, type Io } from "./output.js";
 import { printFailure } from "./failure.js";
 import { debounced, logRequests, watchTree } from "./watch.js";
@@ -35,7 +35,7 @@ export function devCommand(io: Io, run: Run): Command {
     .description("Build, preview and rebuild on every change in the content folder (Ctrl-C stops).")
     .addOption(flag.config())
     .addOption(flag.content())
-    .addOption(flag.out())
+    .addOption(flag.out("output folder, rebuilt on every change and served"))
     .addOption(flag.baseUrl())
     .addOption(flag.hosts())
     .addOption(flag.plan())
@@ -46,10 +46,10 @@ export function devCommand(io: Io, run: Run): Command {
     .option("--as <host>", AS_HELP)
     .option("--static", STATIC_HELP)
     .option("--edge", EDGE_HELP)
-    .option("-q, --quiet", "no line per request")
+    .option("-q, --quiet", "no line per request (builds and errors are still printed)")
     .option("--verbose", "print every warning")
     .action((flags: Flags & AsFlags & { poll?: boolean; quiet?: boolean; verbose?: boolean }) => {
-      const options = resolveOptions(flags);
+      const options = optionsReadingContent(flags);
       const as = asOptions(flags);
       const { poll, quiet, verbose } = flags;
       run.wait = dev(io, { ...options, poll, quiet, verbose, ...as }); // resolves when stopped; a usage error of its first build (a bad --out) ends it at once

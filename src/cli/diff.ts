@@ -59,7 +59,7 @@ export function registerDiff(
     .addOption(
       new Option(
         "--format <format>",
-        "text, md (Markdown, for a pull request or $GITHUB_STEP_SUMMARY) or json; default: text on a terminal, else md",
+        "text, md (Markdown, for a pull request or $GITHUB_STEP_SUMMARY) or json (default: text on a terminal, else md)",
       ).choices(FORMATS),
     )
     .option("--json", "the same as --format json")

@@ -33,7 +33,8 @@ export function initCommand(io: Io): Command {
     .action(async (dir: string | undefined, flags: { cwd?: string }) => {
       const cwd = flags.cwd ?? process.cwd();
       const { initProject } = await import("../init/project.js");
-      const result = await initProject(dir ?? configuredContent(cwd), cwd);
+      const content = dir ?? configuredContent(cwd);
+      const result = await initProject(content, cwd);
       if (result.added.length > 0) {
         io.out(`${colorOut(io, "green", "Added")}:`);
         for (const line of result.added) io.out(`  ${line}`);
@@ -50,7 +51,10 @@ export function initCommand(io: Io): Command {
       for (const warning of result.warnings) io.err(`${colorErr(io, "yellow", "warning")}: ${warning}`);
       const steps: Array<[string, string]> = [
         ["npm install", "install build-index-site (and build it)"],
-        ["npx build-index-site --strict", "validate the content and build dist/"],
+        [
+          "npx build-index-site --strict",
+          `validate the content and build dist/, once base_url in ${content}/manifest.json is the site's address`,
+        ],
         [
           "npx build-index-site preview",
           "serve dist/ on http://127.0.0.1:8080 (or: npx build-index-site dev, which also rebuilds on change)",

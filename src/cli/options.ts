@@ -3,6 +3,7 @@
 // Flags win over the config file, the config file over the defaults. Paths in the config file are relative to its
 // folder; paths in flags to the current folder.
 
+import { statSync } from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
 import { baseUrlProblem } from "../content/base-url.js";
@@ -11,7 +12,9 @@ import { DEFAULT_EXCLUDE } from "../content/exclude.js";
 import { UsageError } from "../errors.js";
 import type { Plan } from "../hosts/limits.js";
 import { DEFAULT_HOSTS, HOST_NAMES, isEdgeHost, parseHosts, type HostName } from "../hosts/names.js";
-import { loadConfig, type ConfigFile } from "./config.js";
+import { CONFIG_FILE, loadConfig, throwProblems, type ConfigFile, type LoadedConfig } from "./config.js";
+import { ConfigReader } from "./config-reader.js";
+import { noteOrigin, type Origin } from "./origins.js";
 import { didYouMean } from "./suggest.js";
 
 /** Every flag a command may declare (each command declares only its own). */
@@ -122,52 +125,72 @@ function resolveBaseUrl(value: string | undefined, env: NodeJS.ProcessEnv): Reso
     : { baseUrl: found.url, baseUrlSource: found.source, requestOrigin: value === REQUEST_ORIGIN };
 }
 
+/** How a message names the base URL and the hosts: the flag the user passed, or the config file's key. */
+export interface Labels {
+  baseUrl: string;
+  hosts: string;
+}
+
 /**
  * `--base-url request` needs an edge host: a static host serves answer files written at build time, which cannot
  * know the request's origin. Refused when no edge host is built; the static hosts of a mixed build are named.
  */
-export function staticHostsWithRequestOrigin(hosts: readonly HostName[] | undefined): HostName[] {
+export function staticHostsWithRequestOrigin(
+  hosts: readonly HostName[] | undefined,
+  labels: Labels = { baseUrl: `--base-url ${REQUEST_ORIGIN}`, hosts: "--hosts" },
+): HostName[] {
   const selected = hosts ?? DEFAULT_HOSTS;
   if (!selected.some(isEdgeHost)) {
     throw new UsageError(
-      `--base-url ${REQUEST_ORIGIN} needs an edge host (netlify, vercel or cloudflare); --hosts ${selected.join(",")} builds only static hosts, ` +
+      `${labels.baseUrl} needs an edge host (netlify, vercel or cloudflare); ${labels.hosts} ${selected.join(",")} builds only static hosts, ` +
         "whose answer files are written at build time and cannot take the request's origin.",
-      `Add an edge host to --hosts, or pass a fixed base URL (an https:// URL, or ${FROM_ENV}).`,
+      `Add an edge host to the hosts, or use a fixed base URL (an https:// URL, or ${FROM_ENV}).`,
     );
   }
   return selected.filter((h) => !isEdgeHost(h));
 }
 
-/** A path from the config file, as the commands show and use it: relative to the current folder. */
-function fromConfig(dir: string, cwd: string, value: string): string {
-  if (path.isAbsolute(value)) return value;
-  return path.relative(cwd, path.resolve(dir, value)) || ".";
-}
+/** What a command reads by default: the content (build, check, dev), a built site (preview, verify), or neither. */
+export type Reads = "content" | "site" | "nothing";
 
-/** The options of one command: its flags over the config file (found from `cwd`, or --config) over the defaults. */
+/** The options of a command that reads the content (build, check, dev): its content folder is checked up front. */
+export const optionsReadingContent = (flags: Flags, cwd?: string, env?: NodeJS.ProcessEnv): Options =>
+  resolveOptions(flags, cwd, env, "content");
+
+/** The options of a command that reads a built site (preview, verify): no base URL is resolved. */
+export const optionsReadingSite = (flags: Flags, cwd?: string): Options =>
+  resolveOptions(flags, cwd, process.env, "site");
+
+/**
+ * The options of one command: its flags over the config file (found from `cwd`, or --config) over the defaults. Every
+ * mistake of the config file is reported at once, each at its place (a ConfigError); a wrong flag is a UsageError.
+ */
 export function resolveOptions(
   flags: Flags,
   cwd: string = process.cwd(),
   env: NodeJS.ProcessEnv = process.env,
+  reads: Reads = "nothing",
 ): Options {
   const loaded = loadConfig(cwd, flags.config);
+  const hosts = flags.hosts !== undefined ? hostsFlag(flags.hosts) : undefined;
+  const file = loaded === null ? null : new ConfigReader(loaded, cwd);
+  if (file !== null) throwProblems(file.loaded, file.problems(flags, reads, env));
   const config: ConfigFile = loaded?.config ?? {};
-  const place = (value: string | undefined): string | undefined =>
-    value === undefined || loaded === null ? value : fromConfig(loaded.dir, cwd, value);
-  const hosts =
-    flags.hosts !== undefined
-      ? hostsFlag(flags.hosts)
-      : config.hosts === undefined
-        ? undefined
-        : parseHosts(config.hosts.join(","));
-  const base = resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env);
-  if (base.requestOrigin) staticHostsWithRequestOrigin(hosts);
+  const content = folder("content", flags.content, file, DEFAULTS.content);
+  const out = folder("out", flags.dir ?? flags.out, file, DEFAULTS.out);
+  if (reads === "content" && content.origin.from === "default") defaultContentExists(content.value, cwd, loaded);
+  const selected = hosts ?? (config.hosts === undefined ? undefined : parseHosts(config.hosts.join(",")));
+  const base =
+    reads === "site"
+      ? { baseUrl: undefined, baseUrlSource: null, requestOrigin: false }
+      : resolveBaseUrl(baseUrlFlag(flags.baseUrl) ?? config.baseUrl, env);
+  if (base.requestOrigin) staticHostsWithRequestOrigin(selected, labels(flags, loaded));
   return {
     config: loaded === null ? null : path.relative(cwd, loaded.file) || loaded.file,
-    content: flags.content ?? place(config.content) ?? DEFAULTS.content,
-    out: flags.dir ?? flags.out ?? place(config.out) ?? DEFAULTS.out,
+    content: content.value,
+    out: out.value,
     ...base,
-    hosts,
+    hosts: selected,
     strict: flags.strict === true || config.strict === true,
     plan: flags.plan ?? config.plan ?? "free",
     exclude: config.exclude ?? [...DEFAULT_EXCLUDE],
@@ -176,4 +199,42 @@ export function resolveOptions(
     port: flags.port ?? config.port ?? DEFAULTS.port,
     host: flags.host ?? config.host ?? DEFAULTS.host,
   };
+}
+
+const labels = (flags: Flags, loaded: LoadedConfig | null): Labels => ({
+  baseUrl:
+    flags.baseUrl !== undefined ? `--base-url ${REQUEST_ORIGIN}` : `"baseUrl": "${REQUEST_ORIGIN}" (${loaded?.shown})`,
+  hosts:
+    flags.hosts !== undefined
+      ? "--hosts"
+      : loaded?.config.hosts !== undefined
+        ? `"hosts" (${loaded.shown})`
+        : "the default hosts",
+});
+
+/** A folder option's value and where it came from (noted for messages from the layers below: origins.ts). */
+function folder(
+  key: "content" | "out",
+  flag: string | undefined,
+  file: ConfigReader | null,
+  fallback: string,
+): { value: string; origin: Origin } {
+  const fromFile = file?.path(key);
+  const found: { value: string; origin: Origin } =
+    flag !== undefined
+      ? { value: flag, origin: { from: "flag" } }
+      : fromFile !== undefined
+        ? { value: fromFile, origin: { from: "config", key, file: file!.loaded.shown } }
+        : { value: fallback, origin: { from: "default" } };
+  noteOrigin(key, found.value, found.origin);
+  return found;
+}
+
+/** No --content, no "content" in a config file, and no content/ here: say so, and how to name one or start one. */
+function defaultContentExists(dir: string, cwd: string, loaded: LoadedConfig | null): void {
+  if (statSync(path.resolve(cwd, dir), { throwIfNoEntry: false })?.isDirectory() === true) return;
+  throw new UsageError(
+    `No content folder: ${dir}/, the default, is not a folder here.`,
+    `Pass --content <dir>, set "content" in ${loaded?.shown ?? CONFIG_FILE}, or run \`build-index-site init\` to start one.`,
+  );
 }

@@ -6,7 +6,7 @@
 import { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { flag, type Run } from "./shared.js";
-import { resolveOptions, type Flags } from "./options.js";
+import { optionsReadingSite, type Flags } from "./options.js";
 import { colorErr, colorOut, type Io } from "./output.js";
 import { logRequests } from "./watch.js";
 
@@ -18,7 +18,7 @@ export interface AsFlags {
 }
 
 export const AS_HELP =
-  "answer as this host of the build does, its fallbacks included: netlify, vercel, cloudflare (the request-time handler), nginx, apache, netlify-static, vercel-static, or route-table (the route table exactly, no host's fallbacks); default: the build's first edge host, else its first static host";
+  "answer as this host of the build does, its fallbacks included: netlify, vercel, cloudflare (the request-time handler), nginx, apache, netlify-static, vercel-static, or route-table (the route table exactly, no host's fallbacks) (default: the build's first edge host, else its first static host)";
 export const STATIC_HELP =
   "answer as the build's first static host (--as with apache, nginx, netlify-static or vercel-static)";
 export const EDGE_HELP = "answer as the build's first edge host (--as with netlify, vercel or cloudflare)";
@@ -48,15 +48,15 @@ export function previewCommand(io: Io, run: Run): Command {
       "Serve a built site on http://127.0.0.1:8080 as one of its hosts answers it (an edge host when one is built, else the first static host; --as picks another).",
     )
     .addOption(flag.config())
-    .option("--dir <dir>", "built site folder (default: dist, or the config file's out)")
+    .option("--dir <dir>", "the built site to serve, as the config file's out names it (default: dist)")
     .addOption(flag.port())
     .addOption(flag.host())
     .option("--as <host>", AS_HELP)
     .option("--static", STATIC_HELP)
     .option("--edge", EDGE_HELP)
-    .option("-q, --quiet", "print only the URL (no line per request)")
+    .option("-q, --quiet", "no line per request (the URL and errors are still printed)")
     .action(async (flags: Flags & AsFlags & { quiet?: boolean }) => {
-      const options = resolveOptions(flags);
+      const options = optionsReadingSite(flags);
       const as = asOptions(flags);
       const { startPreview, asLine } = await import("../preview/server.js");
       const preview = await startPreview({ dir: options.out, port: options.port, host: options.host, ...as });

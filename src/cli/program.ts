@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { InterruptedError, UsageError } from "../errors.js";
+import { ConfigError, InterruptedError, UsageError } from "../errors.js";
 import { buildCommand } from "./build.js";
 import { checkCommand } from "./check.js";
 import { EXIT_CONTENT, EXIT_SIGNAL, EXIT_USAGE, failureReport, type Run } from "./shared.js";
@@ -13,6 +13,7 @@ import { devCommand } from "./dev.js";
 import { registerDiff } from "./diff.js";
 import { printFailure } from "./failure.js";
 import { initCommand } from "./init.js";
+import { relabel, withOrigins, type Origins } from "./origins.js";
 import { processIo, type Io } from "./output.js";
 import { previewCommand } from "./preview.js";
 import { didYouMean } from "./suggest.js";
@@ -79,6 +80,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const args = argv.slice(2);
   const debug = args.includes("--debug");
   const rest = args.filter((a) => a !== "--debug");
+  const origins: Origins = new Map();
   try {
     const routed = withDefaultCommand(rest);
     if (!Array.isArray(routed)) {
@@ -91,16 +93,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       io.err(`Commands: ${COMMANDS.join(", ")} (with none, build runs). Use --help for more.`);
       return EXIT_USAGE;
     }
-    await program(io, run).parseAsync(routed, { from: "user" });
+    await withOrigins(origins, () => program(io, run).parseAsync(routed, { from: "user" }));
     if (run.wait) return await run.wait;
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    const error = relabel(thrown, origins);
     if (error instanceof CommanderError) {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
         ? 0
         : EXIT_USAGE;
     }
-    if (run.json) io.out(JSON.stringify(failureReport(error, run.config), null, 2));
+    const config = error instanceof ConfigError ? error.file : run.config;
+    if (run.json) io.out(JSON.stringify(failureReport(error, config), null, 2));
     else printFailure(io, error, { debug, verbose: rest.includes("--verbose") });
     return exitCode(error);
   }

@@ -3,7 +3,7 @@
 // definitions of the flags several commands declare (each command adds only the ones it takes).
 
 import { Option } from "commander";
-import { BuildError, ContentError, InterruptedError, type Diagnostic } from "../errors.js";
+import { BuildError, ConfigError, ContentError, InterruptedError, type Diagnostic } from "../errors.js";
 import { DEFAULT_HOSTS, HOST_NAMES } from "../hosts/names.js";
 import { CONFIG_FILE } from "./config.js";
 import { parsePort } from "./options.js";
@@ -53,7 +53,8 @@ export function report(
 /** A failure as a JSON report: content errors with every diagnostic, anything else as one error. */
 export function failureReport(error: unknown, config?: string | null): JsonReport {
   const known = config === undefined ? {} : { config };
-  if (error instanceof ContentError) return { ...report(error.diagnostics, {}, config), ok: false };
+  if (error instanceof ContentError || error instanceof ConfigError)
+    return { ...report(error.diagnostics, {}, config), ok: false };
   const one =
     error instanceof BuildError
       ? {
@@ -88,7 +89,10 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
   }
 }
 
-/** The flags several commands declare; defaults are in the help text (the config file may set them instead). */
+/**
+ * The flags several commands declare. Every default is shown one way, "(default: x)" at the end of the text, never
+ * by commander (which quotes strings): the config file may set them instead.
+ */
 export const flag = {
   config: () =>
     new Option(
@@ -96,7 +100,7 @@ export const flag = {
       `config file (default: the nearest ${CONFIG_FILE}, or package.json's "build-index-site" key)`,
     ),
   content: () => new Option("--content <dir>", "content folder (default: content)"),
-  out: () => new Option("--out <dir>", "output folder, replaced atomically (default: dist)"),
+  out: (what = "output folder: the public site") => new Option("--out <dir>", `${what} (default: dist)`),
   baseUrl: () =>
     new Option(
       "--base-url <url>",
@@ -105,7 +109,7 @@ export const flag = {
   hosts: () =>
     new Option(
       "--hosts <list>",
-      `host outputs, comma-separated: ${HOST_NAMES.join(",")}; default: ${DEFAULT_HOSTS.join(",")}; all`,
+      `host outputs, comma-separated: ${HOST_NAMES.join(",")}; all, or default (default: ${DEFAULT_HOSTS.join(",")})`,
     ),
   strict: () => new Option("--strict", "treat warnings as errors"),
   plan: () =>

@@ -1,19 +1,23 @@
 // src/cli/verify.ts
 // `build-index-site verify <url> [--dir dist]`: does a deployed site (or the PHP service it replaces) answer like
-// the build? Exit 0 pass, 1 a difference, 2 cannot check (a bad flag, an unreachable target, no build), 130 Ctrl-C.
+// the build? The build is --dir, else the config file's out, else dist. Exit 0 pass, 1 a difference, 2 cannot check
+// (a bad flag or config file, an unreachable target, no build), 130 Ctrl-C.
 
 import { InvalidArgumentError, type Command } from "commander";
 import { baseUrlProblem } from "../content/base-url.js";
 import { formatError, UsageError } from "../errors.js";
 import { DEFAULT_LIMIT } from "../verify/requests.js";
 import type { VerifyReport } from "../verify/run.js";
+import { optionsReadingSite } from "./options.js";
 import { colorErr, type Io } from "./output.js";
+import { flag } from "./shared.js";
 
 interface VerifyFlags {
-  dir: string;
+  config?: string;
+  dir?: string;
   concurrency: number;
   timeout: number;
-  header: string[];
+  header?: string[];
   sample?: number;
   seed: number;
   show: number;
@@ -35,7 +39,7 @@ const seconds = (value: string): number => {
   if (!/^\d+(\.\d+)?$/.test(value) || n <= 0) throw new InvalidArgumentError("must be a number of seconds above 0.");
   return n;
 };
-const header = (value: string, previous: string[]): string[] => {
+const header = (value: string, previous: string[] | undefined): string[] => {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(value))
     throw new InvalidArgumentError("must be Name:value (for example Authorization:Bearer x).");
   // What Node's HTTP client refuses in a value (RFC 9110 field-value): CR, LF, other controls, beyond U+00FF.
@@ -43,7 +47,7 @@ const header = (value: string, previous: string[]): string[] => {
     throw new UsageError(
       `--header ${JSON.stringify(value)} must have a value without line breaks, control characters or characters beyond U+00FF.`,
     );
-  return [...previous, value];
+  return [...(previous ?? []), value];
 };
 
 /**
@@ -96,10 +100,11 @@ export function registerVerify(program: Command, io: Io, run: { wait: Promise<nu
         "(exit 0 all match, 1 a difference, 2 cannot check).",
     )
     .argument("<url>", "the site (or PHP service) to check, e.g. https://icons.example.org/")
-    .option("--dir <dir>", "the build to compare with", "dist")
+    .addOption(flag.config())
+    .option("--dir <dir>", "the build to compare with, as the config file's out names it (default: dist)")
     .option("--concurrency <n>", "requests at once", whole(1), 8)
     .option("--timeout <seconds>", "time-out per request", seconds, 10)
-    .option("--header <name:value>", "send this header with every request (repeatable)", header, [])
+    .option("--header <name:value>", "send this header with every request (repeatable)", header)
     .option(
       "--sample <n>",
       `check a deterministic sample of n requests (default: all, up to ${DEFAULT_LIMIT})`,
@@ -126,8 +131,12 @@ async function runVerify(
 ): Promise<void> {
   run.json = opts.json === true;
   const target = targetUrl(raw);
+  const { out: dir } = optionsReadingSite({
+    ...(opts.config === undefined ? {} : { config: opts.config }),
+    ...(opts.dir === undefined ? {} : { dir: opts.dir }),
+  });
   const headers: Record<string, string> = Object.fromEntries(
-    opts.header.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
+    (opts.header ?? []).map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
   );
   credentialsToHeader(target, headers);
   const controller = new AbortController();
@@ -145,7 +154,7 @@ async function runVerify(
   ]);
   try {
     report = await verify({
-      dir: opts.dir,
+      dir,
       target,
       concurrency: opts.concurrency,
       timeoutMs: opts.timeout * 1000,

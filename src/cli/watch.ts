@@ -6,6 +6,7 @@ import { watch } from "chokidar";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
+import { isOwnFetch } from "../preview/own-fetch.js";
 
 /**
  * Calls `onChange` when anything under `dir` changes, with the file's path relative to `dir` (nothing when polling).
@@ -91,9 +92,13 @@ export function debounced(task: () => Promise<void>, ms: number): { trigger: () 
   };
 }
 
-/** One line per request (method, URL as the client sent it, status, milliseconds), written when the answer ends. */
+/**
+ * One line per request (method, URL as the client sent it, status, milliseconds), written when the answer ends. The
+ * edge handler's own reads of its data (/_edge-data/…, fetched from the preview itself) are not requests of a client.
+ */
 export function logRequests(server: http.Server, log: (line: string) => void): void {
   server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (isOwnFetch(req)) return;
     const started = performance.now();
     const method = req.method ?? "?";
     const url = req.url ?? "/";

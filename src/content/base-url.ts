@@ -3,6 +3,10 @@
 // https:// URL without a trailing slash, query or fragment that WHATWG's URL parser takes whole. Its own module so
 // that the CLI checks --base-url without loading the content checks.
 
+/** The base URL `init` writes into manifest.json until the user sets theirs (.example never resolves: RFC 2606). A
+ * build warns of it, so that --strict refuses it. */
+export const PLACEHOLDER_BASE_URL = "https://your-site.example";
+
 export const BASE_URL_PATTERN = /^https:\/\/[^/\s?#]+(\/[^\s?#]*[^/\s?#])?$/;
 
 /**

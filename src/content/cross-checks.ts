@@ -6,7 +6,7 @@
 
 import type { Diagnostic } from "../errors.js";
 import type { JsonObject } from "../model/json.js";
-import { BASE_URL_PATTERN, baseUrlProblem } from "./base-url.js";
+import { BASE_URL_PATTERN, baseUrlProblem, PLACEHOLDER_BASE_URL } from "./base-url.js";
 import { FileChecks } from "./file-checks.js";
 import { fmt, Out, short, visible } from "./findings.js";
 import { IconMapChecks } from "./icon-map-checks.js";
@@ -139,10 +139,45 @@ function checkedOnce(check: FileCheck, file: ParsedJson, config: ParsedJson | un
   return kept.list.map((d) => ({ ...d }));
 }
 
+/** The values the indexer's configuration reference lists for its string settings: another may mean nothing to it. */
+const SETTING_VALUES: Record<string, readonly string[]> = {
+  cache_type: ["sqlite", "json"],
+  icon_type: ["default", "minimal", "emoji", "disabled"],
+};
+
+/** A documented setting with a value its reference does not list (a warning: a newer indexer may know more). */
+function checkSettings(out: Out, config: ParsedJson): void {
+  const main = (config.value as JsonObject).get("main");
+  if (!(main instanceof Map)) return;
+  for (const [key, values] of Object.entries(SETTING_VALUES)) {
+    const value = main.get(key);
+    if (typeof value !== "string" || values.includes(value)) continue;
+    out.at(
+      config,
+      "warning",
+      "CONFIG_SETTING_VALUE",
+      `/main/${key}`,
+      `main.${key} is ${visible(value)}, which the indexer's configuration reference does not list: it may not understand it.`,
+      `Use one of ${values.map(visible).join(", ")}.`,
+    );
+  }
+}
+
 /** What the schema's pattern lets through but a URL parser refuses (a bad port, an empty label, credentials, …). */
 function checkManifestBaseUrl(out: Out, manifest: ParsedJson): void {
   const baseUrl = (manifest.value as JsonObject).get("base_url");
   if (typeof baseUrl !== "string" || !BASE_URL_PATTERN.test(baseUrl)) return; // the schema reports it
+  if (baseUrl === PLACEHOLDER_BASE_URL) {
+    out.at(
+      manifest,
+      "warning",
+      "BASE_URL_PLACEHOLDER",
+      "/base_url",
+      `base_url is ${visible(baseUrl)}, the placeholder that \`init\` wrote: every absolute URL in the answers would point there.`,
+      "Set base_url to the site's public address, or build with --base-url from-env (the deploy's own URL on Netlify, Vercel and Cloudflare Pages).",
+    );
+    return;
+  }
   const wrong = baseUrlProblem(baseUrl);
   if (wrong === null) return;
   out.at(
@@ -170,6 +205,7 @@ export function crossCheck(input: CrossCheckInput): Diagnostic[] {
   }
   if (valid.manifest !== undefined && input.baseUrl === undefined) checkManifestBaseUrl(out, valid.manifest);
   if (valid.manifest !== undefined) out.list.push(...checkedOnce(checkManifest, valid.manifest, valid.config));
+  if (valid.config !== undefined) checkSettings(out, valid.config);
   if (valid.extensionMap !== undefined)
     out.list.push(...checkedOnce(checkExtensionMap, valid.extensionMap, valid.config));
   if (valid.icons !== undefined) out.list.push(...(input.iconMapChecks ?? new IconMapChecks()).check(valid.icons, raw));

@@ -51,7 +51,8 @@ function validators(): Validators {
   return (loaded ??= precompiledValidators() ?? compileValidators());
 }
 
-const typeName = (v: unknown): string =>
+/** How a value is named in a message: `the string "x"`, `an array`, `number 3`. */
+export const typeName = (v: unknown): string =>
   v === undefined
     ? "nothing"
     : v === null
@@ -65,7 +66,8 @@ const typeName = (v: unknown): string =>
             : `${typeof v} ${JSON.stringify(v)}`;
 
 const article = (t: string): string => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
-const typeList = (t: string | string[]): string =>
+/** `"string"` → `a string`; `["integer", "null"]` → `a whole number or a null`. */
+export const typeList = (t: string | string[]): string =>
   (Array.isArray(t) ? t : [t]).map((x) => article(x === "integer" ? "whole number" : x)).join(" or ");
 
 interface Described {

@@ -1,8 +1,10 @@
 // src/init/templates.ts
-// The starter content that `build-index-site init` writes: the smallest content folder that builds with --strict and
-// no warnings, with one example of each kind of entry (an indexed and viewed extension, a PNG and an SVG icon, the
-// folder icon and the text.png fallback).
+// The starter content that `build-index-site init` writes: the smallest content folder that builds, with one example
+// of each kind of entry (an indexed and viewed extension, a PNG and an SVG icon, the folder icon and the text.png
+// fallback) and a config reference. Its base_url is a placeholder: a warning until the user sets theirs (--strict
+// refuses it); with a base URL, it builds with --strict and no warning.
 
+import { PLACEHOLDER_BASE_URL } from "../content/base-url.js";
 import { squarePng } from "./png.js";
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -15,6 +17,44 @@ const svg = (color: string): string =>
     "",
   ].join("\n");
 
+/** The starter's config reference (?action=configReference serves it as is): the settings its config.json holds,
+ * as the indexer's own reference documents them. */
+const CONFIG_REFERENCE = `Indexer - Configuration Reference
+=================================
+
+?action=configReference serves this file as it is: edit it to document your own configuration.
+
+CONFIGURATION STRUCTURE
+=======================
+
+{
+  "version": "string",
+  "main": { /* core settings */ },
+  "exclusions": { /* file indexing controls */ },
+  "viewable_files": { /* file viewing controls */ }
+}
+
+version                    String   Configuration version; clients compare theirs with ?action=versionCheck.
+
+MAIN SETTINGS
+=============
+
+main.cache_type            String   "sqlite" (default) or "json".
+main.icon_type             String   "default", "minimal", "emoji" or "disabled".
+main.index_hidden          Boolean  Show files and folders whose name starts with "." (default false).
+
+EXCLUSIONS (FILE INDEXING)
+==========================
+
+exclusions.index_folders   Boolean  Folders appear in listings.
+exclusions.index_<ext>     Boolean  Files of that type appear in listings.
+
+VIEWABLE FILES (BROWSER DISPLAY)
+================================
+
+viewable_files.view_<ext>  Boolean  Files of that type open in the browser instead of downloading.
+`;
+
 /**
  * Path inside the content folder → bytes. `schemas` is the path from the content folder to the package's schemas/
  * (for manifest.json's "$schema": editors resolve it relative to the file).
@@ -25,7 +65,7 @@ export function starterContent(schemas = "../node_modules/build-index-site/schem
       "manifest.json",
       json({
         $schema: `${schemas}/manifest.schema.json`,
-        base_url: "https://icons.example.org",
+        base_url: PLACEHOLDER_BASE_URL,
         service: "Indexer API",
         service_version: "1.0.0",
         description: "Configuration and icon service built by build-index-site",
@@ -48,6 +88,7 @@ export function starterContent(schemas = "../node_modules/build-index-site/schem
         viewing: { txt: "view_txt", json: "view_json", html: "view_html" },
       }),
     ],
+    ["config-reference.txt", CONFIG_REFERENCE],
     ["icons.json", json({ folder: "folder.png", txt: "text.png", json: "json.png", html: "html.svg" })],
     ["icons/text.png", squarePng(16, [230, 230, 230, 255])],
     ["icons/folder.png", squarePng(16, [240, 200, 80, 255])],

@@ -11,6 +11,7 @@ import { UsageError } from "../errors.js";
 import { buildVersion } from "../layout/build-status.js";
 import { readBuild } from "../layout/read-build.js";
 import type { Assets, EdgeHandler } from "../layout/handler-module.js";
+import { OWN_FETCH_HEADER, OWN_FETCH_TOKEN } from "./own-fetch.js";
 import { isApiPath, resolveSitePath, targetPath } from "./site-path.js";
 
 /** Loads the handler the build in `dir` emitted. */
@@ -87,7 +88,10 @@ export async function createEdgeListener(
   const assets: Assets = {
     fetch: async (request) => {
       const url = new URL(request.url);
-      return fetch(new URL(`${url.pathname}${url.search}`, self()), { method: "GET" });
+      return fetch(new URL(`${url.pathname}${url.search}`, self()), {
+        method: "GET",
+        headers: { [OWN_FETCH_HEADER]: OWN_FETCH_TOKEN },
+      });
     },
   };
   return (req, res) => {

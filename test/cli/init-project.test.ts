@@ -216,6 +216,7 @@ describe("init where files exist", () => {
     );
     expect((await cli("init", "--cwd", cwd)).code).toBe(0);
     expect((await readdir(path.join(cwd, "src/site"))).sort()).toEqual([
+      "config-reference.txt",
       "config.json",
       "extensionMap.json",
       "icons",

@@ -1,6 +1,7 @@
 // test/cli/init.test.ts
 // Issue 10 point 1: `init` writes a content folder that builds with --strict and no warning, a netlify.toml only
-// where there is none, and prints the next commands. Since issue 25 it sets up the whole project (see
+// where there is none, and prints the next commands. Issue 55 point 6: its base_url is a placeholder that is a
+// warning (--strict refuses it) until the user sets theirs, and its config reference is served. Since issue 25 it sets up the whole project (see
 // init-project.test.ts): a content folder that is there and not empty is left alone (exit 0, nothing in it changed);
 // a file where the folder should be is refused (exit 2). Every run names its project folder with --cwd.
 
@@ -12,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { initProject as init } from "../../src/init/project.js";
 import { parse as parseToml } from "smol-toml";
 import { compile } from "../../src/pipeline/compile.js";
+import { startPreview } from "../../src/preview/server.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { cli, STACK_LINE } from "./run.js";
 
@@ -24,7 +26,7 @@ const temp = async (): Promise<string> => {
 };
 
 describe("init", () => {
-  it("writes content that builds with --strict and 0 warnings, then the site answers findIcon from it", async () => {
+  it("writes content that builds with --strict and 0 warnings once it has a base URL; the site answers from it", async () => {
     const cwd = await temp();
     const content = path.join(cwd, "content");
     const r = await cli("init", "--cwd", cwd);
@@ -32,6 +34,7 @@ describe("init", () => {
     for (const f of [
       "manifest.json",
       "config.json",
+      "config-reference.txt",
       "extensionMap.json",
       "icons.json",
       "icons/text.png",
@@ -39,16 +42,65 @@ describe("init", () => {
     ]) {
       expect(existsSync(path.join(content, f)), f).toBe(true);
     }
-    const compiled = await compile({ content, strict: true, sourceDateEpoch: TEST_EPOCH });
+    const baseUrl = "https://icons.example.com";
+    const compiled = await compile({ content, strict: true, baseUrl, sourceDateEpoch: TEST_EPOCH });
     expect(compiled.diagnostics).toEqual([]);
     const out = path.join(cwd, "dist");
-    const built = await cli("build", "--content", content, "--out", out, "--strict");
+    const built = await cli("build", "--content", content, "--out", out, "--strict", "--base-url", baseUrl);
     expect(built.code).toBe(0);
     expect(built.stderr).toBe("");
     const json = JSON.parse(readFileSync(path.join(out, "api/findIcon/file/json.json"), "utf8")) as {
       icon: { path: string };
     };
     expect(json.icon.path).toBe("icons/json.png");
+  });
+
+  it("writes a placeholder base URL: a warning at build and check time, which --strict refuses", async () => {
+    const cwd = await temp();
+    const content = path.join(cwd, "content");
+    expect((await cli("init", "--cwd", cwd)).code).toBe(0);
+    const placeholder = '"https://your-site.example"';
+    const warning = new RegExp(
+      `^content/manifest\\.json:3:15 #/base_url: warning: base_url is ${placeholder}, the placeholder that \`init\` wrote: every absolute URL in the answers would point there\\. \\[BASE_URL_PLACEHOLDER\\]$`,
+      "m",
+    );
+    const shown = (text: string): string => text.replaceAll(`${cwd}/`, "");
+    const checked = await cli("check", "--content", content);
+    expect(checked.code).toBe(0);
+    expect(shown(checked.stderr)).toMatch(warning);
+    const strict = await cli("build", "--content", content, "--out", path.join(cwd, "dist"), "--strict");
+    expect(strict.code).toBe(1);
+    expect(shown(strict.stderr)).toMatch(/base_url is "https:\/\/your-site\.example", the placeholder/);
+    expect(existsSync(path.join(cwd, "dist"))).toBe(false);
+    // Without --strict it builds, with the warning; a base URL set in manifest.json leaves no warning.
+    expect((await cli("build", "--content", content, "--out", path.join(cwd, "dist"), "-q")).code).toBe(0);
+    const manifest = path.join(content, "manifest.json");
+    await writeFile(
+      manifest,
+      readFileSync(manifest, "utf8").replace("https://your-site.example", "https://icons.example.com"),
+    );
+    expect(await cli("check", "--content", content, "--strict")).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("serves its config reference: ?action=configReference answers 200 with the file", async () => {
+    const cwd = await temp();
+    expect((await cli("init", "--cwd", cwd)).code).toBe(0);
+    const content = path.join(cwd, "content");
+    const out = path.join(cwd, "dist");
+    expect((await cli("build", "--content", content, "--out", out, "-q")).code).toBe(0);
+    for (const semantics of ["edge", "static"] as const) {
+      const preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", semantics });
+      try {
+        const response = await fetch(new URL("api.php?action=configReference", preview.url));
+        expect(response.status, semantics).toBe(200);
+        const body = (await response.json()) as { success: boolean; content: string; format: string };
+        // As PHP answers it: the file's text as it is, format "text".
+        expect(body).toMatchObject({ success: true, format: "text" });
+        expect(body.content).toBe(readFileSync(path.join(content, "config-reference.txt"), "utf8"));
+      } finally {
+        await preview.close();
+      }
+    }
   });
 
   it("writes tiny valid images: text.png and the folder icon are PNGs that image-size reads", async () => {
@@ -70,7 +122,9 @@ describe("init", () => {
     const next = r.stdout.split("\n").slice(r.stdout.split("\n").indexOf("Next:") + 1);
     expect(next).toHaveLength(3);
     expect(next[0]).toMatch(/^ {2}npm install\s+#/);
-    expect(next[1]).toMatch(/^ {2}npx build-index-site --strict\s+#/);
+    expect(next[1]).toMatch(
+      /^ {2}npx build-index-site --strict\s+# .*, once base_url in site-content\/manifest\.json is the site's address$/,
+    );
     expect(next[2]).toMatch(/^ {2}npx build-index-site preview\s+#/);
     expect(JSON.parse(readFileSync(path.join(cwd, "build-index-site.config.json"), "utf8"))).toMatchObject({
       content: "site-content",

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // test/cli/pack.mjs (`npm run test:pack`, the last step of `npm test`): the package as npm publishes it. Packs the tarball, checks
 // what is in it (LICENSE, compiled code, no source maps, no sources), installs it into an empty temporary project
-// (dependencies come from the npm registry), then runs `npx build-index-site init` and `npx build-index-site --strict`
-// there and imports the programmatic API. Takes about half a minute; exits non-zero on the first failure.
+// (dependencies come from the npm registry), then runs `npx build-index-site init`, checks that `--strict` refuses its
+// placeholder base URL, sets one as a user would and runs `npx build-index-site --strict` there, and imports the
+// programmatic API. Takes about half a minute; exits non-zero on the first failure.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -72,6 +73,17 @@ try {
   run(npm, ["install", "--no-audit", "--no-fund", path.join(work, packed.filename)], project);
   console.log(run(npx, ["--no-install", "build-index-site", "--version"], project).trim());
   console.log(run(npx, ["--no-install", "build-index-site", "init"], project).trim());
+  const placeholder = spawnSync(npx, ["--no-install", "build-index-site", "--strict"], {
+    cwd: project,
+    encoding: "utf8",
+  });
+  if (placeholder.status !== 1 || !placeholder.stderr.includes("[BASE_URL_PLACEHOLDER]"))
+    fail(`--strict did not refuse init's placeholder base URL (exit ${placeholder.status}): ${placeholder.stderr}`);
+  const manifest = path.join(project, "content", "manifest.json");
+  writeFileSync(
+    manifest,
+    readFileSync(manifest, "utf8").replace("https://your-site.example", "https://icons.example.com"),
+  );
   console.log(run(npx, ["--no-install", "build-index-site", "--strict"], project).trim());
   if (!existsSync(path.join(project, ".build-index-site", "dist", "routes.json")))
     fail(".build-index-site/dist/routes.json was not written");

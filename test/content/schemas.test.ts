@@ -116,6 +116,47 @@ describe("schemas/", () => {
     const pointers = validateContent("config", parsed).map((d) => d.pointer);
     expect(pointers).toEqual(["/main/d", "/main/e", "/exclusions/index_y", "/viewable_files/view_x"]);
   });
+
+  it("gives config.main's documented keys the types the indexer's configuration reference gives them", () => {
+    // Issue 55 point 8: "index_hidden": "no" passed, since main could hold any string. The reference (indexer 1.1.15
+    // and 1.2.0, ../shared/fixtures/*/config-reference.txt) documents each switch as Boolean "true/false, not strings".
+    const parsed = parseJson(
+      "config.json",
+      JSON.stringify({
+        version: "1",
+        main: {
+          index_hidden: "no",
+          index_all: 0,
+          disable_file_downloads: "false",
+          local_icons: true,
+          cache_type: true,
+          deny_list: ["a"],
+          max_download_size_file: 2048,
+          something_new: "kept as it is",
+        },
+        exclusions: {},
+        viewable_files: {},
+      }),
+    );
+    const found = validateContent("config", parsed).map((d) => `${d.pointer} ${d.message}`);
+    expect(found.sort()).toEqual(
+      [
+        '/main/index_hidden Must be a boolean (got the string "no").',
+        "/main/index_all Must be a boolean (got number 0).",
+        '/main/disable_file_downloads Must be a boolean (got the string "false").',
+        "/main/cache_type Must be a string (got boolean true).",
+        "/main/deny_list Must be a string (got an array).",
+        "/main/max_download_size_file Must be a string (got number 2048).",
+      ].sort(),
+    );
+  });
+
+  it.skipIf(!haveRealFixtures)("accepts the indexer's own config.json of each version the fixtures hold", async () => {
+    for (const version of ["indexer-1.1.15", "indexer-1.2.0-r2"] as const) {
+      const text = await readFile(path.join(realFixture(version), "config.json"), "utf8");
+      expect(validateContent("config", parseJson("config.json", text)), version).toEqual([]);
+    }
+  });
 });
 
 describe("schema errors", () => {

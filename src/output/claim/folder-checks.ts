@@ -7,6 +7,7 @@ import path from "node:path";
 import { UsageError } from "../../errors.js";
 import { besideStamp } from "../../layout/last-build.js";
 import { MANIFEST_FILE, RECORDS_ROOT } from "../../layout/paths.js";
+import { leftoversCommand } from "./leftovers.js";
 import { hasMarker, REPLACE_FLAG } from "./out-folder.js";
 
 const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
@@ -85,7 +86,8 @@ export function checkBeside(options: { content: string; out: string }, dir: stri
   if (owner !== null && owner !== path.basename(out)) {
     throw new UsageError(
       `${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
-      `Build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
+      `If ${path.join(path.dirname(options.out), owner)} was this site's earlier output folder, remove what its build left: ${leftoversCommand(path.join(path.dirname(options.out), owner), besideStamp(target)?.beside ?? [dir])}. ` +
+        `Else build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
     );
   }
   return target;
