@@ -349,7 +349,7 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
     { buildRoutes, RoutesMemo },
     { checkHeaderGroups },
     { caseCollisions, planSite },
-    { assembleHosts, renderHosts, withFileHashes },
+    { assembleHosts, configMeasures, renderHosts, withFileHashes },
     edge,
     { hostsKey: recordKey, printHostsRecord },
   ] = await pipeline();
@@ -425,9 +425,11 @@ async function compileContent(raw: RawContent, options: CompileOptions): Promise
   let largestPublished = { path: "", bytes: 0 };
   for (const f of raw.published)
     if (f.size > largestPublished.bytes) largestPublished = { path: f.path, bytes: f.size };
-  const measures = hosts.outputs.map(({ name, output }, i) =>
-    measureHost(name, output, largestPublished, siteFiles(name), memo?.measures[i] ?? kept?.[i]),
-  );
+  // The rule counts in each host's config: dev's memo has them for the same files.
+  const measures = hosts.outputs.map(({ name, output }, i) => ({
+    ...(memo?.measures[i] ?? configMeasures(name, output)),
+    ...measureHost(name, output, largestPublished, siteFiles(name), memo?.measures[i] ?? kept?.[i]),
+  }));
   // The record printed from the memo's hosts holds: it is made of the same key, files and handler sizes.
   const memoOut =
     options.memo === undefined
