@@ -3,7 +3,19 @@
 // what it accepts per deploy by plan. Light (no imports): the command reads every preset before it parses `--hosts`.
 
 /** What a plan limit measures of a host's upload (src/hosts/limits.ts compares). */
-export type Measure = "files" | "file bytes" | "handler gzip bytes" | "handler bytes";
+export type Measure =
+  | "files"
+  | "file bytes"
+  | "handler gzip bytes"
+  | "handler bytes"
+  /** Lines of `_redirects`, rewrites and header rules of `vercel.json`: counted in the host's config. */
+  | "redirect lines"
+  | "rewrites"
+  | "header rules"
+  /** A request's CPU time, a Worker's start-up, the time to begin the response: never measured by the build. */
+  | "cpu ms"
+  | "startup ms"
+  | "response start ms";
 
 /** One published limit of a host, by plan. */
 export interface LimitRow {
@@ -16,6 +28,9 @@ export interface LimitRow {
   source: string;
   /** When the figure was read (YYYY-MM-DD). */
   read: string;
+  /** "error": the host refuses a deploy past it (a documented hard limit). Otherwise the crossing is a warning
+   * (guidance, or a limit the plan may lift), an error with --strict. */
+  severity?: "error";
 }
 
 export interface HostPreset {

@@ -4,9 +4,9 @@
 import { fileHash } from "./record.js";
 import { HOSTS } from "./registry.js";
 import { DEFAULT_HOSTS, HOST_NAMES, type HostName } from "./names.js";
-import type { BesideFolder, HostFile, HostInput, HostOutput } from "./types.js";
+import type { BesideFolder, ConfigMeasures, HostFile, HostInput, HostOutput } from "./types.js";
 
-export type { BesideFolder, HostAdapter, HostFile, HostInput, HostOutput } from "./types.js";
+export type { BesideFolder, ConfigMeasures, HostAdapter, HostFile, HostInput, HostOutput } from "./types.js";
 export { DEFAULT_HOSTS, HOST_NAMES, parseHosts, type HostName } from "./names.js";
 export { HOSTS } from "./registry.js";
 
@@ -31,6 +31,11 @@ export function renderHosts(input: HostInput, hosts: readonly HostName[] = DEFAU
   return assembleHosts(
     HOST_NAMES.filter((n) => hosts.includes(n)).map((name) => ({ name, output: HOSTS[name].render(input) })),
   );
+}
+
+/** What a host's own files hold where its preset limits it (rule counts), for the plan limits. */
+export function configMeasures(name: HostName, output: HostOutput): ConfigMeasures {
+  return HOSTS[name].measure?.(output.files) ?? {};
 }
 
 /** The same hosts, each file with its sha1 (the hosts' record lists it, and the writers use it): hashed once. */

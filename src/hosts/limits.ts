@@ -1,13 +1,16 @@
 // src/hosts/limits.ts
 // What each host accepts per deploy, by plan: each host folder's preset lists its limits, each figure with its source
 // and the date it was read, so that one edit updates the check and the docs. Pure: the build measures what each host
-// would receive (src/pipeline/measure-hosts.ts) and `planLimitDiagnostics` compares. Limits that make an emitted config fail to load
-// (the static fallbacks' rule counts) are not here: their printers refuse them (HostLimitError).
+// would receive (src/pipeline/measure-hosts.ts: files, sizes, and the rule counts its adapter's `measure` finds in its config) and
+// `planLimitDiagnostics` compares: a crossed row is a warning, or an error where the host documents a hard limit.
+// The CPU, start-up and response-time rows are never compared: the build cannot measure a request's cost, so they
+// only document the plans (the bench measures the handler against them).
 
 import type { Diagnostic } from "../errors.js";
 import { MB, type LimitRow, type Measure } from "./host-preset.js";
 import type { HostName } from "./names.js";
 import { PRESETS } from "./presets.js";
+import type { ConfigMeasures } from "./types.js";
 
 export type { Measure } from "./host-preset.js";
 
@@ -24,7 +27,7 @@ export const PLAN_LIMITS: readonly PlanLimit[] = PRESETS.flatMap((p) =>
 );
 
 /** What the build measured of one host's upload. */
-export interface HostMeasures {
+export interface HostMeasures extends ConfigMeasures {
   host: HostName;
   files?: number;
   largestFile?: { path: string; bytes: number };
@@ -35,37 +38,68 @@ export interface HostMeasures {
 const count = (n: number): string => n.toLocaleString("en-US");
 const size = (n: number): string => (n >= MB ? `${(n / MB).toFixed(2)} MB` : `${(n / 1000).toFixed(1)} kB`);
 
+const FEWER = "use fewer icons, extensions or versions";
 const HINTS: Record<Measure, string> = {
   files: "Deploy with fewer files (icons), pick --plan paid if your account has it, or leave the host out of --hosts.",
   "file bytes": "Make the file smaller, or leave the host out of --hosts.",
   "handler gzip bytes":
     "Use fewer icons, extensions or versions, pick --plan paid if your account has it, or leave the host out of --hosts.",
   "handler bytes": "Use fewer icons, extensions or versions, or leave the host out of --hosts.",
+  "redirect lines": `Deploy the edge function instead (--hosts netlify: no rule per value), or ${FEWER}.`,
+  rewrites: `Deploy the edge function instead (--hosts vercel: no rule per value), or ${FEWER}.`,
+  "header rules": `Deploy the edge function instead (--hosts vercel), or ${FEWER}.`,
+  "cpu ms": "Not measured by the build.",
+  "startup ms": "Not measured by the build.",
+  "response start ms": "Not measured by the build.",
 };
 
-/** One warning per crossed limit of the plan's row, naming the host, the limit, the measured figure and what to do. */
+const SIZES: ReadonlySet<Measure> = new Set(["file bytes", "handler bytes", "handler gzip bytes"]);
+const UNITS: Partial<Record<Measure, string>> = { files: "files", "redirect lines": "_redirects lines" };
+
+/** The measured figure a limit compares, or undefined where the build does not measure it. */
+function measured(m: HostMeasures, measure: Measure): number | undefined {
+  switch (measure) {
+    case "files":
+      return m.files;
+    case "file bytes":
+      return m.largestFile?.bytes;
+    case "handler bytes":
+      return m.handlerBytes;
+    case "handler gzip bytes":
+      return m.handlerGzipBytes;
+    case "redirect lines":
+      return m.redirectLines;
+    case "rewrites":
+      return m.rewrites;
+    case "header rules":
+      return m.headerRules;
+    default:
+      return undefined;
+  }
+}
+
+/** A measured figure as the messages print it: a size, or a count with its unit. */
+const shown = (measure: Measure, n: number): string =>
+  SIZES.has(measure) ? size(n) : `${count(n)} ${UNITS[measure] ?? measure}`;
+
+/**
+ * One diagnostic per crossed limit of the plan's row, naming the host, the limit, the measured figure, what to do and
+ * the limit's source: a warning, or an error for a limit the host enforces.
+ */
 export function planLimitDiagnostics(measures: readonly HostMeasures[], plan: Plan): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const m of measures) {
     for (const limit of PLAN_LIMITS.filter((l) => l.host === m.host)) {
       const max = limit[plan];
-      const value =
-        limit.measure === "files"
-          ? m.files
-          : limit.measure === "file bytes"
-            ? m.largestFile?.bytes
-            : limit.measure === "handler bytes"
-              ? m.handlerBytes
-              : m.handlerGzipBytes;
+      const value = measured(m, limit.measure);
       if (value === undefined || value <= max) continue;
-      const shown = limit.measure === "files" ? `${count(value)} files` : size(value);
-      const allowed = limit.measure === "files" ? count(max) : size(max);
+      const allowed = SIZES.has(limit.measure) ? size(max) : count(max);
       const of = limit.measure === "file bytes" && m.largestFile ? ` (${m.largestFile.path})` : "";
       out.push({
-        severity: "warning",
+        severity: limit.severity ?? "warning",
         code: "HOST_PLAN_LIMIT",
         file: `--hosts ${m.host}`,
-        message: `${m.host}: ${limit.what} is ${allowed} on the ${plan} plan; this build gives ${shown}${of}.`,
+        message: `${m.host}: ${limit.what} is ${allowed} on the ${plan} plan; this build gives ${shown(limit.measure, value)}${of}.`,
         hint: `${HINTS[limit.measure]} Source: ${limit.source} (read ${limit.read}).`,
       });
     }

@@ -61,9 +61,20 @@ export interface HostOutput {
   beside?: BesideFolder[];
 }
 
+/** What a host's config holds where the host limits it (src/hosts/limits.ts compares). */
+export interface ConfigMeasures {
+  /** Rule lines of `_redirects`. */
+  redirectLines?: number;
+  /** Rewrites and header rules of `vercel.json`. */
+  rewrites?: number;
+  headerRules?: number;
+}
+
 export interface HostAdapter {
   /** Its preset's name (src/hosts/<name>/preset.ts). */
   name: string;
   /** The files that make this host answer `/api.php?…` as the reference does. Never touches the disk. */
   render(input: HostInput): HostOutput;
+  /** Counts what its files (as rendered, or read back from the last build) hold, where its preset limits it. */
+  measure?(files: readonly HostFile[]): ConfigMeasures;
 }

@@ -8,6 +8,7 @@ import { entryBundle } from "../edge/index.js";
 import { ContentError, HostLimitError, type Diagnostic } from "../errors.js";
 import {
   assembleHosts,
+  configMeasures,
   renderHosts,
   withFileHashes,
   type HostInput,
@@ -82,9 +83,11 @@ export function checkedHosts(
 ): () => string {
   const largest = largestPublished(published);
   // A kept host's handler keeps its size (gzipped once).
-  const measures = made.rendered.outputs.map(({ name, output }, i) =>
-    measureHost(name, output, largest, siteFiles(name), made.memo?.measures[i] ?? made.kept?.[i]),
-  );
+  // The rule counts in each host's config: dev's memo has them for the same files.
+  const measures = made.rendered.outputs.map(({ name, output }, i) => ({
+    ...(made.memo?.measures[i] ?? configMeasures(name, output)),
+    ...measureHost(name, output, largest, siteFiles(name), made.memo?.measures[i] ?? made.kept?.[i]),
+  }));
   const memoOut =
     options.memo === undefined
       ? null

@@ -89,8 +89,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 const APACHE_MODULE_LIST = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"];
 
-/** Apache in the foreground (-DFOREGROUND) with the site as document root and AllowOverride All. */
-export async function startApache(siteDir: string): Promise<RunningServer> {
+/** Apache in the foreground (-DFOREGROUND) with the site as document root and AllowOverride All; `extra` lines are
+ * added to its config (an Alias). */
+export async function startApache(siteDir: string, extra: readonly string[] = []): Promise<RunningServer> {
   const dir = await tmpDir("bis-apache-");
   const port = await freePort();
   const docroot = path.resolve(siteDir);
@@ -108,6 +109,7 @@ export async function startApache(siteDir: string): Promise<RunningServer> {
     "  AllowOverride All",
     "  Require all granted",
     "</Directory>",
+    ...extra,
     "",
   ].join("\n");
   await writeFile(path.join(dir, "httpd.conf"), conf);

@@ -40,5 +40,21 @@ export const preset = {
       source: "https://developers.cloudflare.com/workers/platform/limits/#worker-size",
       read: "2026-11-25",
     },
+    {
+      measure: "cpu ms",
+      free: 10,
+      paid: 30_000,
+      what: "CPU time per request (Paid: 30 s by default, up to 5 min with limits.cpu_ms)",
+      source: "https://developers.cloudflare.com/workers/platform/limits/#cpu-time",
+      read: "2026-11-28",
+    },
+    {
+      measure: "startup ms",
+      free: 1000,
+      paid: 1000,
+      what: "Worker start-up time (parsing and running its global scope)",
+      source: "https://developers.cloudflare.com/workers/platform/limits/#worker-startup-time",
+      read: "2026-11-28",
+    },
   ],
 } as const satisfies HostPreset;

@@ -129,4 +129,15 @@ export const netlifyStatic: HostAdapter = {
       docroot: "site",
     };
   },
+  measure(files) {
+    const file = files.find((f) => f.path === "_redirects");
+    return file === undefined ? {} : { redirectLines: ruleLines(file.data) };
+  },
 };
+
+/** The rule lines of a `_redirects` text (what Netlify counts as redirects): neither blank nor a comment. */
+export function ruleLines(text: string): number {
+  let n = 0;
+  for (const line of text.split("\n")) if (line.trim() !== "" && !line.trimStart().startsWith("#")) n++;
+  return n;
+}

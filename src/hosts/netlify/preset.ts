@@ -16,5 +16,13 @@ export const preset = {
       source: "https://docs.netlify.com/build/edge-functions/limits/",
       read: "2026-11-25",
     },
+    {
+      measure: "cpu ms",
+      free: 50,
+      paid: 50,
+      what: "Edge Function CPU time per request",
+      source: "https://docs.netlify.com/build/edge-functions/limits/",
+      read: "2026-11-28",
+    },
   ],
 } as const satisfies HostPreset;

@@ -17,5 +17,13 @@ export const preset = {
       source: "https://vercel.com/docs/functions/limitations",
       read: "2026-11-25",
     },
+    {
+      measure: "response start ms",
+      free: 25_000,
+      paid: 25_000,
+      what: "time an Edge Function has to begin its response (Vercel publishes no CPU limit for it)",
+      source: "https://vercel.com/docs/functions/limitations",
+      read: "2026-11-28",
+    },
   ],
 } as const satisfies HostPreset;
