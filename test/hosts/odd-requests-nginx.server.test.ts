@@ -1,4 +1,4 @@
-// test/hosts/odd-requests-nginx.test.ts
+// test/hosts/odd-requests-nginx.server.test.ts
 // Issue 27's differential table: every odd request of test/hosts/odd-requests.ts to `preview --as nginx` and to the
 // real nginx with the emitted config, and to `preview --as apache` and the real Apache with the emitted `.htaccess`,
 // over the same built folder: the same status, and for /api.php the same body and API headers (issue 52: the

@@ -1,4 +1,4 @@
-// test/hosts/preview-as-parity.test.ts
+// test/hosts/preview-as-parity.server.test.ts
 // Issue 52 item 7: `preview --as <host>` answers /api.php as that host does, its fallbacks included. Every request
 // the parity suite generates (own values, extra, repeated, bare, unknown and empty parameters, case variants,
 // percent-encoded and raw values) is asked of each static host's real engine (nginx and Apache with the emitted
