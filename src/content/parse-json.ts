@@ -76,13 +76,16 @@ function tooDeepAt(text: string): number {
 
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** Why a whole number beyond 2^53 cannot be built as PHP answers it: PHP's json_decode keeps it as a 64-bit integer
- * up to 2^63 - 1 (exactly) and makes a float of anything beyond, which json_encode prints in exponent form. */
-function beyondSafeInteger(literal: string, value: number): string {
+/** Why a number cannot be built as PHP answers it, or null: PHP keeps whole numbers to 2^63 - 1 exactly (we round
+ * beyond 2^53), makes JavaScript's float of any other (printed alike: phpNumber), and INF of one beyond the floats. */
+function numberProblem(literal: string, value: number): string | null {
+  if (!Number.isFinite(value))
+    return `${literal} is beyond the largest float: PHP reads it as INF, which json_encode cannot print, so the answers that hold it would be empty.`;
+  if (!/^-?\d+$/.test(literal) || Number.isSafeInteger(value)) return null;
   const n = BigInt(literal);
   return n <= INT64_MAX && n >= -INT64_MAX - 1n
     ? `${literal} is a whole number beyond 2^53: PHP keeps it exactly as a 64-bit integer, but this build would round it to ${String(value)}, so the answers would differ from PHP's.`
-    : `${literal} is beyond PHP's 64-bit integers (2^63): PHP reads it as a float and prints it in exponent form, which this build would not match (it would print ${String(value)}).`;
+    : null;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -184,7 +187,7 @@ function textProblem(file: string, text: string, at: (offset: number) => Positio
 
 /**
  * The parsed tree as a value (objects as Maps, in their order), with what PHP would refuse or read otherwise pushed
- * onto `diagnostics`: duplicate keys, lone surrogates, whole numbers beyond 2^53.
+ * onto `diagnostics`: duplicate keys, lone surrogates, numbers PHP reads otherwise (numberProblem).
  */
 function valueOf(
   root: Node,
@@ -205,18 +208,20 @@ function valueOf(
         return node.value as Json;
       case "number": {
         const literal = text.slice(node.offset, node.offset + node.length);
-        if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(node.value as number)) {
+        const problem = numberProblem(literal, node.value as number);
+        if (problem !== null) {
           diagnostics.push({
             severity: "error",
             code: "JSON_NUMBER_RANGE",
             file,
             pointer: pointer(),
             ...at(node.offset),
-            message: beyondSafeInteger(literal, node.value as number),
+            message: problem,
             hint: "Write it as a string, or use a number between -9007199254740991 and 9007199254740991.",
           });
         }
-        return node.value as Json;
+        // PHP reads an integer -0 as 0 (a float -0.0 stays -0, and is printed so).
+        return (/^-0+$/.test(literal) ? 0 : node.value) as Json;
       }
       default:
         return node.value as Json;

@@ -57,6 +57,21 @@ export function ifNoneMatchHolds(header: string | null, etag: string): boolean {
   return holds(header.substring(start, end));
 }
 
+/**
+ * Reads a request's body to its end and drops it, as PHP does with a body it does not use. Left unread (or only
+ * cancelled), workerd loses the connection after the answer, and a request already sent on it fails: wrangler dev
+ * answers it 503 ("Your worker restarted mid-request"), or retries it when it is a GET or HEAD.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (request.body === null || request.bodyUsed) return;
+  try {
+    const reader = request.body.getReader();
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    // The client went away mid-body: the answer is still written, and goes nowhere.
+  }
+}
+
 /** Whether a request path is the handler's: /api.php or /api.php/… (PHP's PATH_INFO). */
 export const isApiPath = (pathname: string): boolean => pathname === "/api.php" || pathname.startsWith("/api.php/");
 
@@ -65,6 +80,7 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
   const data = new HandlerData();
   return async (request, read) => {
     const method = request.method;
+    await discardBody(request);
     if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
     const { core, site, answers } = data.loaded ?? (await data.load(read));
     const origin = data.originOf(core, site, request.url);

@@ -13,16 +13,38 @@ export type Body =
   null | boolean | number | string | readonly Body[] | JsonObject | { readonly [key: string]: Body | undefined };
 
 /**
- * Serialize like `JSON.stringify(value, null, 2) + "\n"`, except that Maps are objects in insertion order.
+ * Serialize like `JSON.stringify(value, null, 2) + "\n"`, except that Maps are objects in insertion order (printed as
+ * PHP prints the array it decodes them into: see isPhpList) and numbers are printed as PHP prints them (phpNumber).
  * Fields whose value is `undefined` are left out, as JSON.stringify does.
- * Values without Maps are exactly what JSON.stringify prints, so they are handed to it whole (most answers are).
+ * Values without Maps (and without such numbers) are exactly what JSON.stringify prints, so they are handed to it
+ * whole (most answers are).
  */
 export function stringify(value: Body): string {
   return `${native(value) ? JSON.stringify(value, null, 2) : write(value, "")}\n`;
 }
 
-/** Whether JSON.stringify prints `value` as `write` would: no Map anywhere in it, no hole or undefined in an array. */
+/**
+ * A number as PHP 8's json_encode prints it (serialize_precision -1): the shortest digits that read back the same, as
+ * JavaScript's, but in exponent form below 1e-4 and from 1e17 on, with ".0" after a lone digit (`1.0e+17`, `1.0e-5`),
+ * and -0 as "-0" (content's -0.0; an integer -0 is read as 0). Elsewhere it is JavaScript's text.
+ */
+export function phpNumber(n: number): string {
+  if (Object.is(n, -0)) return "-0";
+  if (jsPrintsAsPhp(n)) return String(n);
+  const [mantissa, exponent] = n.toExponential().split("e") as [string, string];
+  const e = Number(exponent);
+  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}e${e < 0 ? "-" : "+"}${Math.abs(e)}`;
+}
+
+/** Whether JSON.stringify prints the number as PHP does (content's numbers are finite: parse-json refuses others). */
+const jsPrintsAsPhp = (n: number): boolean => (n === 0 ? !Object.is(n, -0) : Math.abs(n) >= 1e-4 && Math.abs(n) < 1e17);
+
+/**
+ * Whether JSON.stringify prints `value` as `write` would: no Map anywhere in it, no hole or undefined in an array, no
+ * number that PHP prints otherwise.
+ */
 function native(value: Body | undefined): boolean {
+  if (typeof value === "number") return jsPrintsAsPhp(value);
   if (value === null || typeof value !== "object") return true;
   if (value instanceof Map) return false;
   if (Array.isArray(value)) {
@@ -57,6 +79,7 @@ export function isPhpList(map: ReadonlyMap<string, unknown>): boolean {
 const asPhp = (value: Body): Body => (value instanceof Map && isPhpList(value) ? [...value.values()] : value);
 
 function write(value: Body, indent: string): string {
+  if (typeof value === "number") return phpNumber(value);
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
   if (value instanceof Map && isPhpList(value)) return write(asPhp(value), indent);
   // A subtree without Maps: JSON.stringify prints it; its lines get this level's indent (strings hold no raw newline).
@@ -86,6 +109,7 @@ export function sameText(a: Body, b: Body): boolean {
   if (a === b) return true;
   a = asPhp(a);
   b = asPhp(b);
+  if (typeof a === "number" && typeof b === "number") return phpNumber(a) === phpNumber(b);
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object")
     return JSON.stringify(a) === JSON.stringify(b);
   if (Array.isArray(a) || Array.isArray(b)) {

@@ -64,11 +64,22 @@ const beforeNul = (s: string): string => {
   return nul === -1 ? s : s.slice(0, nul);
 };
 
-/** Returns -1, 0 or 1 exactly as PHP's version_compare($a, $b): a line-by-line port of php_version_compare(). */
+const UTF8 = new TextEncoder();
+/** The UTF-8 bytes of `s`, one character each: PHP reads a version byte by byte, and no byte above 0x7F is alphanumeric. */
+function bytesOf(s: string): string {
+  let out = "";
+  for (const byte of UTF8.encode(s)) out += String.fromCharCode(byte);
+  return out;
+}
+
+/** Returns -1, 0 or 1 exactly as PHP's version_compare($a, $b), which compares the versions' bytes. */
 export function versionCompare(a: string, b: string): -1 | 0 | 1 {
   // PHP compares C strings: a NUL byte ends the version.
-  a = beforeNul(a);
-  b = beforeNul(b);
+  return compareBytes(bytesOf(beforeNul(a)), bytesOf(beforeNul(b)));
+}
+
+/** versionCompare on versions given as bytes (bytesOf): a line-by-line port of php_version_compare(). */
+function compareBytes(a: string, b: string): -1 | 0 | 1 {
   if (a === "" || b === "") {
     if (a === "" && b === "") return 0;
     return a !== "" ? 1 : -1;
@@ -99,10 +110,10 @@ export function versionCompare(a: string, b: string): -1 | 0 | 1 {
   if (compare === 0) {
     if (n1 !== null) {
       const rest = v1.slice(p1);
-      compare = isDigit(rest[0]) ? 1 : versionCompare(rest, NUMBER);
+      compare = isDigit(rest[0]) ? 1 : compareBytes(rest, NUMBER);
     } else if (n2 !== null) {
       const rest = v2.slice(p2);
-      compare = isDigit(rest[0]) ? -1 : versionCompare(NUMBER, rest);
+      compare = isDigit(rest[0]) ? -1 : compareBytes(NUMBER, rest);
     }
   }
   return compare;

@@ -115,6 +115,7 @@ export const MESSAGES = {
   iconNameMissing: "Icon name not specified",
   iconTypeInvalid: "Invalid icon file type",
   referenceNotFound: "Configuration reference not found",
+  iconMappingsNotFound: "Icon mappings not found or invalid",
 } as const;
 
 const ENDPOINTS: ReadonlyArray<readonly [ActionName, string, string]> = [
@@ -313,8 +314,11 @@ export function findIcon(
 }
 
 export function iconMappings(site: SiteModel): Answer {
+  // PHP tests the decoded icons.json with empty(): `{}` is an empty array, answered as not found.
   return once(site.iconMap, "iconMappings", () =>
-    ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }),
+    site.iconMap.json.size === 0
+      ? fail("iconMappings", 404, MESSAGES.iconMappingsNotFound)
+      : ok("iconMappings", { success: true, mappings: site.iconMap.json, count: site.iconMap.json.size }),
   );
 }
 

@@ -219,7 +219,9 @@ function extensionSettingOtherTypeRules(r: RouteBuilder, site: SiteModel, settin
 function parameterlessRules(r: RouteBuilder, site: SiteModel): void {
   // icons, iconMappings, status, configReference: no parameters.
   r.one("icons", action("icons"), "/api/icons.json", A.icons(site));
-  r.one("iconMappings", action("iconMappings"), "/api/iconMappings.json", A.iconMappings(site));
+  const mappings = A.iconMappings(site);
+  const mappingsAt = mappings.status === 200 ? "/api/iconMappings.json" : "/api/errors/icon-mappings-not-found.json";
+  r.one("iconMappings", action("iconMappings"), mappingsAt, mappings);
   r.one("status", action("status"), "/api/status.json", A.status(site));
   const reference = A.configReference(site);
   r.one(

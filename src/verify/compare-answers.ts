@@ -1,10 +1,12 @@
 // src/verify/compare-answers.ts
 // The comparison rules (pure): status, the API's headers, and the body. JSON deep-equal ignoring key order, with
 // the fields that vary by design compared by form only (`timestamp`; an icon's `path`, by its ending
-// `icons/<filename>`; absolute URLs under the build's base URL). Plain files by sha256. Content-Type by media type
+// `icons/<filename>`; absolute URLs under the build's base URL); a list is no object (`[]` is not `{}`), and a whole
+// number written as a float (`1.0e+20`) is not the integer (src/verify/json-literals.ts). Plain files by sha256. Content-Type by media type
 // and charset, case-insensitively; a JSON type without a charset is UTF-8 (RFC 8259).
 
 import { createHash } from "node:crypto";
+import { FloatLiteral, parseJsonLiterals } from "./json-literals.js";
 
 /** An answer as received (header names lower case). */
 export interface Received {
@@ -82,11 +84,20 @@ export function sameContentType(expected: string | undefined, received: string |
 
 const show = (v: unknown): string => {
   const text =
-    v === undefined ? "(absent)" : typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
+    v === undefined
+      ? "(absent)"
+      : v instanceof FloatLiteral
+        ? v.text
+        : Object.is(v, -0)
+          ? "-0"
+          : typeof v === "string"
+            ? JSON.stringify(v)
+            : (JSON.stringify(v) ?? String(v));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof FloatLiteral);
 const ABSOLUTE = /^https?:\/\/[^/?#\s]+/;
 const ICON_ENDING = /(?:^|\/)icons\/[^/]+$/;
 
@@ -141,6 +152,12 @@ export function jsonDifference(
     const extra = Object.keys(got).find((k) => !Object.hasOwn(want, k));
     return extra === undefined ? null : `${at}.${extra}: expected (absent), received ${show(got[extra])}`;
   }
+  if (want instanceof FloatLiteral || got instanceof FloatLiteral) {
+    const value = (v: unknown): unknown => (v instanceof FloatLiteral ? v.value : v);
+    if (want instanceof FloatLiteral && got instanceof FloatLiteral && Object.is(want.value, got.value)) return null;
+    const form = Object.is(value(want), value(got)) ? " (a float and an integer to a typed client)" : "";
+    return `${at}: expected ${show(want)}, received ${show(got)}${form}`;
+  }
   return Object.is(want, got) ? null : `${at}: expected ${show(want)}, received ${show(got)}`;
 }
 
@@ -165,7 +182,7 @@ export function compareAnswer(want: Expected, got: Received, options: CompareOpt
   } else if (body.kind === "json") {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(got.body.toString("utf8"));
+      parsed = parseJsonLiterals(got.body.toString("utf8"));
     } catch {
       const start = got.body.subarray(0, 60).toString("utf8").replace(/\s+/g, " ").trim();
       differences.push(`body: expected JSON, received ${got.body.length === 0 ? "nothing" : show(start)}`);

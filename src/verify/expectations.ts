@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Build, BuildAnswer, EdgeHandler, SiteFileRecord } from "../layout/read-build.js";
 import { API_HEADERS, sha256, type Expected } from "./compare-answers.js";
+import { parseJsonLiterals } from "./json-literals.js";
 import type { VerifyRequest } from "./requests.js";
 
 const lowerHeaders = (headers: Record<string, string>): Record<string, string | undefined> => {
@@ -43,7 +44,7 @@ export class Expectations {
     return {
       status: answer.status,
       headers: lowerHeaders(answer.headers),
-      body: method === "HEAD" ? { kind: "empty" } : { kind: "json", value: JSON.parse(text) as unknown },
+      body: method === "HEAD" ? { kind: "empty" } : { kind: "json", value: parseJsonLiterals(text) },
       size: Buffer.byteLength(text),
     };
   }
@@ -57,7 +58,7 @@ export class Expectations {
     if (request.method !== "GET") body = { kind: "empty" };
     else {
       try {
-        body = { kind: "json", value: JSON.parse(text) as unknown };
+        body = { kind: "json", value: parseJsonLiterals(text) };
       } catch {
         body = { kind: "bytes", sha256: sha256(text), size: Buffer.byteLength(text) };
       }
@@ -120,7 +121,7 @@ export class Expectations {
       body: { kind: "any" },
       size: bytes.length,
       same: (body) => body.equals(bytes),
-      full: async () => ({ ...expected, body: { kind: "json", value: JSON.parse(bytes.toString("utf8")) as unknown } }),
+      full: async () => ({ ...expected, body: { kind: "json", value: parseJsonLiterals(bytes.toString("utf8")) } }),
     };
   }
 

@@ -39,7 +39,9 @@ export const STATIC_FALLBACKS: readonly StaticFallback[] = [
     why:
       "A value the build does not know (an extension, icon, type or version) gets its rule's one precomputed " +
       'fallback: the value is echoed as "", ' +
-      'and every unknown version is answered "update available" (PHP compares it with version_compare).',
+      'every unknown version is answered "update available" (PHP compares it with version_compare), and an icon ' +
+      "name not in icons/ is answered 404 (PHP answers 400 for a name without an image extension, and takes a " +
+      "path's last part: `../php.png` is php.png).",
   },
   {
     id: "case-folded",

@@ -130,12 +130,12 @@ export async function startVercelOutput(
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
       const host = req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const response = await fn(
-        new Request(`http://${host}${req.url ?? "/"}`, {
-          method: req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET"),
-          headers,
-        }),
-      );
+      const method = req.method === "TRACE" || req.method === "CONNECT" ? "GET" : (req.method ?? "GET");
+      // The request's body goes to the function as Vercel sends it (a GET or HEAD has none).
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const sent = method === "GET" || method === "HEAD" || chunks.length === 0 ? undefined : Buffer.concat(chunks);
+      const response = await fn(new Request(`http://${host}${req.url ?? "/"}`, { method, headers, body: sent }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {

@@ -332,6 +332,15 @@ describe("iconMappings, status, configReference", () => {
       count: 5,
     });
   });
+  it("iconMappings of an icons.json `{}` is 404, as PHP's empty() decides (reference-behaviour.md §8)", () => {
+    const empty = makeSite({ iconMap: { json: new Map(), entries: new Map(), lastModified: T - 300 } });
+    const a = answer(empty, parseQuery("action=iconMappings"));
+    expect([a.status, JSON.parse(answerText(a))]).toEqual([
+      404,
+      { error: "Icon mappings not found or invalid", status: 404 },
+    ]);
+    expect(answerHeaders(a)["Cache-Control"]).toBeUndefined();
+  });
   it("status counts lower-case icon files, icons.json keys and both maps' keys", () => {
     const b = body("action=status");
     expect(b).toEqual({

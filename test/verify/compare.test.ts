@@ -3,6 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { compareAnswer, jsonDifference, sameContentType, type Expected } from "../../src/verify/compare-answers.js";
+import { FloatLiteral, parseJsonLiterals } from "../../src/verify/json-literals.js";
 import { sample, sampleOf } from "../../src/verify/requests.js";
 
 const base = { baseUrl: "https://icons.example.org" };
@@ -39,6 +40,43 @@ describe("JSON bodies", () => {
     expect(jsonDifference(want, { url: "/icons/php.png" }, base)).toMatch(/absolute URL/);
     // Other strings are exact.
     expect(jsonDifference({ url: "https://elsewhere.org/x" }, { url: "https://other.org/x" }, base)).not.toBeNull();
+  });
+
+  test('a list is no object: PHP prints {} and {"0":…} as lists, and a client sees the type', () => {
+    expect(jsonDifference({ a: [] }, { a: {} }, base)).toBe("$.a: expected an array, received {}");
+    expect(jsonDifference({ a: {} }, { a: [] }, base)).toBe("$.a: expected an object, received []");
+    expect(jsonDifference({ a: ["x"] }, { a: { 0: "x" } }, base)).toBe('$.a: expected an array, received {"0":"x"}');
+    expect(jsonDifference(JSON.parse('{"0":"x"}'), ["x"], base)).toBe('$: expected an object, received ["x"]');
+  });
+
+  test("a whole number written as a float is not the integer: 1.0e+20 against 100000000000000000000", () => {
+    const parse = (text: string): unknown => parseJsonLiterals(text);
+    expect(parse("[1.0e+20, 1, 1.5, -0, 2e0]")).toEqual([
+      new FloatLiteral(1e20, "1.0e+20"),
+      1,
+      1.5,
+      -0,
+      new FloatLiteral(2, "2e0"),
+    ]);
+    expect(jsonDifference(parse('{"n":1.0e+20}'), parse('{"n":100000000000000000000}'), base)).toBe(
+      "$.n: expected 1.0e+20, received 100000000000000000000 (a float and an integer to a typed client)",
+    );
+    expect(jsonDifference(parse('{"n":1}'), parse('{"n":1.0}'), base)).toBe(
+      "$.n: expected 1, received 1.0 (a float and an integer to a typed client)",
+    );
+    // The same float in another spelling, and numbers that are not whole, are the same.
+    expect(jsonDifference(parse("[1.0e+20, 0.5]"), parse("[1e20, 5e-1]"), base)).toBeNull();
+    expect(jsonDifference(parse("[2.0]"), parse("[3.0]"), base)).toBe("$[0]: expected 2.0, received 3.0");
+    // -0 is not 0 (PHP prints a float -0.0 as -0).
+    expect(jsonDifference(parse("[-0]"), parse("[0]"), base)).toBe("$[0]: expected -0, received 0");
+  });
+
+  test("the literal-keeping reader reads what JSON.parse reads, strings and keys included", () => {
+    const text = '{"__proto__": [1.0, "a\\"1.0\\"", {"k": -2.0E3}], "s": "x", "t": true, "n": null, "e": {}}';
+    const parsed = parseJsonLiterals(text) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["__proto__", "s", "t", "n", "e"]);
+    expect(JSON.stringify(parsed)).toBe(JSON.stringify(JSON.parse(text)));
+    expect(() => parseJsonLiterals("[1.0,")).toThrow(SyntaxError);
   });
 });
 

@@ -4,7 +4,7 @@
 // worker first only for /api.php, so those reach it only through Pages-like routing or a direct call).
 // esbuild bundles this file into one self-contained ES module (lib/edge/bundles/cloudflare.js).
 
-import { createApiHandler, isApiPath, unavailable } from "../../edge/handler.js";
+import { createApiHandler, discardBody, isApiPath, unavailable } from "../../edge/handler.js";
 import { isInternalPath } from "../../routes/internal-files.js";
 
 interface Env {
@@ -30,7 +30,10 @@ const cloudflare_default = {
       // A data file is an asset: the binding serves it without running this worker again.
       return answer(request, (path) => env.ASSETS.fetch(new Request(new URL(path, url.origin)))).catch(unavailable);
     }
-    if (isInternalPath(decodedPath(url.pathname))) return new Response("Not Found", { status: 404 });
+    if (isInternalPath(decodedPath(url.pathname))) {
+      await discardBody(request); // as the handler does: an unread body costs workerd the connection
+      return new Response("Not Found", { status: 404 });
+    }
     return env.ASSETS.fetch(request);
   },
 };

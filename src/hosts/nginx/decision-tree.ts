@@ -11,6 +11,8 @@ import { classVar, type ParamClasses } from "./value-classes.js";
 
 interface PendingRule {
   rule: Rule;
+  /** Its place in the table: rule ids are not unique (each escaped value has a rule of its own, by one id). */
+  at: number;
   /** Predicates not decided yet, in the table's order: param → key of the predicate (PredicateKeys). */
   open: Array<[string, string]>;
 }
@@ -33,7 +35,7 @@ export function decisionTree(
   const node = (rules: PendingRule[]): string => {
     const first = rules[0]!;
     if (first.open.length === 0) return leaf(first.rule);
-    const key = JSON.stringify(rules.map((r) => [r.rule.id, r.open]));
+    const key = JSON.stringify(rules.map((r) => [r.at, r.open]));
     const known = memo.get(key);
     if (known !== undefined) return known;
     const [param] = first.open[0]!;
@@ -41,7 +43,7 @@ export function decisionTree(
     const children = [...c.accepts].map(([id, accepts]) => {
       const remaining = rules
         .filter((r) => r.open.every(([q, k]) => q !== param || accepts.get(k)!))
-        .map((r) => ({ rule: r.rule, open: r.open.filter(([q]) => q !== param) }));
+        .map((r) => ({ rule: r.rule, at: r.at, open: r.open.filter(([q]) => q !== param) }));
       return [id, node(remaining)] as const;
     });
     let value = children[0]![1];
@@ -68,8 +70,9 @@ export function decisionTree(
     memo.set(key, value);
     return value;
   };
-  const pending = table.rules.map((rule) => ({
+  const pending = table.rules.map((rule, at) => ({
     rule,
+    at,
     open: predicates(rule).map(([param, p]) => [param, keys.get(p)!] as [string, string]),
   }));
   return { root: node(pending), maps };

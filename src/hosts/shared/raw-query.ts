@@ -1,8 +1,8 @@
 // src/hosts/shared/raw-query.ts
 // The PCRE patterns that find a parameter's last value in a raw (undecoded) query string: Apache's
 // %{QUERY_STRING} and nginx's $args. The ONLY place where a value is turned into pattern text for those hosts: the
-// output uses letters, digits, `_~-`, `\.`, `\*`, `\(`, `\)`, `!`, `'`, `%`, `\xHH` escapes, hex-digit classes and
-// `(?:|)` groups, never a space, quote, `$`, `/`, `#`, `;`, `{`, `}` or control character.
+// output uses letters, digits, `_~-`, `\.`, `\*`, `\(`, `\)`, `!`, `'`, `%`, `\xHH` escapes, hex-digit classes,
+// `(?:|)` groups and `(?!…)` lookaheads, never a space, quote, `$`, `/`, `#`, `;`, `{`, `}` or control character.
 
 import type { Predicate } from "../../routes/route-table.js";
 
@@ -24,13 +24,12 @@ const percentPattern = (byte: number): string => {
  * a space also as "+".
  */
 function rawCharPattern(ch: string, ignoreCase: boolean): string {
-  if (ignoreCase && /^[A-Za-z]$/.test(ch)) {
-    const lower = ch.toLowerCase();
-    const up = ch.toUpperCase();
-    return `(?:[${up}${lower}]|${percentPattern(up.charCodeAt(0))}|${percentPattern(lower.charCodeAt(0))})`;
-  }
+  // A letter in either case, as sent: percent-encoded it counts as an unknown value, as in an exact or a set pattern.
+  if (ignoreCase && /^[A-Za-z]$/.test(ch)) return `[${ch.toUpperCase()}${ch.toLowerCase()}]`;
   const bytes = [...Buffer.from(ch, "utf8")].map(percentPattern).join("");
   if (ch === " ") return `(?:\\+|${bytes})`;
+  // PHP decodes "%" and two hex digits; any other "%" is itself (browsers send it raw).
+  if (ch === "%") return `(?:${bytes}|%(?![0-9A-Fa-f][0-9A-Fa-f]))`;
   if (RAW_PLAIN.test(ch)) return /^[A-Za-z0-9]$/.test(ch) ? ch : `(?:${ch}|${bytes})`;
   if (RAW_ESCAPED.test(ch)) return `(?:\\${ch}|${bytes})`;
   if (RAW_AS_IS.test(ch)) return `(?:${ch}|${bytes})`;
