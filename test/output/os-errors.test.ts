@@ -163,3 +163,25 @@ describe("a SOURCE_DATE_EPOCH out of range (or not a number) is a usage error: e
     expect(result.status).toBe(0);
   });
 });
+
+describe("an --out in a folder that takes no new files", () => {
+  it.skipIf(process.platform !== "linux")(
+    "/proc/self/x is a usage error that names the folder, not a deleted file",
+    async () => {
+      const err: string[] = [];
+      const io = { out: (): void => {}, err: (l: string): void => void err.push(l) };
+      const content = await writeBase();
+      try {
+        const code = await main(
+          ["node", "build-index-site", "build", "--content", content, "--out", "/proc/self/x"],
+          io,
+        );
+        expect(code).toBe(2);
+        expect(err.join("\n")).toMatch(/^--out \/proc\/self\/x: its folder \/proc\/\d+ takes no new files/);
+        expect(err.join("\n")).not.toMatch(/disappeared/);
+      } finally {
+        await removeDir(content);
+      }
+    },
+  );
+});

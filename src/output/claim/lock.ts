@@ -101,6 +101,23 @@ async function stale(file: string): Promise<{ stale: boolean; holder: Holder | n
 }
 
 /**
+ * ENOENT creating a file in a folder that is there: the folder takes no new files (a kernel file system such as /proc
+ * or /sys), which is the --out the user chose, not a file deleted while the build ran.
+ */
+async function refuseFolderWithoutNewFiles(file: string, label: string): Promise<void> {
+  const folder = path.dirname(file);
+  const there = await stat(folder).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+  if (!there) return;
+  throw new UsageError(
+    `--out ${label}: its folder ${folder} takes no new files (a special file system such as /proc or /sys?).`,
+    "Choose an --out on an ordinary disk, e.g. dist.",
+  );
+}
+
+/**
  * Takes the lock of an output folder (its parent must exist), or throws a UsageError (exit 2) naming the build that
  * holds it. `label` is how the user named the folder (--out).
  */
@@ -114,6 +131,7 @@ export async function acquireLock(target: string, label: string): Promise<OutLoc
     try {
       handle = await open(file, "wx");
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") await refuseFolderWithoutNewFiles(file, label);
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const { stale: isStale, holder } = await stale(file);
       if (!isStale) {
