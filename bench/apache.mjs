@@ -11,9 +11,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort, waitForPort } from "./ports.mjs";
 
 const APACHE = "/usr/sbin/apache2";
 const MODULES = "/usr/lib/apache2/modules";
@@ -23,16 +23,6 @@ export const APACHE_PATHS = ["/config.json", "/api.php?action=findIcon&extension
 
 /** Apache's own folder in the build's records (docs/layout.md): its document root. */
 const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "apache");
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /** One GET on a new connection: its status and wall time in ms. */
 const timedGet = (url) =>
@@ -45,24 +35,6 @@ const timedGet = (url) =>
       })
       .once("error", reject);
   });
-
-async function waitForPort(port, child, log) {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`apache2 exited before listening:\n${await log()}`);
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`apache2 did not listen on ${port}`);
-}
 
 async function startApache(docroot) {
   const dir = await mkdtemp(path.join(os.tmpdir(), "bis-bench-apache-"));
@@ -86,7 +58,7 @@ async function startApache(docroot) {
   await writeFile(path.join(dir, "httpd.conf"), conf);
   const env = { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir, APACHE_LOG_DIR: dir };
   const child = spawn(APACHE, ["-f", path.join(dir, "httpd.conf"), "-DFOREGROUND"], { stdio: "ignore", env });
-  await waitForPort(port, child, () => readFile(path.join(dir, "error.log"), "utf8").catch(() => ""));
+  await waitForPort(port, child, "apache2", () => readFile(path.join(dir, "error.log"), "utf8").catch(() => ""));
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {

@@ -7,10 +7,10 @@
 
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { freePort } from "./ports.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -21,14 +21,6 @@ const CONNECTIONS = Number(opt("--connections", "10"));
 
 const { build } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/pipeline.js")).href);
 const { default: autocannon } = await import("autocannon");
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const root = await mkdtemp(path.join(os.tmpdir(), "bis-bench-workerd-"));
 const out = path.join(root, "dist");

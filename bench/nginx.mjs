@@ -6,40 +6,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
+import { freePort, waitForPort } from "./ports.mjs";
 
 const NGINX = "/usr/sbin/nginx";
 /** nginx's own folder in the build's records (docs/layout.md). */
 const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "nginx");
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitForPort(port, child) {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error("nginx exited before listening");
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nginx did not listen on ${port}`);
-}
 
 async function startNginx(work, name, site, withConfig) {
   const dir = path.join(work, `nginx-${name}`);
@@ -70,7 +42,7 @@ async function startNginx(work, name, site, withConfig) {
   const test = spawnSync(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
   const child = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: "ignore" });
-  await waitForPort(port, child);
+  await waitForPort(port, child, "nginx");
   return {
     url: `http://127.0.0.1:${port}/`,
     stop: async () => {
