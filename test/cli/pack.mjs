@@ -49,6 +49,18 @@ try {
   ]) {
     if (!files.includes(needed)) fail(`${needed} is not in the package`);
   }
+  // The README's and the docs' relative links resolve inside the installed package (a file, or a folder of files).
+  for (const page of files.filter((f) => f === "README.md" || (f.startsWith("docs/") && f.endsWith(".md")))) {
+    const text = readFileSync(path.join(repo, page), "utf8");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target) || target.startsWith("#")) continue;
+      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(page), target.split("#")[0]));
+      const folder = resolved.replace(/\/$/, "");
+      if (!files.includes(resolved) && !files.some((f) => f.startsWith(`${folder}/`))) {
+        fail(`${page} links to ${target}, which is not in the package`);
+      }
+    }
+  }
   const maps = files.filter((f) => f.endsWith(".map"));
   if (maps.length > 0) fail(`source maps in the package point at files outside it: ${maps.slice(0, 3).join(", ")}`);
   const sources = files.filter((f) => f.startsWith("src/") || f.startsWith("test/"));

@@ -374,7 +374,7 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
   });
 
-  test("the README shows the Markdown the tool prints for the two fixtures", async () => {
+  test("docs/examples/diff-report.md shows the Markdown the tool prints for the two fixtures", async () => {
     const ran = await cli(
       "diff",
       "../shared/fixtures/indexer-1.1.15",
@@ -382,11 +382,11 @@ describe.skipIf(!haveRealFixtures)("diff indexer-1.1.15 → indexer-1.2.0-r2", (
       "--format",
       "md",
     );
-    const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+    const readme = readFileSync(path.join(REPO, "docs/examples/diff-report.md"), "utf8");
     const start = readme.indexOf("<!-- diff-example:start -->");
     const end = readme.indexOf("<!-- diff-example:end -->");
     expect(start).toBeGreaterThan(-1);
-    // Quoted (every line starts with ">"), so that it renders as the comment would, inside the README.
+    // Quoted (every line starts with ">"), so that it renders as the comment would, inside the page.
     const shown = readme
       .slice(readme.indexOf("\n", start) + 1, end)
       .replace(/\n$/, "")
