@@ -11,7 +11,6 @@ import type { KeptHost } from "../layout/last-build.js";
 import { buildClock } from "../model/time.js";
 import type { SiteModel } from "../model/types.js";
 import type { ClaimOptions } from "../output/claim/claim.js";
-import { checkFolders } from "../output/claim/folder-checks.js";
 import type { PublishOptions } from "../output/publish.js";
 import type { WriteOptions } from "../output/write/options.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
@@ -119,16 +118,16 @@ export interface StageOptions {
 }
 
 /**
- * Narrows the options for each stage, refusing (exit 2, before anything is touched) an output folder that would
- * overwrite the content or much more, then a SOURCE_DATE_EPOCH that is no time.
+ * Narrows the options for each stage, refusing (exit 2, before anything is touched) a SOURCE_DATE_EPOCH that is no
+ * time. The claim (src/output/claim/claim.ts) then refuses an output folder that would overwrite the content or more.
  */
 export function stageOptions(options: BuildOptions): StageOptions {
-  checkFolders(options.content, options.out);
   const epoch = epochSeconds(options);
   const replaceOut = options.replaceOut === true || options.write?.replaceOut === true;
   return {
     claim: {
       out: options.out,
+      content: options.content,
       replaceOut,
       label: options.write?.label ?? options.out,
       ...(options.write?.methods === undefined ? {} : { methods: options.write.methods }),
