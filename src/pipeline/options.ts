@@ -110,6 +110,9 @@ export type CompileOptions = Pick<
 export interface StageOptions {
   claim: ClaimOptions;
   read: ReadOptions;
+  /** Where the content's facts start from (src/content/content-cache.ts: ContentCache.open): none with --force (every
+   * file is read), else the one given, dev's, or the one the records keep. */
+  cache: { fresh: boolean; start?: ContentCache };
   key: KeySettings;
   /** SOURCE_DATE_EPOCH in seconds (checked: a UsageError when it is not a time), when it is set. */
   epoch: number | undefined;
@@ -133,6 +136,7 @@ export function stageOptions(options: BuildOptions): StageOptions {
       ...(options.write?.methods === undefined ? {} : { methods: options.write.methods }),
     },
     read: readOptions({ exclude: options.exclude, memo: options.memo }),
+    cache: cacheStart(options),
     key: keySettings(options),
     epoch,
     replaceOut,
@@ -144,6 +148,11 @@ export const readOptions = (options: Pick<BuildOptions, "exclude" | "cache" | "m
   ...(options.cache === undefined ? {} : { cache: options.cache }),
   ...(options.memo === undefined ? {} : { listings: options.memo.listings }),
 });
+
+function cacheStart(options: BuildOptions): StageOptions["cache"] {
+  const start = options.cache ?? options.memo?.contentCache ?? undefined;
+  return { fresh: options.force === true, ...(start === undefined ? {} : { start }) };
+}
 
 function keySettings(options: BuildOptions): KeySettings {
   return {
