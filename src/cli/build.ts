@@ -2,7 +2,7 @@
 // `build-index-site [build]`: validate the content and write the site (skipped when nothing changed).
 
 import { Command } from "commander";
-import { build, buildIfChanged } from "../pipeline/pipeline.js";
+import { buildOrSkip } from "../pipeline/pipeline.js";
 import type { BuildMemo } from "../pipeline/memo.js";
 import type { BuildOptions, BuildResult, UpToDateResult } from "../pipeline/options.js";
 import { DEFAULT_HOSTS } from "../hosts/names.js";
@@ -77,9 +77,9 @@ export async function runBuild(
   if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const stop =
     json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
-  let result: Awaited<ReturnType<typeof buildIfChanged>>;
+  let result: Awaited<ReturnType<typeof buildOrSkip>>;
   try {
-    result = await (options.force ? build(core) : buildIfChanged(core));
+    result = await buildOrSkip(core, options.force !== true); // --force: written even when up to date
   } finally {
     stop();
   }

@@ -87,6 +87,12 @@ export class ContentCache {
     } else if (this.files.delete(absPath)) this.changed = true;
   }
 
+  /** The cache a build starts from: `from.start` (dev's memory, a test's) or a new one, filled from `file` for the
+   * tool `tool` the first time; a new empty one when `from.fresh` (--force reads every file). */
+  static open(file: string, tool: string, from: { fresh: boolean; start?: ContentCache }): ContentCache {
+    return from.fresh ? new ContentCache() : (from.start ?? new ContentCache()).load(file, tool);
+  }
+
   /** Fills the cache with what a build kept in `file` for the tool `tool` (its fingerprint), the first time it is
    * asked: nothing when there is none, or it is another tool's or unreadable (then every file is read). */
   load(file: string, tool: string): this {

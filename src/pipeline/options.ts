@@ -11,7 +11,6 @@ import type { KeptHost } from "../layout/last-build.js";
 import { buildClock } from "../model/time.js";
 import type { SiteModel } from "../model/types.js";
 import type { ClaimOptions } from "../output/claim/claim.js";
-import { checkFolders } from "../output/claim/folder-checks.js";
 import type { PublishOptions } from "../output/publish.js";
 import type { WriteOptions } from "../output/write/options.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
@@ -111,6 +110,9 @@ export type CompileOptions = Pick<
 export interface StageOptions {
   claim: ClaimOptions;
   read: ReadOptions;
+  /** Where the content's facts start from (src/content/content-cache.ts: ContentCache.open): none with --force (every
+   * file is read), else the one given, dev's, or the one the records keep. */
+  cache: { fresh: boolean; start?: ContentCache };
   key: KeySettings;
   /** SOURCE_DATE_EPOCH in seconds (checked: a UsageError when it is not a time), when it is set. */
   epoch: number | undefined;
@@ -119,21 +121,22 @@ export interface StageOptions {
 }
 
 /**
- * Narrows the options for each stage, refusing (exit 2, before anything is touched) an output folder that would
- * overwrite the content or much more, then a SOURCE_DATE_EPOCH that is no time.
+ * Narrows the options for each stage, refusing (exit 2, before anything is touched) a SOURCE_DATE_EPOCH that is no
+ * time. The claim (src/output/claim/claim.ts) then refuses an output folder that would overwrite the content or more.
  */
 export function stageOptions(options: BuildOptions): StageOptions {
-  checkFolders(options.content, options.out);
   const epoch = epochSeconds(options);
   const replaceOut = options.replaceOut === true || options.write?.replaceOut === true;
   return {
     claim: {
       out: options.out,
+      content: options.content,
       replaceOut,
       label: options.write?.label ?? options.out,
       ...(options.write?.methods === undefined ? {} : { methods: options.write.methods }),
     },
     read: readOptions({ exclude: options.exclude, memo: options.memo }),
+    cache: cacheStart(options),
     key: keySettings(options),
     epoch,
     replaceOut,
@@ -145,6 +148,11 @@ export const readOptions = (options: Pick<BuildOptions, "exclude" | "cache" | "m
   ...(options.cache === undefined ? {} : { cache: options.cache }),
   ...(options.memo === undefined ? {} : { listings: options.memo.listings }),
 });
+
+function cacheStart(options: BuildOptions): StageOptions["cache"] {
+  const start = options.cache ?? options.memo?.contentCache ?? undefined;
+  return { fresh: options.force === true, ...(start === undefined ? {} : { start }) };
+}
 
 function keySettings(options: BuildOptions): KeySettings {
   return {

@@ -3,7 +3,6 @@
 // already holds the build of these inputs, the content compiled and published (publish-build.ts, loaded then).
 
 import path from "node:path";
-import type { ContentCache } from "../content/content-cache.js";
 import { readContent, type RawContent } from "../content/read-content.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
@@ -24,11 +23,19 @@ export async function buildIfChanged(options: BuildOptions): Promise<BuildResult
   return buildOrSkip(options, true);
 }
 
-async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
+/**
+ * `build` (ifChanged false) or `buildIfChanged` (true), stage by stage: the options narrowed, --out claimed, the content
+ * read (with what the last build kept of it) and keyed, and, unless --out already holds the build of that key, the
+ * content compiled and published. The content's facts are kept for the next build once this one is written or found
+ * up to date.
+ */
+export async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<BuildResult | UpToDateResult> {
   const stages = stageOptions(options);
   return withClaim(stages.claim, async (claim, layout) => {
     mark("claim");
-    const cache = await contentCache(options, layout);
+    const { ContentCache } = await import("../content/content-cache.js");
+    const cache = ContentCache.open(layout.contentCache, toolFingerprint(), stages.cache);
+    if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
     const raw = await readContent(options.content, { ...stages.read, cache });
     mark("read content");
     const key = await inputsKey(raw, stages.key);
@@ -40,7 +47,11 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
       const { publishBuild } = await import("./publish-build.js");
       built = await publishBuild(options, stages, { claim, layout, raw, key });
     }
-    saveCache(cache, layout);
+    try {
+      cache.save(layout.contentCache, toolFingerprint());
+    } catch {
+      // a read-only or full disk costs the next build its reads, never this one: the build reports what it cannot write
+    }
     return built;
   });
 }
@@ -61,31 +72,4 @@ function upToDateResult(
     warnings: stamp.warnings,
     counts: { answers: stamp.answers, rules: stamp.rules },
   };
-}
-
-/**
- * The facts of the content's files the last build read: only the files changed since are read (--force reads every
- * one). Kept for the next build once this one is written or found up to date.
- */
-async function contentCache(options: BuildOptions, layout: Layout): Promise<ContentCache> {
-  const { ContentCache } = await import("../content/content-cache.js");
-  const cache =
-    options.force === true
-      ? new ContentCache()
-      : (options.cache ?? options.memo?.contentCache ?? new ContentCache()).load(
-          layout.contentCache,
-          toolFingerprint(),
-        );
-  if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
-  return cache;
-}
-
-/** Writes the content cache beside the records (src/layout/paths.ts), when it changed: a failure to write it costs the
- * next build its reads, never this one. */
-function saveCache(cache: ContentCache, layout: Layout): void {
-  try {
-    cache.save(layout.contentCache, toolFingerprint());
-  } catch {
-    // a read-only or full disk: the build itself reports what it cannot write
-  }
 }

@@ -31,14 +31,14 @@ export interface Claimed {
 /** Compiles and publishes the build into the claimed --out. */
 export async function publishBuild(options: BuildOptions, stages: StageOptions, at: Claimed): Promise<BuildResult> {
   const { layout } = at;
+  const publishWith = publishOptions(options, stages, at.claim);
   // The last build, read once (each file when first asked for): its host files, its route table's key, its manifests.
   const last = lastBuild(layout);
   // The JSON files' parses' record is made once the model is built, and written with the build.
   let parses: Buffer | undefined;
   const compiled = await compileOver(last, options, at, (record) => (parses = record));
-  const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
-  const publishWith = publishOptions(options, stages, at.claim);
   const stamp = printStamp(stampOf(compiled, options, layout, at.key));
+  const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const made = compiled.answers
     ? (options.memo === undefined

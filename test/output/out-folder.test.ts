@@ -9,6 +9,7 @@ import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "n
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import { withClaim } from "../../src/output/claim/claim.js";
 import { isMountPoint } from "../../src/output/claim/out-folder.js";
 import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
 import { writeOutput } from "../../src/output/write/full.js";
@@ -226,5 +227,23 @@ describe("a mount point --out (a Docker volume cannot be renamed: EBUSY after al
 
   it("the writer refuses it too (a second output folder written directly gets the same protection)", async () => {
     await expect(writeOutput(mountPoint, [{ path: "x.json", data: "{}\n" }])).rejects.toMatchObject({ code: "USAGE" });
+  });
+});
+
+describe("the claim checks the places before it claims (issue 51: the build's checks live in one stage)", () => {
+  it("withClaim refuses an --out that holds the content before it takes the lock or runs the build", async () => {
+    const parent = await temp();
+    const out = path.join(parent, "site");
+    await mkdir(path.join(out, "content"), { recursive: true });
+    let ran = false;
+    const claiming = withClaim({ out, content: path.join(out, "content"), replaceOut: false }, async () => {
+      ran = true;
+    });
+    await expect(claiming).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringContaining("contains the content folder"),
+    });
+    expect(ran).toBe(false);
+    expect(await readdir(parent)).toEqual(["site"]); // no lock, no records
   });
 });

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
 import { layoutOf, type Layout } from "../../layout/paths.js";
-import { checkRecords } from "./folder-checks.js";
+import { checkFolders, checkRecords } from "./folder-checks.js";
 import { FS, type WriteMethods } from "./fs-methods.js";
 import { acquireLock, type OutLock } from "./lock.js";
 import { checkTarget, resolveTarget } from "./out-folder.js";
@@ -23,6 +23,8 @@ export interface OutputClaim {
 export interface ClaimOptions {
   /** --out as given. */
   out: string;
+  /** The content folder, which --out must neither hold nor lie in. */
+  content: string;
   /** Replace an existing output (and records) that this tool did not write (--replace-out). */
   replaceOut: boolean;
   /** How to name the output folder in messages (default: the path as given). */
@@ -33,15 +35,20 @@ export interface ClaimOptions {
 /**
  * Claims --out for a build, then runs `work` with the claim and the layout of what it writes (a refused or busy --out
  * exits 2 before any work): the layout is that of the real --out (through a symlink), where the readers look too.
+ * The places are checked first (--out apart from the content, its records this tool's), then the claim is taken.
  */
 export async function withClaim<T>(
   options: ClaimOptions,
   work: (claim: OutputClaim, layout: Layout) => Promise<T>,
 ): Promise<T> {
+  checkFolders(options.content, options.out);
   const target = await resolveTarget(options.out);
   const layout = layoutOf(target);
-  await checkRecords(layout.records, options.replaceOut);
-  const claim = await claimOutput(options.out, options);
+  const claim = await claimTarget(target, layout.records, {
+    ...options,
+    label: options.label ?? options.out,
+    checkRecords: true,
+  });
   try {
     return await work(claim, layout);
   } finally {
@@ -49,27 +56,39 @@ export async function withClaim<T>(
   }
 }
 
+type ClaimTargetOptions = Pick<ClaimOptions, "label" | "methods"> & { replaceOut?: boolean };
+
 /**
  * Claims an output folder: resolves a symlinked --out to its target, refuses what may not be replaced (a mount
  * point; anything not empty and not made by this tool unless `replaceOut`) before touching anything, takes the
  * lock beside it (a second build exits 2), and recovers from a killed build (finishes an interrupted swap, removes
  * the temporary folders of dead builds). Throws a UsageError (exit 2) or a BuildError naming an OS error.
  */
-export async function claimOutput(
-  outDir: string,
-  options: Pick<ClaimOptions, "label" | "methods"> & { replaceOut?: boolean } = {},
+export async function claimOutput(outDir: string, options: ClaimTargetOptions = {}): Promise<OutputClaim> {
+  const target = await resolveTarget(outDir).catch((error: unknown) => {
+    throw fromOsError(error, (p) => p);
+  });
+  return claimTarget(target, layoutOf(target).records, { ...options, label: options.label ?? outDir });
+}
+
+/** Claims `target`, the real --out, whose records are `records` (refused first when not this tool's, if asked). */
+async function claimTarget(
+  target: string,
+  records: string,
+  options: ClaimTargetOptions & { label: string; checkRecords?: boolean },
 ): Promise<OutputClaim> {
   const fs: WriteMethods = { ...FS, ...options.methods };
-  const label = options.label ?? outDir;
+  const { label } = options;
+  const replaceOut = options.replaceOut === true;
   const shown = (p: string): string => p;
+  if (options.checkRecords === true) await checkRecords(records, replaceOut);
   try {
-    const target = await resolveTarget(outDir);
-    await checkTarget(target, label, options.replaceOut === true); // read-only: a refusal touches nothing
+    await checkTarget(target, records, label, replaceOut); // read-only: a refusal touches nothing
     await fs.mkdir(path.dirname(target), { recursive: true });
     const lock = await acquireLock(target, label);
     try {
       await recover(target, fs);
-      await checkTarget(target, label, options.replaceOut === true);
+      await checkTarget(target, records, label, replaceOut);
     } catch (error) {
       await lock.release();
       throw error;

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
-import { layoutOf, MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../../layout/paths.js";
+import { MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../../layout/paths.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
 export { MARKER_FILE, MARKER_HEADER };
@@ -67,9 +67,10 @@ export async function hasMarker(dir: string): Promise<boolean> {
 
 /**
  * Refuses (UsageError, exit 2, nothing touched) an --out that the build may not replace: a mount point (always), or
- * anything that exists, is not an empty folder and has no marker (unless `replaceOut`). `label` is --out as given.
+ * anything that exists, is not an empty folder and has no marker (unless `replaceOut`). `records` is the folder of its
+ * records (src/layout/paths.ts), `label` --out as given.
  */
-export async function checkTarget(target: string, label: string, replaceOut: boolean): Promise<void> {
+export async function checkTarget(target: string, records: string, label: string, replaceOut: boolean): Promise<void> {
   const st = await lstat(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
@@ -85,7 +86,6 @@ export async function checkTarget(target: string, label: string, replaceOut: boo
   if (st.isDirectory()) {
     // --out is ours when its records are (src/layout: they hold its manifest); a folder this tool writes whole (the
     // records, a folder beside --out) has its marker inside.
-    const records = layoutOf(target).records;
     if ((await hasMarker(records)) || (await hasMarker(target))) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;

@@ -52,12 +52,14 @@ export function treeLinks(
     };
     for (let i = 0; i < site.files.length; i++) {
       const f = site.files[i]!;
-      const set = f instanceof AnswerOutput && !tree.ownAmongAnswers ? setFrom(site.files, i) : null;
+      const answer = f instanceof AnswerOutput;
+      const set = answer && !tree.ownAmongAnswers ? setFrom(site.files, i) : null;
+      const held = treeHolds(tree, answer, f);
       if (set !== null) {
         // A set's answers, a run of one folder that the tree holds whole or not at all (src/layout/link-trees.ts):
         // asked once, not answer by answer; only the rewritten ones' links are made.
         const end = i + set.members.length;
-        if (treeHolds(tree, true, f)) {
+        if (held) {
           const each = lookAt(set.folder);
           for (let k = i; k < end; k++) {
             const size = site.entries.size(k);
@@ -79,7 +81,7 @@ export function treeLinks(
         continue;
       }
       const size = site.entries.size(i);
-      if (size < 0 || !treeHolds(tree, f instanceof AnswerOutput, f)) continue;
+      if (size < 0 || !held) continue;
       if (lookAt(folderOf(f)) || options.rewritten.has(i)) links.push(new SiteLink(group, i));
       else otherBytes += size;
     }
