@@ -64,9 +64,11 @@ export function commandsOf(docUnits: readonly Unit[]): DocCommand[] {
       continue;
     }
     // A span is a command to copy when it starts with npx or gives a flag; `build-index-site verify` names one.
-    for (const m of unit.text.matchAll(/`((?:npx )?build-index-site [^`]+|npm run [^`]+)`/g)) {
-      if (SYNTAX.test(m[1]!) || !/^(?:npx |npm run )| -/.test(m[1]!)) continue;
-      for (const text of pieces(m[1]!)) {
+    // A span of another tool's command is taken too (`wrangler deploy`, `rsync -a dist/ server:/srv/icons/`).
+    for (const m of unit.text.matchAll(/`((?:npx )?[a-z][\w-]* [^`]+)`/g)) {
+      const own = /^(?:npx )?build-index-site /.test(m[1]!);
+      if (SYNTAX.test(m[1]!) || (own && !/^(?:npx |npm run )| -/.test(m[1]!))) continue;
+      for (const text of pieces(m[1]!.replace(/\s+/g, " "))) {
         const parsed = parse(text);
         if (parsed !== null) found.push({ doc: unit.doc, line: lineOf(unit, m[0]), text, ...parsed });
       }
