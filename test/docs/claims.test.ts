@@ -8,13 +8,24 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseOnly } from "../../src/cli/program.js";
 import { SCRIPTS } from "../../src/init/package-json.js";
 import { REPO } from "../helpers/fixtures.js";
 import { docBuild, removeBuilds } from "./doc-builds.js";
 import { commandsOf } from "./doc-commands.js";
-import { DOCS, hostsOf, mentionPattern, proseMentions, treeMentions, units, type Mention } from "./doc-text.js";
+import {
+  DEFAULT_HOSTS,
+  DOCS,
+  hostsOf,
+  lineOf,
+  mentionPattern,
+  proseMentions,
+  treeMentions,
+  units,
+  type Mention,
+} from "./doc-text.js";
 
 afterAll(removeBuilds);
 
@@ -68,4 +79,32 @@ describe("commands the docs give", () => {
       expect(wrong.join("\n"), `${wrong.length} stale:\n${wrong.join("\n")}`).toBe("");
     });
   }
+});
+
+/** The handler files the default build deploys, by host (each host's entry bundled with src/edge/handler.ts). */
+const HANDLERS = [
+  ".netlify/v1/edge-functions/build-index-site-api/build-index-site-api.js",
+  ".vercel/output/functions/api.php.func/index.js",
+  ".build-index-site/dist/hosts/cloudflare/worker/index.js",
+];
+
+describe("the handler's size the docs quote", () => {
+  it("is the deployed handler's, within 10% (`42 KB (12 KB gzip)`, or `42 KB / 12 KB`)", async () => {
+    const build = await docBuild(DEFAULT_HOSTS);
+    const sizes = HANDLERS.map((f) => readFileSync(path.join(build.root, f)));
+    const bytes = Math.max(...sizes.map((b) => b.length)) / 1000;
+    const gzip = Math.max(...sizes.map((b) => gzipSync(b).length)) / 1000;
+    const near = (claim: number, actual: number): boolean => Math.abs(claim - actual) <= actual * 0.1;
+    const wrong: string[] = [];
+    let quoted = 0;
+    for (const unit of DOCS.flatMap((doc) => units(doc)).filter((u) => /\bhandler\b/.test(u.text))) {
+      for (const m of unit.text.matchAll(/(\d+(?:\.\d+)?) KB(?: \(| \/ )(\d+(?:\.\d+)?) KB(?: gzip\))?/g)) {
+        quoted++;
+        if (near(Number(m[1]), bytes) && near(Number(m[2]), gzip)) continue;
+        wrong.push(`${unit.doc}:${lineOf(unit, m[0])}: says ${m[0]}; the handler is ${bytes} KB (${gzip} KB gzip)`);
+      }
+    }
+    expect(quoted).toBeGreaterThan(0);
+    expect(wrong.join("\n"), wrong.join("\n")).toBe("");
+  });
 });
