@@ -20,11 +20,15 @@ async function setup(): Promise<BuildOptions> {
   return { content, out: path.join(root, "dist") };
 }
 
-/** Every file under the project folder (--out, its records and the host folders beside it): inode and mtime. */
+/**
+ * Every file the build wrote under the project folder (--out, its records and the host folders beside it): inode and
+ * mtime. Not the content cache (`dist.content`): it keeps a content file's facts only once the file is older than a
+ * moment, so any later build may write it, strict or not (on a loaded machine, the copy made just before).
+ */
 async function files(root: string): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || entry.name === "dist.content") continue;
     const file = path.join(entry.parentPath, entry.name);
     const s = await stat(file);
     found.set(path.relative(root, file), `${s.ino} ${s.mtimeMs}`);
