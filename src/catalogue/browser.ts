@@ -14,6 +14,7 @@
 import { phpRespond } from "../php/php-request.js";
 import { fromSiteData, type SiteData } from "../model/site-data.js";
 import type { SiteModel } from "../model/types.js";
+import { handleApiLinks, type ShowInPreview } from "./api-links.js";
 import { LIST_FILE, LIST_HEAD_ID, SITE_DATA_FILE, type CatalogueList } from "./catalogue-files.js";
 import { esc, iconRowHtml, type IconEntry } from "./rows.js";
 import { ROW_HEIGHT } from "./style.js";
@@ -245,8 +246,8 @@ function searcher(state: SearchState, view: VirtualList, all: Rows): { input: HT
   return { input, find };
 }
 
-/** The answer preview: any query, answered from the site data. */
-function startPreview(model: SiteModel): void {
+/** The answer preview: any query, answered from the site data. Returns how to show a query there, with a note. */
+function startPreview(model: SiteModel): ShowInPreview {
   const previewInput = byId<HTMLInputElement>("preview-input");
   const status = byId("preview-status");
   const output = byId("preview-output");
@@ -268,7 +269,25 @@ function startPreview(model: SiteModel): void {
   });
   byId("preview").hidden = false;
   preview();
+  return (query, note) => {
+    previewInput.value = query;
+    preview();
+    let noteBox = document.getElementById("preview-note");
+    if (noteBox === null) {
+      noteBox = document.createElement("p");
+      noteBox.id = "preview-note";
+      noteBox.className = "help";
+      byId("preview-form").before(noteBox);
+    }
+    noteBox.textContent = note;
+    byId("preview").scrollIntoView();
+    previewInput.focus();
+  };
 }
+
+/** The preview, once the site data is read: where a link to /api.php goes when the server does not route it. */
+let previewStarted!: (show: ShowInPreview) => void;
+handleApiLinks(new Promise((resolve) => (previewStarted = resolve)));
 
 async function main(): Promise<void> {
   // The first screen: from the list's head in the page itself (page.ts), no request; every icon's row once the list
@@ -310,7 +329,7 @@ async function main(): Promise<void> {
 
   // Then the site data: findIcon's answers and the preview.
   state.site = fromSiteData((await (await siteResponse).json()) as SiteData);
-  startPreview(state.site);
+  previewStarted(startPreview(state.site));
   if (input.value.trim() !== "") find(); // typed while the site data was read: now with findIcon's answer
   performance.mark("catalogue:ready");
   document.documentElement.dataset.ready = "true";

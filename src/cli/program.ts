@@ -74,6 +74,31 @@ function exitCode(error: unknown): number {
   return EXIT_CONTENT;
 }
 
+const PARSED = new Error("parsed");
+
+/**
+ * What the command line says of argv without running any command: null when it parses (flags, arguments, command),
+ * else the mistake it reports. The docs test checks every documented command with it.
+ */
+export async function parseOnly(args: string[]): Promise<string | null> {
+  const routed = withDefaultCommand(args);
+  if (!Array.isArray(routed)) return `unknown command '${routed.unknown}'`;
+  const errors: string[] = [];
+  const io: Io = { out: () => undefined, err: (line) => errors.push(line) };
+  const cmd = program(io, { wait: null, json: false }).hook("preAction", () => {
+    throw PARSED;
+  });
+  try {
+    await cmd.parseAsync(routed, { from: "user" });
+  } catch (error) {
+    if (error === PARSED) return null;
+    if (error instanceof CommanderError && (error.exitCode === 0 || error.code === "commander.helpDisplayed"))
+      return null;
+    return error instanceof Error ? error.message : String(error);
+  }
+  return null;
+}
+
 /** Runs the CLI; resolves to the exit code (a preview resolves when its server closes). */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const run: Run = { wait: null, json: false };

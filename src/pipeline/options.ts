@@ -159,7 +159,6 @@ function keySettings(options: BuildOptions): KeySettings {
     baseUrl: options.baseUrl,
     ...(options.requestOrigin === true ? { requestOrigin: true as const } : {}),
     sourceDateEpoch: sourceDateEpoch(options),
-    strict: options.strict === true,
     hosts: options.hosts === undefined ? ["*"] : [...new Set(options.hosts)].sort(),
     plan: options.plan ?? "free",
     ...(options.catalogue === false ? { catalogue: false } : {}),

@@ -66,7 +66,8 @@ function upToDateResult(
 ): UpToDateResult | null {
   const stamp = upToDate(layout, key, raw, epoch);
   mark("up-to-date check");
-  if (stamp === null) return null;
+  // --strict is no input (it changes no byte), but it must still refuse the warnings the last build recorded.
+  if (stamp === null || (options.strict === true && stamp.warnings > 0)) return null;
   return {
     outDir: path.resolve(options.out),
     warnings: stamp.warnings,

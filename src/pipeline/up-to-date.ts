@@ -22,7 +22,6 @@ export interface KeySettings {
   /** true with --base-url request (absent otherwise, so that other builds keep their key). */
   requestOrigin?: true;
   sourceDateEpoch: string | undefined;
-  strict: boolean;
   hosts: readonly string[];
   plan: string;
   /** false with --no-catalogue (absent otherwise, so that default builds keep their key). */

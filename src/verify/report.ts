@@ -32,11 +32,20 @@ export function reportLines(report: VerifyReport, show: number): string[] {
       `Documented static fallbacks: ${[...byId].map(([id, n]) => `${id} ${n}`).join(", ")} (README, "Check a deploy").`,
     );
   }
-  const shown = report.differences.slice(0, show);
+  // A server that does not route /api.php: its one 404 shown once, the other differences (plain files) as usual.
+  const api =
+    report.unrouted === undefined ? [] : report.differences.filter((d) => new URL(d.url).pathname === "/api.php");
+  const listed =
+    report.unrouted === undefined ? report.differences : report.differences.filter((d) => !api.includes(d));
+  const shown = [...api.slice(0, 1), ...listed].slice(0, show);
   if (shown.length > 0) {
-    lines.push(
-      `Differences${report.differences.length > shown.length ? ` (first ${shown.length} of ${report.differences.length}; --show N, --json for all)` : ""}:`,
-    );
+    const more =
+      api.length > 0
+        ? ` (every one of the ${api.length} requests to /api.php got the 404 shown first; --json for all)`
+        : listed.length > shown.length
+          ? ` (first ${shown.length} of ${report.differences.length}; --show N, --json for all)`
+          : "";
+    lines.push(`Differences${more}:`);
     for (const d of shown) {
       lines.push(`  ${d.method} ${d.url}${d.scope === "beyond" ? "  (beyond the precomputed domain)" : ""}`);
       for (const line of d.differences) lines.push(`    ${line}`);
@@ -46,7 +55,11 @@ export function reportLines(report: VerifyReport, show: number): string[] {
   const beyond = report.differences.length - precomputed;
   if (report.stopped)
     lines.push(`Stopped: ${report.checked} of ${report.requests} requests checked; the counts above are partial.`);
-  else if (report.exitCode === 0) {
+  else if (report.unrouted !== undefined) {
+    lines.push(`FAILED: ${report.unrouted}.`);
+    if (listed.length > 0)
+      lines.push(`Besides /api.php, ${listed.length} request${listed.length === 1 ? "" : "s"} differ.`);
+  } else if (report.exitCode === 0) {
     lines.push(
       `OK: every precomputed request matches${beyond > 0 ? `; ${beyond} beyond the domain differ (--strict fails on them)` : ""}.`,
     );

@@ -17,6 +17,7 @@ import { compareAnswer, type Received } from "./compare-answers.js";
 import { Expectations } from "./expectations.js";
 import { fallbackCovers, REFERENCE_OMITS, STATIC_FALLBACKS } from "./fallbacks.js";
 import { createClient, TargetError, type Client } from "./http.js";
+import { ApiAnswers } from "./unrouted.js";
 import {
   DEFAULT_LIMIT,
   isOwnPage,
@@ -77,6 +78,8 @@ export interface VerifyReport {
   differences: Difference[];
   /** Beyond-domain answers that a documented static fallback explains. */
   fallbacks: Array<{ method: string; url: string; fallback: string }>;
+  /** What the target is when every request to /api.php got the same 404 (src/verify/unrouted.ts). */
+  unrouted?: string;
   ms: number;
 }
 
@@ -170,6 +173,7 @@ class Checker {
   readonly groups: Record<string, GroupCount> = {};
   readonly differences: Difference[] = [];
   readonly fallbacks: VerifyReport["fallbacks"] = [];
+  readonly api = new ApiAnswers();
 
   constructor(
     private readonly target: URL,
@@ -189,6 +193,7 @@ class Checker {
   async check(request: VerifyRequest): Promise<void> {
     const url = urlOf(this.target, request);
     const { got, found } = await this.ask(request, url);
+    this.api.note(request, got, found.length === 0);
     const c = this.count(request);
     const row = request.scope === "precomputed" ? c.precomputed : c.beyond;
     row.total += 1;
@@ -313,6 +318,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     differences.sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "precomputed" ? -1 : 1));
     const failing = differences.filter((d) => d.scope === "precomputed" || options.strict === true);
     const exitCode = failing.length === 0 ? 0 : 1;
+    const unrouted = checker.api.diagnosis();
     return {
       ok: exitCode === 0,
       exitCode,
@@ -327,6 +333,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       groups: checker.groups,
       differences,
       fallbacks: checker.fallbacks,
+      ...(unrouted === null ? {} : { unrouted }),
       ms: performance.now() - started,
     };
   } finally {

@@ -12,7 +12,6 @@ import { inputsKey, type KeySettings } from "../../src/pipeline/up-to-date.js";
 const settings: KeySettings = {
   baseUrl: undefined,
   sourceDateEpoch: "1735689600",
-  strict: false,
   hosts: ["*"],
   plan: "free",
 };
