@@ -128,50 +128,5 @@ export function rebase(body: Uint8Array, at: readonly number[], length: number, 
   return out;
 }
 
-/**
- * `rebase` as a stream: each chunk of the body passes with the `length` bytes at each offset of `at` (positions in
- * the whole body) replaced by `by`, a place that spans chunks included. It keeps no more than the chunk in hand, so
- * a body's cost per request is one pass over its bytes, and nothing is built or kept per origin.
- */
-export function rebaseStream(
-  at: readonly number[],
-  length: number,
-  by: Uint8Array,
-): TransformStream<Uint8Array, Uint8Array> {
-  let pos = 0; // the body's bytes before this chunk
-  let next = 0; // the first offset not yet replaced
-  let skip = 0; // bytes of a place that began in an earlier chunk, still to drop
-  return new TransformStream({
-    transform(chunk, controller) {
-      const end = pos + chunk.length;
-      const from = Math.min(skip, chunk.length);
-      skip -= from;
-      let last = next;
-      let size = chunk.length - from;
-      for (; last < at.length && at[last]! < end; last++) size += by.length - Math.min(length, end - at[last]!);
-      if (last === next) {
-        if (from < chunk.length) controller.enqueue(from === 0 ? chunk : chunk.subarray(from));
-        pos = end;
-        return;
-      }
-      const out = new Uint8Array(size);
-      let to = 0;
-      let cur = pos + from;
-      for (; next < last; next++) {
-        const place = at[next]!;
-        out.set(chunk.subarray(cur - pos, place - pos), to);
-        to += place - cur;
-        out.set(by, to);
-        to += by.length;
-        cur = place + length;
-      }
-      if (cur < end) out.set(chunk.subarray(cur - pos), to);
-      else skip = cur - end;
-      pos = end;
-      controller.enqueue(out);
-    },
-  });
-}
-
 /** Whether a site path would be answered by the handler itself (/api.php, /api.php/…): never a data path. */
 export const isHandlerPath = (pathname: string): boolean => /^\/+api\.php(?:\/|$)/i.test(pathname);

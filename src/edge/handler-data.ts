@@ -1,6 +1,6 @@
 // src/edge/handler-data.ts
-// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards, the base
-// URL's places in whole answers), the site model and the answers over them, and a little per request origin.
+// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards; with
+// --base-url request the whole answers' bodies and the base URL's places), the site model and the answers over them.
 // Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
 
 import * as A from "../php/answers.js";
@@ -13,7 +13,6 @@ import {
   isHandlerPath,
   jsonText,
   rebase,
-  rebaseStream,
   shardOf,
   shardPath,
   wholePath,
@@ -48,7 +47,7 @@ const ORIGINS_KEPT = 8;
 
 /**
  * What a handler keeps for one request origin (`--base-url request`): the site under it, its tag and its text. Whole
- * bodies are rebased as they stream, never kept: what an origin costs does not grow with the site.
+ * bodies are rebased for each request, never kept per origin: what an origin keeps does not grow with the site.
  */
 export interface OriginState {
   site: SiteModel;
@@ -78,8 +77,12 @@ export interface Loaded {
 
 /** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
 export class HandlerData {
-  /** Data files as read and kept: text (core.json, shards), and the base URL's places in whole answers, parsed. */
+  /**
+   * Data files as read and kept: text (core.json, shards); with `--base-url request`, the whole answers' bodies that
+   * hold the base URL, as bytes, and its places in them, parsed: once per isolate, whatever the number of origins.
+   */
   private readonly texts = new Map<string, Promise<string>>();
+  private readonly blobs = new Map<string, Promise<Uint8Array>>();
   private readonly places = new Map<string, Promise<number[]>>();
   private readonly shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
@@ -119,6 +122,10 @@ export class HandlerData {
 
   private text(path: string, read: DataReader): Promise<string> {
     return this.file(this.texts, path, read, (res) => res.text());
+  }
+
+  private bytes(path: string, read: DataReader): Promise<Uint8Array> {
+    return this.file(this.blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
   }
 
   private offsets(path: string, read: DataReader): Promise<number[]> {
@@ -246,22 +253,16 @@ export class HandlerData {
   }
 
   /**
-   * A whole answer's body with the request's origin in place of the base URL: an inline body rebased (it is small),
-   * a file's body rebased as it streams through (one pass over its bytes per request; nothing kept per origin).
+   * A whole answer's body with the request's origin in place of the base URL, made for each request from the body
+   * and places read once per isolate: one pass over its bytes (native copies), and nothing kept per origin.
    */
-  async rebased(
-    core: CoreData,
-    name: WholeAnswer,
-    origin: OriginState,
-    read: DataReader,
-  ): Promise<Uint8Array | ReadableStream<Uint8Array> | null> {
+  async rebased(core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> {
     const meta = core.whole[name];
     const length = (this.baseLength ??= UTF8.encode(jsonText(core.baseUrl)).length);
     if (meta.body !== undefined)
       return rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text);
     const at = meta.baseAt ?? (await this.offsets(baseAtPath(name), read));
-    const body = await this.stream(wholePath(name), read);
-    return body === null ? null : body.pipeThrough(rebaseStream(at, length, origin.text));
+    return rebase(await this.bytes(wholePath(name), read), at, length, origin.text);
   }
 
   /** The base URL's length as the UTF-8 bytes of its JSON text. */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { baseUrlOffsets, edgeDataFiles } from "../../src/edge/data-files.js";
-import { rebase, rebaseStream, type CoreData } from "../../src/edge/data.js";
+import { rebase, type CoreData } from "../../src/edge/data.js";
 import { BUNDLE_PATH, type DataReader } from "../../src/edge/index.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { compileContent, copyContent, DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
@@ -48,38 +48,6 @@ describe("rebase", () => {
     expect(text(rebase(bytes("no places"), [], 2, bytes("zz")))).toBe("no places");
     // Offsets count bytes: "é" is two.
     expect(text(rebase(bytes("é AB é"), [3], 2, bytes("ü")))).toBe("é ü é");
-  });
-
-  /** The bytes of `body` through rebaseStream, cut into chunks at `cuts`. */
-  async function streamed(body: Uint8Array, cuts: number[], at: number[], length: number, by: Uint8Array) {
-    const edges = [0, ...cuts, body.length];
-    const source = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let i = 1; i < edges.length; i++) controller.enqueue(body.slice(edges[i - 1], edges[i]));
-        controller.close();
-      },
-    });
-    return new Uint8Array(await new Response(source.pipeThrough(rebaseStream(at, length, by))).arrayBuffer());
-  }
-
-  test("as a stream, gives rebase's bytes however the body is cut into chunks", async () => {
-    const cases: Array<[string, number[], number, string]> = [
-      ["ABAB, AB é xAB", [0, 2, 6, 13], 2, "https://long.example"],
-      ["ABAB, AB é xAB", [0, 2, 6, 13], 2, ""],
-      ["é AB é AB", [3, 9], 2, "ü"],
-      ["no places", [], 2, "zz"],
-    ];
-    for (const [body, at, length, by] of cases) {
-      const expected = text(rebase(bytes(body), at, length, bytes(by)));
-      const b = bytes(body);
-      for (let i = 0; i <= b.length; i++) {
-        expect(text(await streamed(b, [i], at, length, bytes(by))), `${body} cut at ${i}`).toBe(expected);
-        for (let j = i; j <= b.length; j++)
-          expect(text(await streamed(b, [i, j], at, length, bytes(by))), `${body} cut at ${i}, ${j}`).toBe(expected);
-      }
-      const bytewise = Array.from({ length: b.length }, (_, i) => i);
-      expect(text(await streamed(b, bytewise, at, length, bytes(by))), `${body} byte by byte`).toBe(expected);
-    }
   });
 });
 
@@ -172,43 +140,6 @@ describe("the handler with --base-url request", () => {
     expect((await get(a, "action=icons", { "If-None-Match": etagA })).status).toBe(304);
     expect((await get(b, "action=icons", { "If-None-Match": etagA })).status).toBe(200);
   });
-
-  test("a whole answer's file is rebased as it streams: its first bytes leave before its last are read", async () => {
-    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };
-    const answer = bundle.createApiHandler();
-    // The demo's icons answer is inline in core.json: a site with more icons has it in a file.
-    const more = Array.from({ length: 100 }, (_, i): [string, { size: number; lastModified: number }] => [
-      `more-${i}.png`,
-      { size: 100 + i, lastModified: 1_700_000_000 },
-    ]);
-    const big: SiteModel = { ...site, iconDirFiles: new Map([...site.iconDirFiles, ...more]) };
-    const files = memoryReader(big, { requestOrigin: true });
-    const icons = await (await files("/_edge-data/whole/icons.json")).arrayBuffer();
-    expect(icons.byteLength, "icons is a file of its own").toBeGreaterThan(4096);
-    let release = (): void => {};
-    const rest = new Promise<void>((resolve) => (release = resolve));
-    // The body's first half, then the rest only once the client has the answer's first bytes: an answer joined before
-    // it is sent would wait here for ever.
-    const held = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new Uint8Array(icons, 0, icons.byteLength >> 1));
-        await rest;
-        controller.enqueue(new Uint8Array(icons, icons.byteLength >> 1));
-        controller.close();
-      },
-    });
-    const read: DataReader = (p) =>
-      p === "/_edge-data/whole/icons.json" ? Promise.resolve(new Response(held)) : files(p);
-    const res = await answer(new Request(`${ORIGINS[0]}/api.php?action=icons`), read);
-    const reader = res.body!.getReader();
-    const first = await reader.read();
-    expect(first.done).toBe(false);
-    release();
-    const chunks = [first.value!];
-    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
-    const expected = expectedAnswer({ ...big, baseUrl: ORIGINS[0]! }, { method: "GET", query: "action=icons" }).body;
-    expect(Buffer.concat(chunks).toString("utf8")).toBe(expected);
-  }, 10_000);
 
   test("without --base-url request, the request's origin changes nothing", async () => {
     const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };

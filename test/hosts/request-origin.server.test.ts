@@ -1,7 +1,7 @@
 // test/hosts/request-origin.server.test.ts
 // `--base-url request` on the hosts' own runtimes: the Netlify edge function under Deno, the Vercel edge function
 // under edge-runtime and the Cloudflare Worker under workerd (wrangler dev, on the real fixture: its whole answers
-// are files, rebased as workerd streams them in chunks) answer each request with its own origin in every absolute URL
+// are files, read through the ASSETS binding and rebased) answer each request with its own origin in every absolute URL
 // (icon_base_url, an icon's url, config_url), the precomputed whole-site answers included. Each harness is asked under two origins that reach it
 // (127.0.0.1:<port> and localhost:<port>): the URLs follow the origin, and the ETag of each differs.
 
@@ -94,7 +94,7 @@ describe("--base-url request on the edge runtimes", () => {
 });
 
 describe.skipIf(skipReason("workerd") !== undefined || !haveRealFixtures)("--base-url request on workerd", () => {
-  test("Cloudflare (wrangler dev): each origin gets its own URLs, whole answers rebased as they stream", async () => {
+  test("Cloudflare (wrangler dev): each origin gets its own URLs, whole answers rebased from their files", async () => {
     const dir = await tmpDir("bis-request-origin-workerd-");
     let server: RunningServer | undefined;
     try {
