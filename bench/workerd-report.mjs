@@ -11,6 +11,8 @@ const ratio = (a, b) => (b > 0 ? a / b : Infinity);
 const x = (r) => `${r.toFixed(2)}×`;
 
 function sizeTable(s) {
+  if (s.rows.length === 0)
+    return [`### ×${s.size} (${s.content}; \`--base-url request\` only)`, "", ...originLine(s.origin)];
   const lines = [
     `### ×${s.size} (${s.content}; ${s.shards} shards; measured in ${s.seconds} s)`,
     "",
@@ -25,17 +27,20 @@ function sizeTable(s) {
         `${r.cold.handler.wallMs} | ${r.cold.floor.wallMs} |`,
     );
   }
-  const o = s.origin;
-  lines.push(
-    "",
+  lines.push("", ...originLine(s.origin));
+  return lines;
+}
+
+/** The `--base-url request` rows as a paragraph. */
+function originLine(o) {
+  return [
     `\`--base-url request\`, \`action=icons\` from an origin that is not the base URL's: first request of a fresh ` +
       `process ${o.fresh.cpuMs} ms CPU (${o.fresh.wallMs} ms wall); first from a new origin in a warm isolate ` +
       `${o.newOrigin.cpuMs} ms CPU (${o.newOrigin.wallMs} ms wall); warm ${o.warm.handler.cpuUs} µs/req against ` +
       `the floor's ${o.warm.floor.cpuUs} µs (${x(ratio(o.warm.handler.cpuUs, o.warm.floor.cpuUs))}), wall ` +
       `${o.warm.handler.wallMs} ms against ${o.warm.floor.wallMs} ms.`,
     "",
-  );
-  return lines;
+  ];
 }
 
 /** The targets of issue 53 part 1, each with the figure that decides it. */
@@ -64,7 +69,9 @@ export function targetsOf(result) {
   const largest = result.sizes.at(-1);
   if (largest !== undefined) {
     const limit = FREE_CPU_MS * MARGIN;
-    const firsts = largest.rows.map((r) => [r.cold.handler.cpuMs, r.action]).sort((a, b) => b[0] - a[0])[0];
+    const firsts = [...largest.rows, { cold: { handler: { cpuMs: 0 } }, action: "-" }]
+      .map((r) => [r.cold.handler.cpuMs, r.action])
+      .sort((a, b) => b[0] - a[0])[0];
     out.push({
       target: `×${largest.size} first request ≤ ${limit} ms CPU (Free: ${FREE_CPU_MS})`,
       worst: `${firsts[0]} ms (${firsts[1]})`,

@@ -5,7 +5,8 @@
 // I/O: builds into a temporary folder (the CLI, --hosts cloudflare), starts workerd, writes bench/results/<name>.*.
 //
 // Usage: npm run build && node bench/workerd.mjs [--sizes 1,10,100] [--cold 3] [--warm 100] [--rounds 3]
-//                                                [--results workerd | --no-results]
+//                                                [--results workerd | --no-results] [--origin-only]
+//   --origin-only: the `--base-url request` rows alone.
 //   Size 1 is the real fixture (../shared/fixtures/indexer-1.2.0-r2), N the synthetic content ×N
 //   (bench/generate-content.mjs, cached).
 
@@ -29,6 +30,7 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "3" },
     results: { type: "string", default: "workerd" },
     "no-results": { type: "boolean", default: false },
+    "origin-only": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -163,39 +165,14 @@ async function measureSize(size) {
   const root = await mkdtemp(path.join(os.tmpdir(), "bis-bench-workerd-"));
   const started = performance.now();
   try {
-    const site = await buildSite(root, content, "base");
-    const rows = [];
-    const server = await startWorkerd(site);
-    try {
-      for (const { action, paths } of actions(content)) {
-        const staticP = staticPath(site.publicDir, action);
-        const n = warmCount(Math.max(...[staticP].map((p) => fileBytes(site.publicDir, p))));
-        const warm = await warmRow(
-          server,
-          [
-            ["handler", paths],
-            ["floor", paths],
-            ["static", [staticP]],
-          ],
-          n,
-        );
-        rows.push({ action, n, warm });
-        log(
-          `  ×${size} ${action}: warm handler ${warm.handler.cpuUs} µs, floor ${warm.floor.cpuUs} µs, static ${warm.static.cpuUs} µs`,
-        );
-      }
-    } finally {
-      await server.stop();
-    }
-    for (const row of rows) {
-      const p = actions(content).find((a) => a.action === row.action).paths[0];
-      row.cold = { handler: await cold(site, "handler", p), floor: await cold(site, "floor", p) };
-    }
+    const { shards, rows } = opts["origin-only"]
+      ? { shards: undefined, rows: [] }
+      : await actionRows(await buildSite(root, content, "base"), content, size);
     const origin = await originRows(await buildSite(root, content, "origin", ["--base-url", "request"]));
     return {
       size,
       content: path.basename(content),
-      shards: site.shards,
+      shards,
       rows,
       origin,
       seconds: round((performance.now() - started) / 1000, 0),
@@ -203,6 +180,38 @@ async function measureSize(size) {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** Each action's warm and cold rows on a build for the base URL. */
+async function actionRows(site, content, size) {
+  const rows = [];
+  const server = await startWorkerd(site);
+  try {
+    for (const { action, paths } of actions(content)) {
+      const staticP = staticPath(site.publicDir, action);
+      const n = warmCount(Math.max(...[staticP].map((p) => fileBytes(site.publicDir, p))));
+      const warm = await warmRow(
+        server,
+        [
+          ["handler", paths],
+          ["floor", paths],
+          ["static", [staticP]],
+        ],
+        n,
+      );
+      rows.push({ action, n, warm });
+      log(
+        `  ×${size} ${action}: warm handler ${warm.handler.cpuUs} µs, floor ${warm.floor.cpuUs} µs, static ${warm.static.cpuUs} µs`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+  for (const row of rows) {
+    const p = actions(content).find((a) => a.action === row.action).paths[0];
+    row.cold = { handler: await cold(site, "handler", p), floor: await cold(site, "floor", p) };
+  }
+  return { shards: site.shards, rows };
 }
 
 const fileBytes = (publicDir, p) => readFileSync(path.join(publicDir, p)).length;
