@@ -44,6 +44,8 @@ export const UTF8 = new TextEncoder();
 
 /** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
 const ORIGINS_KEPT = 8;
+/** How many computed replies a handler keeps: a few hundred KB at most, whatever the site. */
+const REPLIES_KEPT = 2048;
 
 /**
  * What a handler keeps for one request origin (`--base-url request`): the site under it, its tag and its text. Whole
@@ -55,6 +57,16 @@ export interface OriginState {
   tag: string;
   /** The origin as the UTF-8 bytes of its JSON text: what takes the base URL's places. */
   text: Uint8Array;
+}
+
+/** What a response says before the ETag is held against the request. */
+export interface Reply {
+  status: number;
+  /** The response's headers, as a plain record: the Response makes its Headers once. */
+  headers: Record<string, string>;
+  etag: string | undefined;
+  /** The body, or how to read it when it is sent (not for HEAD, not for a 304). */
+  body: Uint8Array | null | (() => Promise<Uint8Array | ReadableStream<Uint8Array> | null>);
 }
 
 /** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
@@ -94,6 +106,8 @@ export class HandlerData {
   readonly whole = new WeakMap<A.Answer, WholeAnswer>();
   /** Inline whole bodies (core.json's), encoded once. */
   private readonly inline = new Map<WholeAnswer, Uint8Array>();
+  /** The replies of computed answers by origin and raw query, the latest REPLIES_KEPT (a reply is a few hundred bytes). */
+  readonly replies = new Map<string, Reply>();
   private readonly origins = new Map<string, OriginState>();
   /**
    * Icon files known without their own shard: findIcon's fallbacks (core.json) and the targets of the `e` rows of the
@@ -217,6 +231,12 @@ export class HandlerData {
     for (const [, ...file] of data.e)
       if (!this.knownFiles.has(file[0])) this.knownFiles.set(file[0], fileOf(file as FileRow));
     this.texts.delete(shardPath(i)); // kept parsed, not twice
+  }
+
+  /** Keeps a computed answer's reply, forgetting the oldest beyond REPLIES_KEPT. */
+  remember(key: string, reply: Reply): void {
+    if (this.replies.size >= REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
+    this.replies.set(key, reply);
   }
 
   /** A whole answer's inline body (core.json's), encoded once. */
