@@ -133,10 +133,22 @@ async function coldOnce(prepared, which, p, host) {
   }
 }
 
+/** A cold sample, drawn again (new ports) when the connection fails: another program can take a free port first. */
+async function coldSample(prepared, which, p, host) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await coldOnce(prepared, which, p, host);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(`  cold ${which} ${p}: ${error.message}; again`);
+    }
+  }
+}
+
 /** Medians of `COLD` cold samples. */
 async function cold(prepared, which, p, host) {
   const xs = [];
-  for (let i = 0; i < COLD; i++) xs.push(await coldOnce(prepared, which, p, host));
+  for (let i = 0; i < COLD; i++) xs.push(await coldSample(prepared, which, p, host));
   return {
     cpuMs: round(median(xs.map((x) => x.cpuMs)), 2),
     wallMs: round(median(xs.map((x) => x.wallMs)), 2),
