@@ -163,6 +163,11 @@ function runEdgeBenches() {
   const scripts = [
     ["edge.mjs", quick ? ["--seconds", "1"] : []],
     ["edge-workerd.mjs", quick ? ["--seconds", "3"] : []],
+    // The handler on workerd per action, warm and cold, beside the floor Worker (bench/results/workerd.md).
+    [
+      "workerd.mjs",
+      ["--sizes", [1, ...scales.filter((s) => s > 1)].join(","), ...(quick ? ["--rounds", "2", "--cold", "2"] : [])],
+    ],
     ["edge-hosts.mjs", ["--scales", scales.includes(100) ? "1,100" : "1"]],
     // The lean-deploy targets (upload files, handler size, import, first and warm request, edge-only build).
     ["edge-data.mjs", []],

@@ -1,7 +1,7 @@
 // src/edge/data-files.ts
 // The handler's data files (src/edge/data.ts), computed from the site model by the same functions that precompute
 // the answer files (src/php): the whole-site answers byte for byte, and the per-key lookups split into shards so
-// that a request loads only the shards of the keys it asks for. A bounded number of files: at most MAX_SHARDS shards.
+// that a request loads only the shards of the keys it asks for. Each shard's size is bounded, whatever the site's.
 
 import * as A from "../php/answers.js";
 import { changedEntries } from "../model/changed-values.js";
@@ -23,9 +23,11 @@ import {
 } from "./data.js";
 import { etagOf } from "./etag.js";
 
-/** A shard holds about this many bytes of JSON; the count is a power of two between 1 and MAX_SHARDS. */
-const SHARD_BYTES = 16 * 1024;
-export const MAX_SHARDS = 256;
+/**
+ * A shard holds at most about this many bytes of JSON on average: the count is the least power of two that keeps
+ * them so, growing with the site, so that a first request for a key reads and parses the same bytes at any size.
+ */
+export const SHARD_BYTES = 16 * 1024;
 
 /** Whole answers up to this size are inline in core.json (one file less to fetch). */
 const INLINE_BYTES = 2048;
@@ -338,7 +340,7 @@ function shardFiles(model: SiteModel, options: EdgeDataOptions, files: DataFile[
   let bytes = 0;
   for (const rows of printed) bytes += rows.bytes;
   let shards = 1;
-  while (shards < MAX_SHARDS && bytes / shards > SHARD_BYTES) shards *= 2;
+  while (bytes / shards > SHARD_BYTES) shards *= 2;
   const pieces = lookups.map(([kind], j) => memo.piecesOf(kind, printed[j]!, shards));
   for (const [i, shard] of memo.shardTexts(pieces, shards, options.memo !== undefined).entries()) {
     files.push({

@@ -1,6 +1,6 @@
 // src/edge/handler-data.ts
-// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards, whole
-// answers' bytes), the site model and the answers over them, and whole answers rebased for each request origin.
+// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards; with
+// --base-url request the whole answers' bodies and the base URL's places), the site model and the answers over them.
 // Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
 
 import * as A from "../php/answers.js";
@@ -44,13 +44,29 @@ export const UTF8 = new TextEncoder();
 
 /** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
 const ORIGINS_KEPT = 8;
+/** How many computed replies a handler keeps: a few hundred KB at most, whatever the site. */
+const REPLIES_KEPT = 2048;
 
-/** What a handler keeps for one request origin (`--base-url request`): the site under it, and rebased whole bodies. */
+/**
+ * What a handler keeps for one request origin (`--base-url request`): the site under it, its tag and its text. Whole
+ * bodies are rebased for each request, never kept per origin: what an origin keeps does not grow with the site.
+ */
 export interface OriginState {
   site: SiteModel;
   /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
   tag: string;
-  bodies: Map<WholeAnswer, Promise<Uint8Array>>;
+  /** The origin as the UTF-8 bytes of its JSON text: what takes the base URL's places. */
+  text: Uint8Array;
+}
+
+/** What a response says before the ETag is held against the request. */
+export interface Reply {
+  status: number;
+  /** The response's headers, as a plain record: the Response makes its Headers once. */
+  headers: Record<string, string>;
+  etag: string | undefined;
+  /** The body, or how to read it when it is sent (not for HEAD, not for a 304). */
+  body: Uint8Array | null | (() => Promise<Uint8Array | ReadableStream<Uint8Array> | null>);
 }
 
 /** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
@@ -73,9 +89,13 @@ export interface Loaded {
 
 /** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
 export class HandlerData {
-  /** Data files as read and kept: text (core.json, shards, offsets) or bytes (whole answers to rewrite per origin). */
+  /**
+   * Data files as read and kept: text (core.json, shards); with `--base-url request`, the whole answers' bodies that
+   * hold the base URL, as bytes, and its places in them, parsed: once per isolate, whatever the number of origins.
+   */
   private readonly texts = new Map<string, Promise<string>>();
   private readonly blobs = new Map<string, Promise<Uint8Array>>();
+  private readonly places = new Map<string, Promise<number[]>>();
   private readonly shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   readonly misses = new Set<number>();
@@ -86,6 +106,8 @@ export class HandlerData {
   readonly whole = new WeakMap<A.Answer, WholeAnswer>();
   /** Inline whole bodies (core.json's), encoded once. */
   private readonly inline = new Map<WholeAnswer, Uint8Array>();
+  /** The replies of computed answers by origin and raw query, the latest REPLIES_KEPT (a reply is a few hundred bytes). */
+  readonly replies = new Map<string, Reply>();
   private readonly origins = new Map<string, OriginState>();
   /**
    * Icon files known without their own shard: findIcon's fallbacks (core.json) and the targets of the `e` rows of the
@@ -118,6 +140,10 @@ export class HandlerData {
 
   private bytes(path: string, read: DataReader): Promise<Uint8Array> {
     return this.file(this.blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
+  }
+
+  private offsets(path: string, read: DataReader): Promise<number[]> {
+    return this.file(this.places, path, read, async (res) => JSON.parse(await res.text()) as number[]);
   }
 
   /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
@@ -207,6 +233,12 @@ export class HandlerData {
     this.texts.delete(shardPath(i)); // kept parsed, not twice
   }
 
+  /** Keeps a computed answer's reply, forgetting the oldest beyond REPLIES_KEPT. */
+  remember(key: string, reply: Reply): void {
+    if (this.replies.size >= REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
+    this.replies.set(key, reply);
+  }
+
   /** A whole answer's inline body (core.json's), encoded once. */
   inlineBody(name: WholeAnswer, body: string): Uint8Array {
     let encoded = this.inline.get(name);
@@ -222,12 +254,6 @@ export class HandlerData {
     return res.body;
   }
 
-  /** A whole answer's body as the build wrote it, as bytes (to rewrite it): inline in core.json, or its file. */
-  private wholeBytes(core: CoreData, name: WholeAnswer, read: DataReader): Promise<Uint8Array> {
-    const body = core.whole[name].body;
-    return body === undefined ? this.bytes(wholePath(name), read) : Promise.resolve(this.inlineBody(name, body));
-  }
-
   /**
    * The state for a request's origin when answers take it (`--base-url request`), else null: answers say the build's
    * base URL. The origin is scheme and host (and port), as the URL parser writes it.
@@ -239,25 +265,26 @@ export class HandlerData {
     let kept = this.origins.get(origin);
     if (kept === undefined) {
       if (this.origins.size >= ORIGINS_KEPT) this.origins.delete(this.origins.keys().next().value!);
-      kept = { site: { ...site, baseUrl: origin }, tag: sha1Base64url(UTF8.encode(origin)), bodies: new Map() };
+      const text = UTF8.encode(jsonText(origin));
+      kept = { site: { ...site, baseUrl: origin }, tag: sha1Base64url(UTF8.encode(origin)), text };
       this.origins.set(origin, kept);
     }
     return kept;
   }
 
-  /** A whole answer's body with the request's origin in place of the base URL (built once per origin). */
-  rebased(core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> {
-    let p = origin.bodies.get(name);
-    if (p === undefined) {
-      const meta = core.whole[name];
-      p = (async () => {
-        const body = await this.wholeBytes(core, name, read);
-        const at = meta.baseAt ?? (JSON.parse(await this.text(baseAtPath(name), read)) as number[]);
-        return rebase(body, at, UTF8.encode(jsonText(core.baseUrl)).length, UTF8.encode(jsonText(origin.site.baseUrl)));
-      })();
-      origin.bodies.set(name, p);
-      p.catch(() => origin.bodies.delete(name));
-    }
-    return p;
+  /**
+   * A whole answer's body with the request's origin in place of the base URL, made for each request from the body
+   * and places read once per isolate: one pass over its bytes (native copies), and nothing kept per origin.
+   */
+  async rebased(core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> {
+    const meta = core.whole[name];
+    const length = (this.baseLength ??= UTF8.encode(jsonText(core.baseUrl)).length);
+    if (meta.body !== undefined)
+      return rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text);
+    const at = meta.baseAt ?? (await this.offsets(baseAtPath(name), read));
+    return rebase(await this.bytes(wholePath(name), read), at, length, origin.text);
   }
+
+  /** The base URL's length as the UTF-8 bytes of its JSON text. */
+  private baseLength: number | undefined;
 }

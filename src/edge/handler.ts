@@ -18,7 +18,7 @@ import {
 import type { SiteModel } from "../model/types.js";
 import { isHandlerPath, wholePath, type CoreData } from "./data.js";
 import { bodyEtag } from "./etag.js";
-import { DataUnavailable, HandlerData, UTF8, type DataReader, type OriginState } from "./handler-data.js";
+import { DataUnavailable, HandlerData, UTF8, type DataReader, type OriginState, type Reply } from "./handler-data.js";
 
 export { DataUnavailable, type DataReader } from "./handler-data.js";
 
@@ -84,9 +84,17 @@ export function createApiHandler(): (request: Request, read: DataReader) => Prom
     if (method === "OPTIONS") return new Response(null, { status: 200, headers: BARE_HEADERS });
     const { core, site, answers } = data.loaded ?? (await data.load(read));
     const origin = data.originOf(core, site, request.url);
-    const query = parsePhpQuery(rawQuery(request.url));
-    const answer = await answerOf(data, origin?.site ?? site, query, answers, read);
-    const { status, headers, etag, body } = replyOf(data, core, answer, origin, read);
+    const raw = rawQuery(request.url);
+    // A computed answer depends on the query and the origin alone: asked again, it is the reply made the first time.
+    const key = origin === null ? raw : `${origin.site.baseUrl} ${raw}`;
+    let reply = data.replies.get(key);
+    if (reply === undefined) {
+      const answer = await answerOf(data, origin?.site ?? site, parsePhpQuery(raw), answers, read);
+      reply = replyOf(data, core, answer, origin, read);
+      if (typeof reply.body !== "function") data.remember(key, reply);
+    }
+    const { status, etag, body } = reply;
+    const headers = { ...reply.headers };
     if (etag !== undefined) {
       headers.ETag = etag;
       // A revalidation whose If-None-Match holds this ETag: 304, no body (RFC 9110 §13.1.2, weak comparison).
@@ -118,16 +126,6 @@ async function answerOf(
     const needed = [...data.misses];
     await Promise.all(needed.map((i) => data.loadShard(i, read)));
   }
-}
-
-/** What a response says before the ETag is held against the request. */
-interface Reply {
-  status: number;
-  /** The response's headers, as a plain record: the Response makes its Headers once. */
-  headers: Record<string, string>;
-  etag: string | undefined;
-  /** The body, or how to read it when it is sent (not for HEAD, not for a 304). */
-  body: Uint8Array | null | (() => Promise<Uint8Array | ReadableStream<Uint8Array> | null>);
 }
 
 /** The reply of an answer; HEAD is answered as GET without the body: the same headers, ETag included. */

@@ -3,8 +3,8 @@
 // and the date it was read, so that one edit updates the check and the docs. Pure: the build measures what each host
 // would receive (src/pipeline/measure-hosts.ts: files, sizes, and the rule counts its adapter's `measure` finds in its config) and
 // `planLimitDiagnostics` compares: a crossed row is a warning, or an error where the host documents a hard limit.
-// The CPU, start-up and response-time rows are never compared: the build cannot measure a request's cost, so they
-// only document the plans (the bench measures the handler against them).
+// The CPU row is compared with the handler's costliest request as estimated from its data files (src/edge/cost.ts;
+// the bench measures it on workerd: bench/workerd.mjs); the start-up and response-time rows only document the plans.
 
 import type { Diagnostic } from "../errors.js";
 import { MB, type LimitRow, type Measure } from "./host-preset.js";
@@ -33,6 +33,8 @@ export interface HostMeasures extends ConfigMeasures {
   largestFile?: { path: string; bytes: number };
   handlerBytes?: number;
   handlerGzipBytes?: number;
+  /** The handler's costliest request in CPU ms, estimated from its data files (src/edge/cost.ts). */
+  cpuMs?: number;
 }
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -48,13 +50,18 @@ const HINTS: Record<Measure, string> = {
   "redirect lines": `Deploy the edge function instead (--hosts netlify: no rule per value), or ${FEWER}.`,
   rewrites: `Deploy the edge function instead (--hosts vercel: no rule per value), or ${FEWER}.`,
   "header rules": `Deploy the edge function instead (--hosts vercel), or ${FEWER}.`,
-  "cpu ms": "Not measured by the build.",
+  "cpu ms":
+    "The estimate (src/edge/cost.ts) grows with the site's largest whole answer under --base-url request: build with a fixed --base-url, use fewer icons or extensions, or pick --plan paid.",
   "startup ms": "Not measured by the build.",
   "response start ms": "Not measured by the build.",
 };
 
 const SIZES: ReadonlySet<Measure> = new Set(["file bytes", "handler bytes", "handler gzip bytes"]);
-const UNITS: Partial<Record<Measure, string>> = { files: "files", "redirect lines": "_redirects lines" };
+const UNITS: Partial<Record<Measure, string>> = {
+  files: "files",
+  "redirect lines": "_redirects lines",
+  "cpu ms": "ms (estimated)",
+};
 
 /** The measured figure a limit compares, or undefined where the build does not measure it. */
 function measured(m: HostMeasures, measure: Measure): number | undefined {
@@ -73,6 +80,8 @@ function measured(m: HostMeasures, measure: Measure): number | undefined {
       return m.rewrites;
     case "header rules":
       return m.headerRules;
+    case "cpu ms":
+      return m.cpuMs;
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { RawContent } from "../content/read-content.js";
 import { buildModel, ModelParts } from "../content/load-content.js";
+import { estimatedCpuMs } from "../edge/cost.js";
 import { edgeDataFiles, EdgeDataMemo, entryBundle } from "../edge/index.js";
 import { BuildError, ContentError, type Diagnostic } from "../errors.js";
 import type { BesideFolder, HostFolder } from "../hosts/index.js";
@@ -72,7 +73,10 @@ export async function compileSite(raw: RawContent, options: CompileOptions): Pro
   // --out (a static host serves the answers).
   const siteFiles = (name: string): number =>
     raw.published.length + (needsEdgeData([name]) ? data.length : routes.files.size);
-  const hostsRecord = checkedHosts(made, raw.published, siteFiles, options, diagnostics);
+  const cpuMs = estimatedCpuMs(data);
+  const hostsRecord = checkedHosts(made, raw.published, siteFiles, options, diagnostics, (name) =>
+    needsEdgeData([name]) ? cpuMs : undefined,
+  );
   mark("limits");
   const catalogue = await cataloguePages(model, raw, diagnostics, options);
   const site = plannedSite(routes, raw.published, { answers, data, pages: catalogue.files });

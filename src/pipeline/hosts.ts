@@ -80,6 +80,7 @@ export function checkedHosts(
   siteFiles: (name: HostName) => number,
   options: Pick<CompileOptions, "memo" | "plan" | "strict">,
   diagnostics: Diagnostic[],
+  cpuMs?: (name: HostName) => number | undefined,
 ): () => string {
   const largest = largestPublished(published);
   // A kept host's handler keeps its size (gzipped once).
@@ -87,6 +88,7 @@ export function checkedHosts(
   const measures = made.rendered.outputs.map(({ name, output }, i) => ({
     ...(made.memo?.measures[i] ?? configMeasures(name, output)),
     ...measureHost(name, output, largest, siteFiles(name), made.memo?.measures[i] ?? made.kept?.[i]),
+    ...(cpuMs?.(name) === undefined ? {} : { cpuMs: cpuMs(name) }),
   }));
   const memoOut =
     options.memo === undefined

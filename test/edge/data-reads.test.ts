@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "vitest";
 import { createHash } from "node:crypto";
-import { EdgeDataMemo, edgeDataFiles } from "../../src/edge/data-files.js";
+import { EdgeDataMemo, edgeDataFiles, SHARD_BYTES } from "../../src/edge/data-files.js";
 import { createApiHandler } from "../../src/edge/handler.js";
 import { extensionMapOf, iconMapOf, type SiteModel } from "../../src/model/types.js";
 import type { JsonObject } from "../../src/model/json.js";
@@ -60,6 +60,28 @@ describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards' files (indexe
       f: site.iconDirFiles.size,
     });
   });
+});
+
+describe.skipIf(!haveRealFixtures && !process.env.CI)("the shards of a site far larger (indexer-1.2.0-r2)", () => {
+  test("keep their size as the count grows (no cap), and a first findIcon still reads core.json and one shard", async () => {
+    const fixture: SiteModel = (await compileContent(realFixture("indexer-1.2.0-r2"))).model;
+    // About 12 MB of rows: 256 shards (the old cap) would hold some 47 KB each.
+    const many = Array.from({ length: 300_000 }, (_, i): [string, string] => [`ext${i}`, "php.png"]);
+    const site: SiteModel = {
+      ...fixture,
+      iconMap: iconMapOf(new Map([...fixture.iconMap.json, ...many]) as JsonObject, 3),
+    };
+    const shards = edgeDataFiles(site).filter((f) => f.path.startsWith("_edge-data/shards/"));
+    expect(shards.length).toBeGreaterThan(256);
+    const largest = Math.max(...shards.map((f) => Buffer.byteLength(f.data)));
+    expect(largest, "the largest shard's bytes").toBeLessThanOrEqual(1.5 * SHARD_BYTES);
+    for (const query of ["action=findIcon&extension=ext123457", "action=getExtensionSetting&extension=php"]) {
+      const read = memoryReader(site);
+      const res = await createApiHandler()(new Request(`https://site.example/api.php?${query}`), read);
+      expect(await res.text(), query).toBe(expectedAnswer(site, { method: "GET", query }).body);
+      expect(read.reads.length, read.reads.join(", ")).toBe(2);
+    }
+  }, 60_000);
 });
 
 /** A copy of a JSON object with the values at `positions` (in its order) set to `value`: the same keys, in order. */

@@ -1,14 +1,17 @@
 // test/hosts/request-origin.server.test.ts
-// `--base-url request` on the hosts' own runtimes: the Netlify edge function under Deno and the Vercel edge function
-// under edge-runtime answer each request with its own origin in every absolute URL (icon_base_url, an icon's url,
-// config_url), the precomputed whole-site answers included. Each harness is asked under two origins that reach it
+// `--base-url request` on the hosts' own runtimes: the Netlify edge function under Deno, the Vercel edge function
+// under edge-runtime and the Cloudflare Worker under workerd (wrangler dev, on the real fixture: its whole answers
+// are files, read through the ASSETS binding and rebased) answer each request with its own origin in every absolute URL
+// (icon_base_url, an icon's url, config_url), the precomputed whole-site answers included. Each harness is asked under two origins that reach it
 // (127.0.0.1:<port> and localhost:<port>): the URLs follow the origin, and the ETag of each differs.
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
-import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { DEMO_CONTENT, haveRealFixtures, realFixture, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { skipReason } from "../helpers/needs.js";
+import { startWrangler } from "../edge/wrangler.js";
 import type { RunningServer } from "./servers.js";
 import { expectedAnswer } from "../edge/expected.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
@@ -58,7 +61,7 @@ function urls(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
-async function askUnder(harness: RunningServer): Promise<void> {
+async function askUnder(harness: RunningServer, site: SiteModel = model): Promise<void> {
   const port = new URL(harness.url).port;
   const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   for (const query of QUERIES) {
@@ -69,7 +72,7 @@ async function askUnder(harness: RunningServer): Promise<void> {
       // The oracle with the origin as the site's base URL: the same bytes.
       expect([res.status, body], `${origin} ?${query}`).toEqual([
         200,
-        expectedAnswer({ ...model, baseUrl: origin }, { method: "GET", query }).body,
+        expectedAnswer({ ...site, baseUrl: origin }, { method: "GET", query }).body,
       ]);
       for (const url of urls(JSON.parse(body)))
         expect(url.startsWith(`${origin}/`), `${origin} ?${query}: ${url}`).toBe(true);
@@ -88,4 +91,28 @@ describe("--base-url request on the edge runtimes", () => {
   test("Vercel (edge-runtime): each origin gets its own URLs, in computed and precomputed answers", async () => {
     await askUnder(vercel!);
   });
+});
+
+describe.skipIf(skipReason("workerd") !== undefined || !haveRealFixtures)("--base-url request on workerd", () => {
+  test("Cloudflare (wrangler dev): each origin gets its own URLs, whole answers rebased from their files", async () => {
+    const dir = await tmpDir("bis-request-origin-workerd-");
+    let server: RunningServer | undefined;
+    try {
+      const out = path.join(dir, "dist");
+      const content = realFixture("indexer-1.2.0-r2");
+      const options = {
+        content,
+        out,
+        sourceDateEpoch: TEST_EPOCH,
+        hosts: ["cloudflare" as const],
+        requestOrigin: true,
+      };
+      const site = (await build(options)).model;
+      server = await startWrangler(dir);
+      await askUnder(server, site);
+    } finally {
+      await server?.stop();
+      await removeDir(dir);
+    }
+  }, 120_000);
 });
