@@ -8,9 +8,11 @@
 import { defineConfig } from "vitest/config";
 
 const KINDS = ["slow", "server", "browser"] as const;
+// test/runtimes holds the installed runtimes' own files (scripts/test-runtimes.mjs), never a test of ours.
+const NOT_TESTS = ["**/node_modules/**", "test/runtimes/**"];
 const project = (name: string, include: string[], exclude: string[] = []) => ({
   extends: true as const,
-  test: { name, include, exclude },
+  test: { name, include, exclude: [...NOT_TESTS, ...exclude] },
 });
 
 export default defineConfig({

@@ -1,15 +1,13 @@
 // test/edge/wrangler.ts
-// Starts `wrangler dev` (workerd, from the wrangler devDependency) in the folder that holds a build's --out: it finds
+// Starts `wrangler dev` (workerd, from test/runtimes) in the folder that holds a build's --out: it finds
 // the emitted wrangler.json through .wrangler/deploy/config.json, as `wrangler deploy` does. Used by the Cloudflare
 // runtime suite (test/edge/wrangler.server.test.ts) and verify's (test/verify/workerd.server.test.ts).
 // Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { REPO } from "../helpers/fixtures.js";
 import { freePort, type RunningServer } from "../hosts/servers.js";
-
-const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
+import { runtimeBin } from "../runtimes/locate.mjs";
 
 /**
  * `wrangler dev` on 127.0.0.1 in `root` (the folder that holds the built --out), its state under `root/state`. Resolves
@@ -33,8 +31,10 @@ async function startOnce(root: string): Promise<RunningServer> {
   const port = await freePort();
   const inspector = await freePort();
   let log = "";
+  const wrangler = runtimeBin("wrangler");
+  if (wrangler === null) throw new Error("wrangler is not installed: run `node scripts/test-runtimes.mjs`.");
   const child: ChildProcess = spawn(
-    WRANGLER,
+    wrangler,
     [
       "dev",
       "--ip",

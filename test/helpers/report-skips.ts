@@ -2,7 +2,7 @@
 // vitest globalSetup: before the tests, one plain line per missing need (Apache, nginx, ../shared) saying what the
 // skipped suites need; in CI, one line saying that those suites will fail instead.
 
-import { inCI, installed, MISSING_LINE, quick, type Need } from "./needs.js";
+import { inCI, installed, MISSING_LINE, NEEDS, quick } from "./needs.js";
 
 export default function reportSkips(): void {
   if (quick) {
@@ -11,7 +11,7 @@ export default function reportSkips(): void {
     );
     return;
   }
-  for (const need of ["apache", "nginx", "shared", "php", "chromium", "workerd", "deno", "edge-runtime"] as Need[]) {
+  for (const need of NEEDS) {
     if (installed(need)) continue;
     const line = inCI
       ? `CI is set, so the suites that need ${need} will fail: ${MISSING_LINE[need].replace(/^Skipping [^:]*: /, "")}`
