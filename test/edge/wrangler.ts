@@ -4,8 +4,9 @@
 // runtime suite (test/edge/wrangler.server.test.ts) and verify's (test/verify/workerd.server.test.ts).
 // Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
 
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
+import { spawnServer, stopServer } from "../helpers/processes.js";
 import { freePort, type RunningServer } from "../hosts/servers.js";
 import { runtimeBin } from "../runtimes/locate.mjs";
 
@@ -33,7 +34,7 @@ async function startOnce(root: string): Promise<RunningServer> {
   let log = "";
   const wrangler = runtimeBin("wrangler");
   if (wrangler === null) throw new Error("wrangler is not installed: run `node scripts/test-runtimes.mjs`.");
-  const child: ChildProcess = spawn(
+  const child: ChildProcess = spawnServer(
     wrangler,
     [
       "dev",
@@ -48,8 +49,6 @@ async function startOnce(root: string): Promise<RunningServer> {
     ],
     {
       cwd: root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
@@ -65,17 +64,8 @@ async function startOnce(root: string): Promise<RunningServer> {
   child.stderr!.on("data", (d: Buffer) => {
     log += d.toString();
   });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        process.kill(-child.pid, "SIGTERM"); // the process group this helper started (wrangler and its workerd)
-      } catch {
-        /* already gone */
-      }
-      await exited;
-    }
-  };
+  // The process group this helper started: wrangler and its workerd.
+  const stop = (): Promise<void> => stopServer(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -4,7 +4,13 @@
 
 import { inCI, installed, MISSING_LINE, NEEDS, quick } from "./needs.js";
 
+/** vitest runs a globalSetup once per project: the lines are printed once per run. */
+const REPORTED = Symbol.for("build-index-site.skips-reported");
+
 export default function reportSkips(): void {
+  const state = globalThis as { [REPORTED]?: boolean };
+  if (state[REPORTED]) return;
+  state[REPORTED] = true;
   if (quick) {
     process.stdout.write(
       "Quick run: the suites that need Apache, nginx or ../shared are left out (npm test runs them).\n",
