@@ -10,8 +10,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** test/runtimes: its package.json and package-lock.json name the runtimes. */
-export const RUNTIMES_PACKAGE = path.dirname(fileURLToPath(import.meta.url));
+/** test/runtimes: its package.json and package-lock.json name the runtimes (BIS_TEST_RUNTIMES_PACKAGE: another
+ * package, for the installer's own test). */
+export const RUNTIMES_PACKAGE = process.env.BIS_TEST_RUNTIMES_PACKAGE || path.dirname(fileURLToPath(import.meta.url));
 
 /** The installs, one folder per lockfile (a changed lockfile installs anew beside the old one). */
 export const INSTALLS = path.join(RUNTIMES_PACKAGE, ".install");
