@@ -155,7 +155,13 @@ export async function startNginx(siteDir: string, httpConf: string, serverConf: 
 async function supervise(child: ChildProcess, output: () => string, dir: string, port: number): Promise<RunningServer> {
   const log = async (): Promise<string> =>
     `${output()}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
-  await waitForPort(port, child, log);
+  try {
+    await waitForPort(port, child, log);
+  } catch (error) {
+    await stopServer(child);
+    await removeDir(dir);
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
