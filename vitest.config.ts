@@ -8,21 +8,25 @@
 import { defineConfig } from "vitest/config";
 
 const KINDS = ["slow", "server", "browser"] as const;
+// test/runtimes holds the installed runtimes' own files (scripts/test-runtimes.mjs), never a test of ours.
+const NOT_TESTS = ["**/node_modules/**", "test/runtimes/**"];
 const project = (name: string, include: string[], exclude: string[] = []) => ({
   extends: true as const,
-  test: { name, include, exclude },
+  test: { name, include, exclude: [...NOT_TESTS, ...exclude] },
 });
 
 export default defineConfig({
   test: {
-    // One plain line per missing Apache, nginx or ../shared (test/helpers/needs.ts).
-    globalSetup: ["test/helpers/report-skips.ts"],
+    // One temporary folder for the run, and every server stopped at its end or on Ctrl-C (test/helpers/run-cleanup.ts);
+    // one plain line per missing Apache, nginx, runtime or ../shared (test/helpers/needs.ts).
+    globalSetup: ["test/helpers/run-cleanup.ts", "test/helpers/report-skips.ts"],
     // Most suites wait on a server or a child process: more workers than this 2-core machine's one default keep both
     // cores busy.
     maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    reporters: ["default"],
+    // The default output, and after each file how many have run and how many remain.
+    reporters: ["default", "./test/helpers/progress-reporter.ts"],
     projects: [
       project(
         "quick",

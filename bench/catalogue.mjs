@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { requireRuntime } from "../test/runtimes/locate.mjs";
 import { build } from "../lib/pipeline/pipeline.js";
 import { startPreview } from "../lib/preview/server.js";
 
@@ -50,6 +50,7 @@ if (out === undefined) {
 const size = (file) => (existsSync(path.join(out, file)) ? statSync(path.join(out, file)).size : NaN);
 const sizes = { page: size("index.html"), list: size("catalogue/list.json"), site: size("catalogue/site.json") };
 const preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1" });
+const { chromium } = requireRuntime("playwright-core");
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: [

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { freePort } from "./ports.mjs";
+import { requireRuntime, runtimeBin } from "../test/runtimes/locate.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -20,7 +21,7 @@ const SECONDS = Number(opt("--seconds", "5"));
 const CONNECTIONS = Number(opt("--connections", "10"));
 
 const { build } = await import(pathToFileURL(path.join(REPO, "lib/pipeline/pipeline.js")).href);
-const { default: autocannon } = await import("autocannon");
+const autocannon = requireRuntime("autocannon");
 
 const root = await mkdtemp(path.join(os.tmpdir(), "bis-bench-workerd-"));
 const out = path.join(root, "dist");
@@ -47,7 +48,7 @@ try {
 
   const port = await freePort();
   child = spawn(
-    path.join(REPO, "node_modules/.bin/wrangler"),
+    runtimeBin("wrangler") ?? "wrangler",
     [
       "dev",
       "--ip",

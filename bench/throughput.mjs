@@ -11,6 +11,7 @@ import { log, round } from "./common.mjs";
 import { removeDir } from "./disk.mjs";
 import { BIN, REPO, WORK } from "./paths.mjs";
 import { buildCmd } from "./timed-run.mjs";
+import { requireRuntime } from "../test/runtimes/locate.mjs";
 
 /** Starts a server process and resolves with its URL (the first line matching `re`) and a stop function. */
 function startServer(cmd, argv, re) {
@@ -79,7 +80,7 @@ export async function requestMix(dir) {
 /** A load generator: `load(url, paths)` sends `paths` to `url` (127.0.0.1 only) for `seconds` over `connections`. */
 export function makeLoad(seconds, connections) {
   return async function load(url, paths) {
-    const { default: autocannon } = await import("autocannon");
+    const autocannon = requireRuntime("autocannon");
     const base = new URL(url);
     if (base.hostname !== "127.0.0.1") throw new Error(`refusing to load anything but 127.0.0.1 (${url})`);
     const result = await autocannon({

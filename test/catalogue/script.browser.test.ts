@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { build } from "../../src/pipeline/pipeline.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { CHROMIUM, skipReason } from "../helpers/needs.js";
+import { requireRuntime } from "../runtimes/locate.mjs";
 // @ts-expect-error: a plain ES module of the bench, without types
 import { generateContent } from "../../bench/generate-content.mjs";
 
@@ -28,7 +29,7 @@ const ARGS = [
   "--no-first-run",
 ];
 
-const reason = skipReason("chromium");
+const reason = skipReason("chromium") ?? skipReason("playwright");
 if (reason !== undefined) process.stdout.write(`${reason}\n`);
 
 /** The image files directly in a content's icons/ (what the icons action lists), read from the folder itself. */
@@ -91,7 +92,7 @@ describe.skipIf(reason !== undefined)("the catalogue in chromium", () => {
   let bigContent: string;
 
   beforeAll(async () => {
-    const { chromium } = await import("playwright-core");
+    const { chromium } = requireRuntime("playwright-core") as typeof import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     site = await serve(CONTENT);
     // More than one page of icons and of mappings (1,000 each): synthetic content at scale 3 (~1,470 icons).

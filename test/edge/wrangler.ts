@@ -1,15 +1,14 @@
 // test/edge/wrangler.ts
-// Starts `wrangler dev` (workerd, from the wrangler devDependency) in the folder that holds a build's --out: it finds
+// Starts `wrangler dev` (workerd, from test/runtimes) in the folder that holds a build's --out: it finds
 // the emitted wrangler.json through .wrangler/deploy/config.json, as `wrangler deploy` does. Used by the Cloudflare
 // runtime suite (test/edge/wrangler.server.test.ts) and verify's (test/verify/workerd.server.test.ts).
 // Offline: Request.cf fetching is disabled and wrangler's update check points at a closed port.
 
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { REPO } from "../helpers/fixtures.js";
+import { spawnServer, stopServer } from "../helpers/processes.js";
 import { freePort, type RunningServer } from "../hosts/servers.js";
-
-const WRANGLER = path.join(REPO, "node_modules", ".bin", "wrangler");
+import { runtimeBin } from "../runtimes/locate.mjs";
 
 /**
  * `wrangler dev` on 127.0.0.1 in `root` (the folder that holds the built --out), its state under `root/state`. Resolves
@@ -33,8 +32,10 @@ async function startOnce(root: string): Promise<RunningServer> {
   const port = await freePort();
   const inspector = await freePort();
   let log = "";
-  const child: ChildProcess = spawn(
-    WRANGLER,
+  const wrangler = runtimeBin("wrangler");
+  if (wrangler === null) throw new Error("wrangler is not installed: run `node scripts/test-runtimes.mjs`.");
+  const child: ChildProcess = spawnServer(
+    wrangler,
     [
       "dev",
       "--ip",
@@ -48,8 +49,6 @@ async function startOnce(root: string): Promise<RunningServer> {
     ],
     {
       cwd: root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
@@ -65,17 +64,8 @@ async function startOnce(root: string): Promise<RunningServer> {
   child.stderr!.on("data", (d: Buffer) => {
     log += d.toString();
   });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        process.kill(-child.pid, "SIGTERM"); // the process group this helper started (wrangler and its workerd)
-      } catch {
-        /* already gone */
-      }
-      await exited;
-    }
-  };
+  // The process group this helper started: wrangler and its workerd.
+  const stop = (): Promise<void> => stopServer(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

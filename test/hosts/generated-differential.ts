@@ -7,10 +7,8 @@
 // classified as it, as `verify` classifies it; REFERENCE_OMITS' fields are the reference's to leave out.
 // I/O: writes the content and the build into a temporary folder, runs the servers, asks them over loopback.
 
-import { execFile } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { build } from "../../src/pipeline/pipeline.js";
 import { ContentError } from "../../src/errors.js";
 import type { HostName } from "../../src/hosts/index.js";
@@ -25,11 +23,11 @@ import { startWrangler } from "../edge/wrangler.js";
 import { startNetlifyDeno } from "../hosts/netlify-deno.js";
 import { startVercelOutput } from "../hosts/vercel-edge-runtime.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
-import { canRun, SHARED_DIR, type Need } from "../helpers/needs.js";
+import { canRun, type Need } from "../helpers/needs.js";
+import { startReference as startService } from "../helpers/reference.js";
 import { REFERENCE_BASE_URL, type Generated, type GeneratedRequest } from "./generated-content.js";
-import { freePort, startApache, startNginx, type RunningServer } from "./servers.js";
+import { startApache, startNginx, type RunningServer } from "./servers.js";
 
-const SERVE = path.join(SHARED_DIR, "reference", "serve-reference.sh");
 const ALL_HOSTS: readonly HostName[] = ["nginx", "apache", "cloudflare", "netlify", "vercel"];
 
 interface Target {
@@ -97,23 +95,7 @@ export async function startSite(generated: Generated): Promise<Site> {
   }
 }
 
-async function startReference(content: string, run: string): Promise<RunningServer> {
-  const port = await freePort();
-  const { stdout } = await promisify(execFile)("bash", [SERVE, content, String(port), run], {
-    env: { ...process.env, PHP_CLI_SERVER_WORKERS: "4" },
-  });
-  const [pid, url] = stdout.trim().split(" ");
-  return {
-    url: url!,
-    async stop() {
-      try {
-        process.kill(-Number(pid)); // setsid: php -S and its workers are one process group
-      } catch {
-        process.kill(Number(pid));
-      }
-    },
-  };
-}
+const startReference = (content: string, run: string): Promise<RunningServer> => startService(content, run, 4);
 
 /** Starts each host whose need is met (the others are named in `skipped`). */
 async function startHosts(

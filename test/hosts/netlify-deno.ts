@@ -2,11 +2,11 @@
 // Starts the Netlify harness (netlify-deno-harness.js) under Deno from npm's `deno` package, over a build's base
 // directory (.netlify/v1) and published folder; only reads of those two folders and 127.0.0.1 (as itself or as localhost: two origins) are allowed.
 
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import { denoBinary } from "../helpers/needs.js";
+import { spawnServer, stopServer } from "../helpers/processes.js";
 import type { RunningServer } from "./servers.js";
 
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), "netlify-deno-harness.js");
@@ -19,7 +19,7 @@ export async function startNetlifyDeno(
   const deno = denoBinary();
   if (deno === null) throw new Error("npm's deno package has no binary for this platform.");
   const denoDir = await tmpDir("bis-deno-");
-  const child = spawn(
+  const child = spawnServer(
     deno,
     [
       "run",
@@ -44,17 +44,16 @@ export async function startNetlifyDeno(
         DENO_NO_UPDATE_CHECK: "1",
         ...(options.requireAuth === undefined ? {} : { REQUIRE_AUTH: options.requireAuth }),
       },
-      stdio: ["ignore", "pipe", "pipe"],
     },
   );
   let stderr = "";
-  child.stderr.on("data", (d: Buffer) => {
+  child.stderr!.on("data", (d: Buffer) => {
     stderr += d.toString();
   });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`Deno did not start within 30 s:\n${stderr}`)), 30_000);
-    child.stdout.on("data", (d: Buffer) => {
+    child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       const m = /listening (\d+)/.exec(out);
       if (m) {
@@ -70,16 +69,7 @@ export async function startNetlifyDeno(
   return {
     url: `http://127.0.0.1:${port}`,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        });
-      }
+      await stopServer(child);
       await removeDir(denoDir);
     },
   };

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { canRun, SHARED_DIR } from "../helpers/needs.js";
+import { canRun } from "../helpers/needs.js";
+import { startReference } from "../helpers/reference.js";
+import type { RunningServer } from "./servers.js";
 import { rawRequest } from "./odd-requests.js";
-import { freePort } from "./servers.js";
 
 const QUERIES = [
   "",
@@ -61,7 +62,7 @@ const CASES: Case[] = [
 const need = canRun("shared") && (process.env.CI !== undefined || spawnSync("php", ["-v"]).status === 0);
 let root = "";
 let preview: Preview | undefined;
-let php = { pid: 0, url: "" };
+let php: RunningServer | undefined;
 
 beforeAll(async () => {
   if (!need) return;
@@ -69,23 +70,11 @@ beforeAll(async () => {
   const out = path.join(root, "dist");
   await build({ content: DEMO_CONTENT, out, hosts: ["cloudflare"], baseUrl: "https://api.indexer.ccls.icu" });
   preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", edge: true });
-  const started = spawnSync(
-    "bash",
-    [
-      path.join(SHARED_DIR, "reference", "serve-reference.sh"),
-      DEMO_CONTENT,
-      String(await freePort()),
-      path.join(root, "php"),
-    ],
-    { encoding: "utf8" },
-  );
-  if (started.status !== 0) throw new Error(`serve-reference.sh failed:\n${started.stderr}`);
-  const [pid, url] = started.stdout.trim().split(" ");
-  php = { pid: Number(pid), url: url! };
+  php = await startReference(DEMO_CONTENT, path.join(root, "php"));
 }, 60_000);
 
 afterAll(async () => {
-  if (php.pid > 0) process.kill(php.pid);
+  await php?.stop();
   await preview?.close();
   if (root !== "") await removeDir(root);
 });
@@ -113,7 +102,7 @@ describe.skipIf(!need)("odd queries: preview --edge against the reference PHP se
       const target = `/api.php${c.query}`;
       const [ours, theirs] = [
         await rawRequest(preview!.url, c.method, target),
-        await rawRequest(php.url, c.method, target),
+        await rawRequest(php!.url, c.method, target),
       ];
       const a = { status: ours.status, body: comparable(ours.body) };
       const b = { status: theirs.status, body: comparable(theirs.body) };

@@ -2,12 +2,13 @@
 // Starts the real Apache and nginx (Debian packages) on 127.0.0.1 with a built site as document root, each from a
 // temporary config of its own; in CI a server that cannot start fails the test instead of skipping it.
 
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import { inCI, installed } from "../helpers/needs.js";
+import { spawnServer, stopServer } from "../helpers/processes.js";
 
 export interface RunningServer {
   url: string;
@@ -73,20 +74,6 @@ async function waitForPort(port: number, child: ChildProcess, log: () => Promise
   throw new Error(`The server did not listen on ${port} within 15 s:\n${await log()}`);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-    }, 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
 const APACHE_MODULE_LIST = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"];
 
 /** Apache in the foreground (-DFOREGROUND) with the site as document root and AllowOverride All; `extra` lines are
@@ -113,8 +100,7 @@ export async function startApache(siteDir: string, extra: readonly string[] = []
     "",
   ].join("\n");
   await writeFile(path.join(dir, "httpd.conf"), conf);
-  const child = spawn(APACHE_BIN, ["-f", path.join(dir, "httpd.conf"), "-DFOREGROUND"], {
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawnServer(APACHE_BIN, ["-f", path.join(dir, "httpd.conf"), "-DFOREGROUND"], {
     env: { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir, APACHE_LOG_DIR: dir },
   });
   let output = "";
@@ -157,9 +143,7 @@ export async function startNginx(siteDir: string, httpConf: string, serverConf: 
   await writeFile(path.join(dir, "nginx.conf"), conf);
   const test = spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
-  const child = spawn(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnServer(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf")]);
   let output = "";
   child.stderr?.on("data", (d: Buffer) => {
     output += d.toString();
@@ -171,11 +155,17 @@ export async function startNginx(siteDir: string, httpConf: string, serverConf: 
 async function supervise(child: ChildProcess, output: () => string, dir: string, port: number): Promise<RunningServer> {
   const log = async (): Promise<string> =>
     `${output()}${await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")}`;
-  await waitForPort(port, child, log);
+  try {
+    await waitForPort(port, child, log);
+  } catch (error) {
+    await stopServer(child);
+    await removeDir(dir);
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
-      await stopChild(child);
+      await stopServer(child);
       await removeDir(dir);
     },
   };

@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { EdgeRuntime } from "edge-runtime";
+import type { EdgeRuntime as Runtime } from "edge-runtime";
+import { requireRuntime } from "../runtimes/locate.mjs";
 import type { RunningServer } from "./servers.js";
 
 export interface VercelFunction {
@@ -33,6 +34,7 @@ export async function loadVercelFunction(moduleText: string): Promise<VercelFunc
   const script = `${body}
 addEventListener("fetch", (event) => { event.respondWith(__vercelEntry(event.request)); });
 `;
+  const { EdgeRuntime } = requireRuntime("edge-runtime") as { EdgeRuntime: typeof Runtime };
   const runtime = new EdgeRuntime({ initialCode: script });
   const call = async (request: Request): Promise<Response> => {
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();

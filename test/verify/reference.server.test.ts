@@ -2,16 +2,12 @@
 // `verify` against the reference PHP service itself (../shared/reference, under `php -S`), over both real fixtures:
 // every precomputed request passes. The PHP service is detected (X-Powered-By): plain files by bytes and status.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
-import { freePort } from "../hosts/servers.js";
 import { REAL_FIXTURES, realFixture, removeDir, tmpDir } from "../helpers/fixtures.js";
-import { SHARED_DIR, skipReason } from "../helpers/needs.js";
+import { skipReason } from "../helpers/needs.js";
+import { startReference as startService } from "../helpers/reference.js";
 import { buildSite, runVerify, type Built } from "./helpers.js";
 
-const SERVE = path.join(SHARED_DIR, "reference", "serve-reference.sh");
 const skip = skipReason("shared") ?? skipReason("php");
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -33,20 +29,12 @@ interface Report {
 /** The reference service over a copy of `content` (two php -S workers): its URL; stopped after the suite. */
 async function startReference(content: string): Promise<string> {
   const run = await tmpDir("bis-reference-");
-  const port = await freePort();
-  const { stdout } = await promisify(execFile)("bash", [SERVE, content, String(port), run], {
-    env: { ...process.env, PHP_CLI_SERVER_WORKERS: "2" },
-  });
-  const [pid, url] = stdout.trim().split(" ");
+  const service = await startService(content, run, 2);
   cleanup.push(async () => {
-    try {
-      process.kill(-Number(pid)); // setsid: php -S and its workers are one process group
-    } catch {
-      process.kill(Number(pid));
-    }
+    await service.stop();
     await removeDir(run);
   });
-  return url!;
+  return service.url;
 }
 
 describe.skipIf(skip !== undefined).each(REAL_FIXTURES)("verify against the reference PHP service: %s", (fixture) => {

@@ -44,7 +44,9 @@ export const onSuccess = async ({ constants, inputs = {}, utils }) => {
   try {
     cli = cliOf(dir);
   } catch {
-    utils.build.failPlugin(`build-index-site is not installed in this site (npm install --save-dev build-index-site).`);
+    utils.build.failPlugin(
+      "build-index-site is not installed in this site (npm install --save-dev github:build-index-site/build-index-site).",
+    );
     return;
   }
   const headers = (inputs.headers ?? []).flatMap((h) => ["--header", h]);
