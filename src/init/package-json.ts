@@ -6,7 +6,7 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 
 export const PACKAGE = "build-index-site";
-/** What a user can install today: the package is not on the npm registry yet (README, "Install"). */
+/** What a user can install today: the package is not on the npm registry yet (README, "Use it in your project"). */
 export const INSTALL_SPEC = "github:build-index-site/build-index-site";
 
 export const SCRIPTS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 // src/verify/fallbacks.ts
 // The documented static fallbacks: where a static host (answering from the route table) may differ from the exact
 // answer (the reference service, the edge handler) outside the precomputed domain. One data table: `verify`
-// classifies every beyond-domain difference by it, and the README renders it (renderFallbackTable).
+// classifies every beyond-domain difference by it, and docs/verify.md renders it (renderFallbackTable).
 
 /** What a beyond-domain request probes. */
 export type Probe =
@@ -24,7 +24,7 @@ export interface StaticFallback {
   answeredBy: "table" | "raw-query";
   /** The rules whose answer it may be (`*` matches any run of characters). */
   rules: readonly string[];
-  /** The hosts it concerns, as the README says it. */
+  /** The hosts it concerns, as docs/verify.md says it. */
   hosts: string;
   why: string;
 }
@@ -88,7 +88,7 @@ export function fallbackCovers(fallback: StaticFallback, probe: Probe, rule: str
   return fallback.probes.includes(probe) && fallback.rules.some((g) => globRegExp(g).test(rule));
 }
 
-/** The table as Markdown (the README's "Check a deploy" section holds this text). */
+/** The table as Markdown (docs/verify.md holds this text). */
 export function renderFallbackTable(): string {
   const lines = ["| fallback | probes | hosts | why |", "|---|---|---|---|"];
   for (const f of STATIC_FALLBACKS) lines.push(`| \`${f.id}\` | ${f.probes.join(", ")} | ${f.hosts} | ${f.why} |`);

@@ -170,9 +170,9 @@ test("a sample of a generated sequence (verify's requests, never listed whole) p
   expect(generated).toBe(4); // counted, then picked: twice per sample
 });
 
-test("the README renders the documented static fallbacks table as shipped", async () => {
+test("docs/verify.md renders the documented static fallbacks table as shipped", async () => {
   const { readFile } = await import("node:fs/promises");
   const { renderFallbackTable } = await import("../../src/verify/fallbacks.js");
-  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-  expect(readme).toContain(renderFallbackTable());
+  const page = await readFile(new URL("../../docs/verify.md", import.meta.url), "utf8");
+  expect(page).toContain(renderFallbackTable());
 });
