@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { build } from "../../src/pipeline/pipeline.js";
 import { ContentError } from "../../src/errors.js";
 import type { HostName } from "../../src/hosts/index.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { readBuild, type Build } from "../../src/layout/read-build.js";
@@ -128,7 +128,12 @@ async function startHosts(
       "nginx",
       "nginx",
       "nginx",
-      () => startNginx(siteDir, path.join(nginx, NGINX_HTTP_FILE), path.join(nginx, NGINX_SERVER_FILE)),
+      () =>
+        startNginx(
+          path.join(nginx, NGINX_ROOT),
+          path.join(nginx, NGINX_HTTP_FILE),
+          path.join(nginx, NGINX_SERVER_FILE),
+        ),
     ],
     ["Apache", "apache", "apache", () => startApache(layout.host("apache"))],
     ["workerd (cloudflare)", "cloudflare", "workerd", () => startWrangler(root)],
