@@ -137,7 +137,7 @@ async function startHosts(
     ],
     ["Apache", "apache", "apache", () => startApache(layout.host("apache"))],
     ["workerd (cloudflare)", "cloudflare", "workerd", () => startWrangler(root)],
-    ["Deno (netlify)", "netlify", "deno", () => startNetlifyDeno(root, siteDir)],
+    ["Deno (netlify)", "netlify", "deno", () => startNetlifyDeno(root, layout.host("netlify"))],
     ["edge-runtime (vercel)", "vercel", "edge-runtime", () => startVercelOutput(path.join(root, VERCEL_DIR))],
   ];
   const targets: Target[] = [];
