@@ -18,8 +18,11 @@ import { freePort, waitForPort } from "./ports.mjs";
 const APACHE = "/usr/sbin/apache2";
 const MODULES = "/usr/lib/apache2/modules";
 const MODULE_LIST = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"];
-/** The requests timed: a plain file, and an answer through the .htaccess rules. */
-export const APACHE_PATHS = ["/config.json", "/api.php?action=findIcon&extension=php"];
+/** The requests timed: a plain file of the same bytes at every scale, one that grows with the content, and an answer
+ * through the .htaccess rules. */
+export const APACHE_PATHS = ["/icons/text.png", "/config.json", "/api.php?action=findIcon&extension=php"];
+/** The paths whose time must not grow with the site (the same bytes at every scale). */
+export const FIXED_PATHS = ["/icons/text.png", "/api.php?action=findIcon&extension=php"];
 
 /** Apache's own folder in the build's records (docs/layout.md): its document root. */
 const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "apache");

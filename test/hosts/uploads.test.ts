@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { DEFAULT_HOSTS, type HostName } from "../../src/hosts/names.js";
-import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import { DEMO_CONTENT, REPO, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -54,7 +54,8 @@ const UPLOADS: Record<HostName, Upload[]> = {
     },
   ],
   apache: [{ dir: `${records}/hosts/apache`, served: "", config: [".htaccess"], edge: false }],
-  nginx: [{ dir: `${records}/hosts/nginx/root`, served: "", config: [], edge: false }],
+  // nginx reads its two includes (copied with the folder), and serves root/.
+  nginx: [{ dir: `${records}/hosts/nginx`, served: "root", config: ["nginx.conf", "nginx-http.conf"], edge: false }],
   "netlify-static": [
     { dir: `${records}/hosts/netlify-static`, served: "", config: ["_redirects", "_headers"], edge: false },
   ],
@@ -145,4 +146,29 @@ describe("each host's upload holds only what its host serves or reads as config"
       expect(found).toEqual(expected);
     }, 60_000);
   }
+});
+
+/** A markdown table's row whose first cell starts with `first`: its cells. */
+function row(file: string, first: string): string[] {
+  const line = readFileSync(path.join(REPO, file), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`| ${first}`));
+  return line === undefined ? [] : line.split(" | ");
+}
+
+describe("the docs name each upload folder this suite checks", () => {
+  const README_ROWS: Partial<Record<HostName, string>> = {
+    netlify: "Netlify",
+    vercel: "Vercel",
+    cloudflare: "Cloudflare",
+    apache: "Apache",
+    nginx: "nginx",
+  };
+  test.each(Object.keys(UPLOADS) as HostName[])("%s", (host) => {
+    for (const { dir } of UPLOADS[host]) {
+      expect(row("docs/layout.md", `\`${host}\``)[1], "docs/layout.md").toContain(`\`${dir}/\``);
+      const label = README_ROWS[host];
+      if (label !== undefined) expect(row("README.md", label)[1], "README.md").toContain(`\`${dir}/\``);
+    }
+  });
 });
