@@ -18,8 +18,11 @@ import { freePort, waitForPort } from "./ports.mjs";
 const APACHE = "/usr/sbin/apache2";
 const MODULES = "/usr/lib/apache2/modules";
 const MODULE_LIST = ["mpm_event", "authz_core", "rewrite", "headers", "mime", "setenvif", "alias", "dir"];
-/** The requests timed: a plain file, and an answer through the .htaccess rules. */
-export const APACHE_PATHS = ["/config.json", "/api.php?action=findIcon&extension=php"];
+/** The requests timed: a plain file of the same bytes at every scale, one that grows with the content, and an answer
+ * through the .htaccess rules. */
+export const APACHE_PATHS = ["/icons/text.png", "/config.json", "/api.php?action=findIcon&extension=php"];
+/** The paths whose time must not grow with the site (the same bytes at every scale). */
+export const FIXED_PATHS = ["/icons/text.png", "/api.php?action=findIcon&extension=php"];
 
 /** Apache's own folder in the build's records (docs/layout.md): its document root. */
 const hostDir = (site) => path.join(path.dirname(site), ".build-index-site", path.basename(site), "hosts", "apache");
@@ -80,6 +83,23 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
+/** For each path, the median wall time of `requests` sequential GETs (after 3 unmeasured), each on a new connection. */
+export async function sequentialMedians(base, paths, requests) {
+  const rows = [];
+  for (const p of paths) {
+    for (let i = 0; i < 3; i++) await timedGet(base + p);
+    const times = [];
+    let non200 = 0;
+    for (let i = 0; i < requests; i++) {
+      const r = await timedGet(base + p);
+      times.push(r.ms);
+      if (r.status !== 200) non200++;
+    }
+    rows.push({ path: p, requests, medianMs: Math.round(median(times) * 100) / 100, non200 });
+  }
+  return rows;
+}
+
 /** The Apache rows for one built site (--out with --hosts apache), or { skipped: reason }. */
 export async function apacheRows({ dir, requests = 40, log = () => {} }) {
   if (!existsSync(APACHE)) return { skipped: `${APACHE} is not installed (apt-get install -y apache2)` };
@@ -88,21 +108,10 @@ export async function apacheRows({ dir, requests = 40, log = () => {} }) {
   if (!existsSync(htaccess)) return { skipped: "the build emitted no Apache folder (--hosts apache)" };
   const version = spawnSync(APACHE, ["-v"], { encoding: "utf8" }).stdout.split("\n")[0].trim();
   const server = await startApache(docroot);
-  const rows = [];
+  let rows;
   try {
-    for (const p of APACHE_PATHS) {
-      for (let i = 0; i < 3; i++) await timedGet(server.url + p);
-      const times = [];
-      let non200 = 0;
-      for (let i = 0; i < requests; i++) {
-        const r = await timedGet(server.url + p);
-        times.push(r.ms);
-        if (r.status !== 200) non200++;
-      }
-      const row = { path: p, requests, medianMs: Math.round(median(times) * 100) / 100, non200 };
-      rows.push(row);
-      log(`  apache ${p}: median ${row.medianMs} ms over ${requests} (${non200} not 200)`);
-    }
+    rows = await sequentialMedians(server.url, APACHE_PATHS, requests);
+    for (const r of rows) log(`  apache ${r.path}: median ${r.medianMs} ms over ${requests} (${r.non200} not 200)`);
   } finally {
     await server.stop();
   }

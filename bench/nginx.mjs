@@ -1,12 +1,14 @@
 // bench/nginx.mjs
-// nginx answering the /api.php mix with the emitted config (dist/nginx-http.conf in http {}, dist/nginx.conf in
-// server {}), next to nginx serving the same files by path with a plain server block. Both: one worker, access log
-// off, 127.0.0.1 only. Skipped (with the reason) when nginx is not installed or the site has no nginx config.
+// nginx answering the /api.php mix with the emitted config (hosts/nginx/nginx-http.conf in http {},
+// hosts/nginx/nginx.conf in server {}, root hosts/nginx/root), next to nginx serving the same files by path with a plain
+// server block. Both: one worker, access log off, 127.0.0.1 only. Skipped (with the reason) when nginx is not
+// installed or the site has no nginx config. `nginxRequestRows`: the median time of single requests, as apache.mjs's.
 
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { sequentialMedians } from "./apache.mjs";
 import { freePort, waitForPort } from "./ports.mjs";
 
 const NGINX = "/usr/sbin/nginx";
@@ -32,7 +34,7 @@ async function startNginx(work, name, site, withConfig) {
     ...(withConfig ? [`  include ${path.join(hostDir(site), "nginx-http.conf")};`] : []),
     "  server {",
     `    listen 127.0.0.1:${port};`,
-    `    root ${site};`,
+    `    root ${path.join(hostDir(site), "root")};`,
     ...(withConfig ? [`    include ${path.join(hostDir(site), "nginx.conf")};`] : []),
     "  }",
     "}",
@@ -56,6 +58,21 @@ async function startNginx(work, name, site, withConfig) {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** nginx with the emitted config: the median time of N sequential requests per path (apache.mjs's method). */
+export async function nginxRequestRows({ dir, paths, requests = 40, work, log = () => {} }) {
+  if (!existsSync(NGINX)) return { skipped: `${NGINX} is not installed (apt-get install -y nginx)` };
+  const site = path.resolve(dir);
+  if (!existsSync(path.join(hostDir(site), "nginx.conf"))) return { skipped: "the build emitted no nginx config" };
+  const server = await startNginx(work, "requests", site, true);
+  try {
+    const rows = await sequentialMedians(server.url.replace(/\/$/, ""), paths, requests);
+    for (const r of rows) log(`  nginx ${r.path}: median ${r.medianMs} ms over ${requests} (${r.non200} not 200)`);
+    return { rows };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** The nginx rows of the benchmark, or { skipped: reason }. */

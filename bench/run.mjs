@@ -179,6 +179,8 @@ function runEdgeBenches() {
     // verify against nginx over the real fixture's whole domain, and its peak RSS with --sample 20000 at ×100; the
     // catalogue page in chromium (the real fixture, and ×100): first paint, first screen, ready, search.
     ["verify-nginx.mjs", []],
+    // Apache's and nginx's request time at each scale, and each host's upload against its plan's files limit.
+    ["host-uploads.mjs", ["--scales", [1, 10, 100].filter((s) => s === 1 || scales.includes(s)).join(",")]],
     ...(scales.includes(100) ? [["verify-nginx.mjs", ["--scale", "100", "--sample", "20000"]]] : []),
     ["catalogue.mjs", ["real"]],
     ...(scales.includes(100) ? [["catalogue.mjs", ["100"]]] : []),

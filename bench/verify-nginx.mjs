@@ -1,5 +1,5 @@
 // bench/verify-nginx.mjs
-// `verify` against nginx with the emitted configs (root = dist, hosts/nginx/*.conf included; one worker, access log
+// `verify` against nginx with the emitted configs (root = hosts/nginx/root, hosts/nginx/*.conf included; one worker, access log
 // off), run as the CLI in a child process of its own: its time (the report's, without Node's start-up) and its peak
 // RSS (the child's own, from process.resourceUsage at exit).
 // - default: the real fixture's whole domain (../shared/fixtures/indexer-1.2.0-r2). Target: under 3 s on 2 cores.
@@ -90,7 +90,7 @@ try {
       `  include ${hosts}/nginx-http.conf;`,
       "  server {",
       `    listen 127.0.0.1:${port};`,
-      `    root ${out};`,
+      `    root ${hosts}/root;`,
       `    include ${hosts}/nginx.conf;`,
       "  }",
       "}",

@@ -102,7 +102,7 @@ export async function initProject(dir: string, cwd: string = process.cwd()): Pro
         ? NETLIFY_COMMAND
         : `${NETLIFY_COMMAND} --content ${shellWord(contentInConfig)}`;
     writes.push({ file: netlifyFile, data: netlifyToml(command), flag: "wx" });
-    added.push(`netlify.toml (Netlify runs \`${command}\` and publishes dist/)`);
+    added.push(`netlify.toml (Netlify runs \`${command}\` and publishes Netlify's copy of dist/)`);
   }
 
   await writeAll(writes, root);

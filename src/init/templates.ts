@@ -103,15 +103,17 @@ export const NODE_MAJOR = "22";
 /** The command Netlify runs: the installed tool, which finds the content through the config file. */
 export const NETLIFY_COMMAND = "npx build-index-site";
 
-/** netlify.toml for the current folder: Netlify runs the build, publishes dist/ and deploys the edge function. */
+/** netlify.toml for the current folder: Netlify runs the build, publishes its own folder of the site (the plain files
+ * and the handler's data, never the answer files) and deploys the edge function. */
 export function netlifyToml(command: string = NETLIFY_COMMAND): string {
   return [
     "# netlify.toml, written by `build-index-site init`.",
-    "# The build writes the site into dist/ (the folder Netlify publishes) and the edge function that answers",
+    "# The build writes the site into dist/, Netlify's copy of it (what it serves: no answer file) into",
+    "# .build-index-site/dist/hosts/netlify/ (the folder Netlify publishes), and the edge function that answers",
     "# /api.php?action=... into .netlify/v1/ (Netlify's Frameworks API: deployed from there, nothing to declare here).",
     "[build]",
     `  command = ${JSON.stringify(command)}`,
-    '  publish = "dist"',
+    '  publish = ".build-index-site/dist/hosts/netlify"',
     "",
     "[build.environment]",
     `  NODE_VERSION = "${NODE_MAJOR}"`,

@@ -2,13 +2,14 @@
 // Where everything a build writes lives, computed from --out alone (pure: no file is read). docs/layout.md draws it.
 //
 //   <base>/                      the folder that holds --out (Netlify's base directory when --out is dist)
-//   ├── dist/                    --out: the public site only (what `serve dist`, Netlify and nginx serve)
-//   ├── .build-index-site/dist/  the build's own records, one folder per --out, never published or served
+//   ├── dist/                    --out: the public site only (what `serve dist`, the preview and verify read)
+//   ├── .build-index-site/dist/  the build's own records, one folder per --out, never published or served as such
 //   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written
 //   │   ├── site.manifest        a hash and size per file of dist/;  site.id: which dist/ they describe
 //   │   ├── routes.json          the route table;  serve.json: the static rules the preview hands serve-handler
 //   │   ├── handler.js           the request-time handler (Cloudflare-shaped), when an edge host is built
-//   │   └── hosts/<host>/        a host's private files (nginx), or its upload folder (apache, cloudflare, …)
+//   │   └── hosts/<host>/        a host's upload (links to dist/'s files it serves, and its configs: netlify,
+//   │                            apache, cloudflare, nginx's root/, …)
 //   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place
 
 import path from "node:path";

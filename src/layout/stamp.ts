@@ -3,7 +3,7 @@
 // from which inputs, and which folders belong to it. Pure: printing and parsing only.
 
 /** Bumped when the layout changes; a build of another format is not read (it is rebuilt, and `verify` refuses it). */
-export const LAYOUT_FORMAT = 2;
+export const LAYOUT_FORMAT = 3;
 
 export interface BuildStamp {
   format: number;

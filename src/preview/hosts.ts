@@ -17,10 +17,10 @@ export interface HostBehaviour {
   /** How /api.php is answered. */
   api: "handler" | "raw-query" | "netlify-redirects" | "vercel-json" | "route-table";
   /** The answer files (/api/…) as paths of their own: with the API's headers (every static host configures them by
-   * path), as plain files without them (Netlify publishes --out as it is), or not uploaded at all. */
-  answerFiles: "api" | "plain" | "absent";
-  /** Whether the handler's data files (/_edge-data/…) are uploaded: by the edge hosts, and by nginx, which serves
-   * --out as it is (Apache's and the fallbacks' own copies of the site leave them out). */
+   * path), or not uploaded at all (the edge hosts' own copies of the site leave them out). */
+  answerFiles: "api" | "absent";
+  /** Whether the handler's data files (/_edge-data/…) are uploaded: by the edge hosts only (the static hosts' own
+   * copies of the site leave them out). */
   edgeData: boolean;
   /** Whose static file serving: ranges, conditional requests, methods, folders and odd paths (see server.ts). */
   server: RangeFlavour;
@@ -29,10 +29,10 @@ export interface HostBehaviour {
 }
 
 const BEHAVIOURS: Record<PreviewAs, Omit<HostBehaviour, "as">> = {
-  netlify: { api: "handler", answerFiles: "plain", edgeData: true, server: "rfc", pathInfo: true },
+  netlify: { api: "handler", answerFiles: "absent", edgeData: true, server: "rfc", pathInfo: true },
   vercel: { api: "handler", answerFiles: "absent", edgeData: true, server: "rfc", pathInfo: true },
   cloudflare: { api: "handler", answerFiles: "absent", edgeData: true, server: "rfc", pathInfo: true },
-  nginx: { api: "raw-query", answerFiles: "api", edgeData: true, server: "nginx", pathInfo: true },
+  nginx: { api: "raw-query", answerFiles: "api", edgeData: false, server: "nginx", pathInfo: true },
   apache: { api: "raw-query", answerFiles: "api", edgeData: false, server: "apache", pathInfo: true },
   "netlify-static": { api: "netlify-redirects", answerFiles: "api", edgeData: false, server: "rfc", pathInfo: false },
   "vercel-static": { api: "vercel-json", answerFiles: "api", edgeData: false, server: "rfc", pathInfo: false },

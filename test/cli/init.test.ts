@@ -137,7 +137,7 @@ describe("init", () => {
     expect(first.added.some((l) => l.startsWith("netlify.toml"))).toBe(true);
     const toml = readFileSync(path.join(cwd, "netlify.toml"), "utf8");
     expect(toml).toMatch(/^ {2}command = "npx build-index-site"$/m);
-    expect(toml).toMatch(/^ {2}publish = "dist"$/m);
+    expect(toml).toMatch(/^ {2}publish = "\.build-index-site\/dist\/hosts\/netlify"$/m);
     const mine = "# my own\n";
     await writeFile(path.join(cwd, "netlify.toml"), mine);
     const second = await init("more", cwd);

@@ -4,7 +4,7 @@
 // `wrangler deploy` does), answers the generated edge requests exactly as the oracle (test/edge/expected.ts): status,
 // every header the reference sends (and no Cache-Control where it sends none), body. The worker reads its data
 // files through its ASSETS binding. Plain files come from the assets; nothing else of the host's folder (the worker,
-// its config) and no build record is served. Demo content in full; a sample of each real fixture when ../shared is
+// its config) and no build record is served; any other path gets the 404 page without the Worker. Demo content in full; a sample of each real fixture when ../shared is
 // present.
 // Started by test/edge/wrangler.ts (offline: no Request.cf fetching, no update check).
 
@@ -13,6 +13,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
+import { NOT_FOUND_HTML } from "../../src/hosts/cloudflare/render.js";
 import {
   DEMO_CONTENT,
   haveRealFixtures,
@@ -98,6 +99,13 @@ describe.skipIf(skipReason("workerd") !== undefined)("Cloudflare Workers output 
         "handler.js",
       ]) {
         expect((await fetch(`${pages.url}/${f}`)).status, f).toBe(404);
+      }
+      // A path that is neither the API nor an asset: status 404 and an HTML page, as from the reference (php -S), with
+      // Cloudflare's 404-page handling, not from the Worker (which answers an internal file's path with "Not Found").
+      for (const p of ["/routes.json", "/nope", "/icons/nope.png", "/a/b/c.json"]) {
+        const res = await fetch(`${pages.url}${p}`);
+        expect([res.status, res.headers.get("content-type")?.split(";")[0]], p).toEqual([404, "text/html"]);
+        expect(await res.text(), p).toBe(NOT_FOUND_HTML);
       }
       // Revalidation on workerd: the handler answers a matching If-None-Match with 304 itself; static assets get
       // Cloudflare's own validator and 304.

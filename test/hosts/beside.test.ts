@@ -44,7 +44,7 @@ describe("folders beside --out", () => {
       "config.json",
       "edge-functions/build-index-site-api/build-index-site-api.js",
     ]);
-    // The handler's data files are published with the site (Netlify publishes dist/), and no answer file is there.
+    // The handler's data files are in --out (Netlify publishes its copy of it), and no answer file is there.
     const dist = await list(options.out);
     expect(dist).toContain("_edge-data/core.json");
     expect(dist.filter((p) => p.startsWith("api/"))).toEqual([]);

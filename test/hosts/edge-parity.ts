@@ -105,7 +105,7 @@ export async function startEdgeSite(content: string): Promise<EdgeSite> {
       sourceDateEpoch: TEST_EPOCH,
       hosts: ["netlify", "vercel", "cloudflare"],
     });
-    deno = await startNetlifyDeno(root, siteDir);
+    deno = await startNetlifyDeno(root, layoutOf(siteDir).host("netlify")); // its publish folder
     vercel = await startVercelOutput(path.join(root, VERCEL_DIR));
     // The precomputed answers: an edge-only build has none, so a static build of the same content serves them.
     const staticDir = path.join(root, "static", "dist");

@@ -12,7 +12,7 @@ import path from "node:path";
 import { build } from "../../src/pipeline/pipeline.js";
 import { ContentError } from "../../src/errors.js";
 import type { HostName } from "../../src/hosts/index.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { readBuild, type Build } from "../../src/layout/read-build.js";
@@ -110,11 +110,16 @@ async function startHosts(
       "nginx",
       "nginx",
       "nginx",
-      () => startNginx(siteDir, path.join(nginx, NGINX_HTTP_FILE), path.join(nginx, NGINX_SERVER_FILE)),
+      () =>
+        startNginx(
+          path.join(nginx, NGINX_ROOT),
+          path.join(nginx, NGINX_HTTP_FILE),
+          path.join(nginx, NGINX_SERVER_FILE),
+        ),
     ],
     ["Apache", "apache", "apache", () => startApache(layout.host("apache"))],
     ["workerd (cloudflare)", "cloudflare", "workerd", () => startWrangler(root)],
-    ["Deno (netlify)", "netlify", "deno", () => startNetlifyDeno(root, siteDir)],
+    ["Deno (netlify)", "netlify", "deno", () => startNetlifyDeno(root, layout.host("netlify"))],
     ["edge-runtime (vercel)", "vercel", "edge-runtime", () => startVercelOutput(path.join(root, VERCEL_DIR))],
   ];
   const targets: Target[] = [];

@@ -35,7 +35,7 @@ describe("host files for the demo content", () => {
 
   test("the build writes the default hosts' files, and no dist/api.php that would shadow Netlify's rules", () => {
     const paths = demo.site.map((f) => f.path);
-    expect(demo.hosts.map((h) => h.name)).toEqual(["apache", "nginx", "cloudflare"]);
+    expect(demo.hosts.map((h) => h.name)).toEqual(["netlify", "apache", "nginx", "cloudflare"]);
     expect(demo.hosts.map((h) => h.files.map((f) => f.path))).toEqual(
       renderHosts(tableInput(table)).folders.map((h) => h.files.map((f) => f.path)),
     );

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { mapHashSizing } from "../../src/hosts/nginx/hash-sizing.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { INTERNAL_FILES } from "../../src/routes/internal-files.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
@@ -72,7 +72,7 @@ describe.skipIf(!canRun("nginx"))("nginx", () => {
   let nginx: RunningServer;
   beforeAll(async () => {
     nginx = await startNginx(
-      out,
+      path.join(layoutOf(out).host("nginx"), NGINX_ROOT),
       path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE),
       path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE),
     );

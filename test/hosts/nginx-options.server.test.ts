@@ -6,7 +6,7 @@ import path from "node:path";
 import { chmod } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
 import { writeBase } from "../helpers/base-content.js";
@@ -25,7 +25,7 @@ describe.skipIf(!canRun("nginx"))("nginx", () => {
     await build({ content, out, sourceDateEpoch: TEST_EPOCH });
     await chmod(root, 0o755);
     nginx = await startNginx(
-      out,
+      path.join(layoutOf(out).host("nginx"), NGINX_ROOT),
       path.join(layoutOf(out).host("nginx"), NGINX_HTTP_FILE),
       path.join(layoutOf(out).host("nginx"), NGINX_SERVER_FILE),
     );

@@ -9,7 +9,7 @@ import { chmod } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import { startPreview, type Preview } from "../../src/preview/server.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
@@ -39,7 +39,11 @@ beforeAll(async () => {
   apachePreview = await startPreview({ dir: out, port: 0, host: "127.0.0.1", as: "apache" });
   if (canRun("nginx")) {
     const hostDir = layoutOf(out).host("nginx");
-    const s = await startNginx(out, path.join(hostDir, NGINX_HTTP_FILE), path.join(hostDir, NGINX_SERVER_FILE));
+    const s = await startNginx(
+      path.join(hostDir, NGINX_ROOT),
+      path.join(hostDir, NGINX_HTTP_FILE),
+      path.join(hostDir, NGINX_SERVER_FILE),
+    );
     servers.push(s);
     nginxUrl = s.url;
   }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { build } from "../../src/pipeline/pipeline.js";
 import { HOST_NAMES, type HostName } from "../../src/hosts/index.js";
 import { printRedirects } from "../../src/hosts/netlify-static/render.js";
-import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
+import { NGINX_HTTP_FILE, NGINX_ROOT, NGINX_SERVER_FILE } from "../../src/hosts/nginx/render.js";
 import type { VercelJson } from "../../src/hosts/vercel-static/render.js";
 import { startPreview } from "../../src/preview/server.js";
 import type { RouteTable } from "../../src/routes/route-table.js";
@@ -138,7 +138,7 @@ export async function runParity(content: string, options: ParityOptions): Promis
       // not compared in this run
     } else if (haveNginx || mustRunServers) {
       const nginx = await startNginx(
-        siteDir,
+        path.join(layout.host("nginx"), NGINX_ROOT),
         path.join(layout.host("nginx"), NGINX_HTTP_FILE),
         path.join(layout.host("nginx"), NGINX_SERVER_FILE),
       );

@@ -13,6 +13,7 @@ import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures
 import type { RunningServer } from "./servers.js";
 import { expectedAnswer } from "../edge/expected.js";
 import { startNetlifyDeno } from "./netlify-deno.js";
+import { layoutOf } from "../../src/layout/paths.js";
 import { startVercelOutput, type VercelHarnessLog } from "./vercel-edge-runtime.js";
 
 const AUTH = "Basic cHJldmlldzpzZWNyZXQ=";
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const out = path.join(root, "dist");
   model = (await build({ content: DEMO_CONTENT, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify", "vercel"] }))
     .model;
-  netlify = await startNetlifyDeno(root, out, { requireAuth: AUTH });
+  netlify = await startNetlifyDeno(root, layoutOf(out).host("netlify"), { requireAuth: AUTH });
   vercel = await startVercelOutput(path.join(root, ".vercel/output"), { requireAuth: AUTH });
 }, 60_000);
 

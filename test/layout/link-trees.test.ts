@@ -1,8 +1,10 @@
 // test/layout/link-trees.test.ts
-// The hosts' copies of the site in the records (hosts/apache/, hosts/cloudflare/public/): hard links to --out's
+// The hosts' copies of the site in the records (hosts/apache/, hosts/nginx/root/, hosts/netlify/,
+// hosts/cloudflare/public/): hard links to --out's
 // files that the records' manifest does not list (src/layout/link-trees.ts). The expected trees come from --out as
-// it lies on disk and the rules docs/layout.md gives (Apache's document root: the site without the handler's data;
-// Cloudflare's assets: the site without the answers), never from the code that plans them.
+// it lies on disk and the rules docs/layout.md gives (Apache's and nginx's document roots: the site without the
+// handler's data; Netlify's publish folder and Cloudflare's assets: the site without the answers), never from the code
+// that plans them.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { rm, unlink, writeFile } from "node:fs/promises";
@@ -27,16 +29,25 @@ function listFiles(dir: string): string[] {
 /** The trees as docs/layout.md gives them, from --out on disk: tree folder → the site paths it links. */
 function expectedTrees(out: string): Map<string, string[]> {
   const site = listFiles(out);
+  const staticRoot = site.filter((p) => !p.startsWith("_edge-data/"));
+  const edgeRoot = site.filter((p) => !p.toLowerCase().startsWith("api/"));
   return new Map([
-    ["hosts/apache", site.filter((p) => !p.startsWith("_edge-data/"))],
-    ["hosts/cloudflare/public", site.filter((p) => !p.toLowerCase().startsWith("api/"))],
+    ["hosts/apache", staticRoot],
+    ["hosts/nginx/root", staticRoot],
+    ["hosts/netlify", edgeRoot],
+    ["hosts/cloudflare/public", edgeRoot],
   ]);
 }
 
 /** Checks each tree: exactly the expected links (each the same file as --out's), plus the host's own files. */
 function checkTrees(out: string): void {
   const records = layoutOf(out).records;
-  const own: Record<string, string[]> = { "hosts/apache": [".htaccess"], "hosts/cloudflare/public": ["_headers"] };
+  const own: Record<string, string[]> = {
+    "hosts/apache": [".htaccess"],
+    "hosts/nginx/root": [],
+    "hosts/netlify": [],
+    "hosts/cloudflare/public": ["404.html", "_headers"],
+  };
   for (const [tree, linked] of expectedTrees(out)) {
     expect(listFiles(path.join(records, tree)), tree).toEqual([...linked, ...own[tree]!].sort());
     for (const p of linked)
@@ -63,7 +74,7 @@ describe("the hosts' copies of the site in the records", () => {
       content,
       out: path.join(root, "dist"),
       sourceDateEpoch: TEST_EPOCH,
-      hosts: ["apache", "cloudflare", "nginx"],
+      hosts: ["apache", "cloudflare", "nginx", "netlify"],
     };
     await build(options);
   });
@@ -74,8 +85,13 @@ describe("the hosts' copies of the site in the records", () => {
     expect(paths).toContain("hosts/apache/.htaccess");
     expect(paths).toContain("hosts/cloudflare/public/_headers");
     expect(paths).toContain("site.manifest");
-    const links = paths.filter((p) => p.startsWith("hosts/apache/") || p.startsWith("hosts/cloudflare/public/"));
-    expect(links).toEqual(["hosts/apache/.htaccess", "hosts/cloudflare/public/_headers"]);
+    const trees = ["hosts/apache/", "hosts/nginx/root/", "hosts/netlify/", "hosts/cloudflare/public/"];
+    const links = paths.filter((p) => trees.some((t) => p.startsWith(t))).sort();
+    expect(links).toEqual([
+      "hosts/apache/.htaccess",
+      "hosts/cloudflare/public/404.html",
+      "hosts/cloudflare/public/_headers",
+    ]);
   });
 
   it("follow --out in place: an icon removed takes its links with it, an icon added brings them", async () => {
@@ -101,6 +117,8 @@ describe("the hosts' copies of the site in the records", () => {
     const records = layoutOf(options.out).records;
     await rm(path.join(records, "hosts/apache/icons.json"));
     await rm(path.join(records, "hosts/cloudflare/public/index.html"));
+    await rm(path.join(records, "hosts/nginx/root/icons.json"));
+    await rm(path.join(records, "hosts/netlify/config.json"));
     expect("model" in (await buildIfChanged(options))).toBe(true);
     checkTrees(options.out);
   });

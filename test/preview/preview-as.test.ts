@@ -3,16 +3,17 @@
 // static host; --static and --edge; --as with a host the build did not write refused), what its first line says,
 // and what each host answers for the paths of the files it uploads or not: every path is 200 under `--as <host>`
 // exactly when the file is in that host's own upload folder (Cloudflare's assets folder, Vercel's static folder,
-// Apache's and the fallbacks' copies of the site, --out for Netlify and nginx), and the answer files keep the API's
-// headers only where the host's config gives them (Netlify's `.netlify/v1/config.json` gives them none).
+// Apache's, nginx's, Netlify's and the fallbacks' copies of the site), and the answer files keep the API's headers
+// where the host's config gives them (the edge hosts upload none).
 
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import { CLOUDFLARE_ASSETS } from "../../src/hosts/cloudflare/render.js";
 import type { HostName } from "../../src/hosts/names.js";
+import { NGINX_ROOT } from "../../src/hosts/nginx/render.js";
 import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
 import { layoutOf } from "../../src/layout/paths.js";
 import { startPreview } from "../../src/preview/server.js";
@@ -109,7 +110,7 @@ describe("the host a preview answers as", () => {
 /** Each host's own upload folder: what it serves to clients. */
 function uploadOf(host: HostName, out: string): string {
   const layout = layoutOf(out);
-  if (host === "netlify" || host === "nginx") return out;
+  if (host === "nginx") return path.join(layout.host("nginx"), NGINX_ROOT);
   if (host === "cloudflare") return path.join(layout.host("cloudflare"), CLOUDFLARE_ASSETS);
   if (host === "vercel") return path.join(layout.base, VERCEL_DIR, "static");
   return layout.host(host);
@@ -156,14 +157,7 @@ describe("item 9: every path as the previewed host uploads it", () => {
     }
   });
 
-  test("an answer file's headers: the API's where the host's config gives them, none on Netlify", async () => {
-    const netlifyConfig = JSON.parse(
-      readFileSync(path.join(layoutOf(outs.all).base, ".netlify/v1/config.json"), "utf8"),
-    ) as {
-      headers: Array<{ for: string; values: Record<string, string> }>;
-    };
-    // Netlify's config gives the answer files no header: they are served as plain files.
-    expect(netlifyConfig.headers.filter((h) => h.for === "/*" || h.for.startsWith("/api"))).toEqual([]);
+  test("an answer file's headers: the API's where the host's config gives them; the edge hosts upload none", async () => {
     const headersAs = async (as: string): Promise<[number, string | null, string | null, string | null]> => {
       const preview = await startPreview({ dir: outs.all, port: 0, host: "127.0.0.1", as });
       try {
@@ -175,9 +169,8 @@ describe("item 9: every path as the previewed host uploads it", () => {
         await preview.close();
       }
     };
-    expect(await headersAs("netlify")).toEqual([200, null, null, "application/json; charset=utf-8"]);
     for (const as of ["nginx", "apache"])
       expect(await headersAs(as), as).toEqual([200, "*", "public, max-age=3600", "application/json"]);
-    for (const as of ["cloudflare", "vercel"]) expect((await headersAs(as))[0], as).toBe(404);
+    for (const as of ["netlify", "cloudflare", "vercel"]) expect((await headersAs(as))[0], as).toBe(404);
   });
 });

@@ -1,12 +1,13 @@
 // test/verify/edge-hosts.server.test.ts
 // `verify` against the Netlify and Vercel edge outputs on their runtimes' harnesses, each as its deploy uploads it:
-// Netlify's edge function under Deno (test/hosts/netlify-deno.ts) over .netlify/v1 and the published dist/, and
+// Netlify's edge function under Deno (test/hosts/netlify-deno.ts) over .netlify/v1 and its publish folder, and
 // Vercel's under edge-runtime (test/hosts/vercel-edge-runtime.ts) over .vercel/output. An edge-only build (no
 // answer file): every request of the domain and beyond it must match, exit 0 under --strict.
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { VERCEL_DIR } from "../../src/hosts/vercel/render.js";
+import { layoutOf } from "../../src/layout/paths.js";
 import { DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
 import { skipReason } from "../helpers/needs.js";
 import type { RunningServer } from "../hosts/servers.js";
@@ -50,7 +51,7 @@ async function expectExact(name: string, url: string): Promise<void> {
 describe.skipIf(skipReason("deno") !== undefined)("verify against Netlify's edge function under Deno", () => {
   let deno: RunningServer | undefined;
   beforeAll(async () => {
-    deno = await startNetlifyDeno(site.root, site.out);
+    deno = await startNetlifyDeno(site.root, layoutOf(site.out).host("netlify")); // its publish folder
   }, 60_000);
   afterAll(async () => deno?.stop());
 

@@ -50,7 +50,8 @@ export async function runVerify(args: string[]): Promise<Run> {
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
-/** nginx with root = the site and the build's emitted nginx configs (or others given). */
+/** nginx with root = `site` (its upload: hosts/nginx/root/, or a copy of the site) and the build's emitted nginx
+ * configs (or others given). */
 export function nginxFor(
   site: string,
   out: string,

@@ -71,7 +71,7 @@ describe("verify against a correct deploy exits 0", () => {
   });
 
   test.skipIf(skipReason("nginx") !== undefined)("nginx with the emitted configs", async () => {
-    const nginx = await nginxFor(site.out, site.out);
+    const nginx = await nginxFor(path.join(layoutOf(site.out).host("nginx"), "root"), site.out); // its upload
     try {
       const report = await expectPass(nginx.url);
       expect(report.differences).toEqual([]);

@@ -4,8 +4,9 @@
 // function under `edge-functions/` (one bundled module: src/hosts/netlify/entry.ts, the same for every site), its
 // declaration in `config.json`. Every /api.php request (and /api.php/…, which PHP sends to the script as PATH_INFO)
 // is answered by the handler, which sets status and headers itself; plain files never reach it. The handler reads
-// its data files (dist/_edge-data/, published with the site) with a fetch from the deploy's own origin, forwarding
-// the request's Authorization and Cookie headers (a password-protected deploy preview). `cache: "manual"` lets Netlify's CDN cache each answer by its Cache-Control
+// its data files (`_edge-data/`, published with the site) with a fetch from the deploy's own origin, forwarding
+// the request's Authorization and Cookie headers (a password-protected deploy preview). The publish folder is the
+// host's own, `.build-index-site/<out>/hosts/netlify/`: links to the plain files and the data files only. `cache: "manual"` lets Netlify's CDN cache each answer by its Cache-Control
 // (query parameters are part of the cache key of such answers: docs.netlify.com/platform/caching).
 
 import { PAGE_CSP, PAGE_PATHS, SVG_CSP, SVG_PATHS } from "../shared/csp.js";
@@ -42,6 +43,8 @@ export function netlifyEdgeFiles(input: HostInput): HostFile[] {
 export const netlify: HostAdapter = {
   name: preset.name,
   render(input) {
-    return { files: [], beside: [{ dir: NETLIFY_DIR, files: netlifyEdgeFiles(input) }] };
+    // The publish folder is the host's own folder: the plain files and the handler's data, no answer file (the edge
+    // function answers /api.php), even when a static host's answers are in --out.
+    return { files: [], docroot: "plain", beside: [{ dir: NETLIFY_DIR, files: netlifyEdgeFiles(input) }] };
   },
 };
