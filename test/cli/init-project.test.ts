@@ -84,7 +84,7 @@ describe("init in an empty folder", () => {
     };
     expect(toml.build).toEqual({
       command: "npx build-index-site",
-      publish: "dist",
+      publish: ".build-index-site/dist/hosts/netlify",
       environment: { NODE_VERSION: "22" },
     });
     const comment = (await read(cwd, "netlify.toml"))
