@@ -2,8 +2,9 @@
 // scripts/test.mjs
 // I/O: `npm test`: installs the test tools and runtimes when missing (scripts/test-runtimes.mjs, timed apart, linked as
 // test/node_modules), then builds, lints, runs every vitest project (arguments after `--` go to vitest; its config is
-// test/vitest.config.ts) and the pack test, stopping at the first failure. A signal (Ctrl-C, or a tool's SIGINT/SIGTERM to npm alone) is passed to the step running, so that vitest's
-// cleanup stops the servers it started (test/helpers/run-cleanup.ts); no later step starts.
+// test/vitest.config.ts) and the pack test, stopping at the first failure. A signal (Ctrl-C, or a tool's SIGINT/SIGTERM
+// to npm alone) is passed to the step running, so that vitest's cleanup stops the servers it started
+// (test/helpers/run-cleanup.ts); no later step starts.
 
 import { spawn } from "node:child_process";
 import os from "node:os";

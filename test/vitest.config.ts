@@ -1,7 +1,8 @@
 // test/vitest.config.ts
 // The suite mirrors src/ (test/<folder> holds the tests of src/<folder>); a file's suffix says what kind of test it
-// is, and each kind is a project: `vitest run --project quick` is the inner loop (npm run test:quick). vitest comes from
-// the test install (test/node_modules); scripts/run-tool.mjs passes this file as --config, and the root is the repository.
+// is, and each kind is a project: `vitest run --project quick` is the inner loop (npm run test:quick). vitest comes
+// from the test install (test/node_modules); scripts/run-tool.mjs passes this file as --config; the root is the
+// repository's.
 //   *.test.ts          quick: in-process, no server, seconds
 //   *.slow.test.ts     in-process but long: property tests, whole builds of the real fixtures, many CLI runs
 //   *.server.test.ts   starts a real server or runtime (nginx, Apache, php, workerd, Deno, edge-runtime)
