@@ -7,10 +7,13 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { resolveRuntime } from "../test/runtimes/locate.mjs";
 
-// serve-handler is no dependency of ours (the preview serves with send's parts): it comes with `serve`, a
-// devDependency, and is loaded from there.
-const handler = createRequire(createRequire(import.meta.url).resolve("serve/package.json"))("serve-handler");
+// serve-handler is no dependency of ours (the preview serves with send's parts): it comes with `serve`, in the test
+// install (test/runtimes), and is loaded from there.
+const servePackage = resolveRuntime("serve/package.json");
+if (servePackage === null) throw new Error("serve is not installed: run `node scripts/test-runtimes.mjs`.");
+const handler = createRequire(servePackage)("serve-handler");
 
 const root = path.resolve(process.argv[2] ?? "dist");
 const serveJson = JSON.parse(

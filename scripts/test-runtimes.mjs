@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // scripts/test-runtimes.mjs
-// I/O: installs the test runtimes (test/runtimes: wrangler and workerd, deno, edge-runtime, playwright-core,
-// autocannon) when the current lockfile's install is missing; `npm test` runs it first and its time is not the suite's.
+// I/O: installs the test tools and runtimes (test/runtimes: vitest, prettier, oxlint, the test-only parsers; wrangler
+// and workerd, deno, edge-runtime, playwright-core, autocannon) when the current lockfile's install is missing, and
+// links test/node_modules to it; `npm test` runs it first and its time is not the suite's.
 // Concurrent runs do not fight: each installs into a temporary folder, then renames it into place (the first rename
-// wins, a loser discards its copy). Offline outside CI it warns and exits 0 (the suites needing a runtime skip);
-// in CI a failed install fails.
+// wins, a loser discards its copy). A failed install fails: vitest, prettier and oxlint come from it.
 
 import { spawnSync } from "node:child_process";
 import {
@@ -24,12 +24,11 @@ import {
   COMPLETE,
   INSTALLS,
   RUNTIMES_PACKAGE,
+  TEST_MODULES,
   installDir,
   lockHash,
   runtimesInstalled,
 } from "../test/runtimes/locate.mjs";
-
-const inCI = Boolean(process.env.CI);
 
 /** npm's own variables from the `npm test` around us would point the inner install at the outer project. */
 function installEnv() {
@@ -69,13 +68,19 @@ function install() {
   }
 }
 
-/** test/runtimes/current points at the current install, for the type checker (tsconfig.json's paths). */
-function pointCurrent() {
-  const link = path.join(RUNTIMES_PACKAGE, "current");
+/** Points a link at a target, replacing the old link in one rename (a concurrent run sees the old or the new). */
+function pointLink(link, target) {
   const temp = `${link}.${process.pid}`;
   rmSync(temp, { force: true });
-  symlinkSync(path.relative(RUNTIMES_PACKAGE, installDir()), temp);
+  symlinkSync(path.relative(path.dirname(link), target), temp);
   renameSync(temp, link);
+}
+
+/** test/node_modules (what test files import from) and test/runtimes/current (tsconfig.json's paths) point at the
+ * current install. */
+function pointCurrent() {
+  pointLink(TEST_MODULES, path.join(installDir(), "node_modules"));
+  pointLink(path.join(RUNTIMES_PACKAGE, "current"), installDir());
 }
 
 /** Installs of older lockfiles, and temporary folders of runs that died (older than an hour). */
@@ -93,16 +98,11 @@ const started = performance.now();
 if (runtimesInstalled()) {
   console.log(`Test runtimes: installed (${path.relative(process.cwd(), installDir())}).`);
 } else {
-  console.log("Test runtimes: installing test/runtimes (wrangler, deno, edge-runtime, playwright-core, autocannon)…");
+  console.log("Test runtimes: installing test/runtimes (vitest, prettier, oxlint, wrangler, deno, edge-runtime, …)…");
   if (!install()) {
-    const line =
-      "Test runtimes: the install failed, so the suites that need wrangler, deno, edge-runtime or playwright-core";
-    if (inCI) {
-      console.error(`${line} cannot run (CI is set).`);
-      process.exit(1);
-    }
-    console.warn(`${line} will be skipped.`);
-    process.exit(0);
+    // vitest, prettier and oxlint come from this install too: without it nothing of npm test can run.
+    console.error("Test runtimes: the install failed (npm ci in a copy of test/runtimes); npm test needs it.");
+    process.exit(1);
   }
   console.log(
     `Test runtimes: installed in ${((performance.now() - started) / 1000).toFixed(1)} s (not part of the suite's time).`,

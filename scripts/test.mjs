@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // scripts/test.mjs
-// I/O: `npm test`: installs the test runtimes when missing (scripts/test-runtimes.mjs, timed apart), then builds,
-// lints, runs every vitest project (arguments after `--` go to vitest) and the pack test, stopping at the first
-// failure. A signal (Ctrl-C, or a tool's SIGINT/SIGTERM to npm alone) is passed to the step running, so that vitest's
-// cleanup stops the servers it started (test/helpers/run-cleanup.ts); no later step starts.
+// I/O: `npm test`: installs the test tools and runtimes when missing (scripts/test-runtimes.mjs, timed apart, linked as
+// test/node_modules), then builds, lints, runs every vitest project (arguments after `--` go to vitest; its config is
+// test/vitest.config.ts) and the pack test, stopping at the first failure. A signal (Ctrl-C, or a tool's SIGINT/SIGTERM
+// to npm alone) is passed to the step running, so that vitest's cleanup stops the servers it started
+// (test/helpers/run-cleanup.ts); no later step starts.
 
 import { spawn } from "node:child_process";
 import os from "node:os";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CONFIG = path.join(REPO, "test", "vitest.config.ts");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const node = process.execPath;
 
@@ -18,7 +20,16 @@ const runtimes = [node, [path.join(REPO, "scripts", "test-runtimes.mjs")]];
 const steps = [
   [npm, ["run", "build"]],
   [npm, ["run", "lint"]],
-  [node, [path.join(REPO, "node_modules", "vitest", "vitest.mjs"), "run", ...process.argv.slice(2)]],
+  [
+    node,
+    [
+      path.join(REPO, "test", "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "--config",
+      CONFIG,
+      ...process.argv.slice(2),
+    ],
+  ],
   [npm, ["run", "test:pack"]],
 ];
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { removeDir, tmpDir } from "../helpers/fixtures.js";
 import { canRun } from "../helpers/needs.js";
 import { runtimeBin } from "../runtimes/locate.mjs";
 import { APACHE_BIN, APACHE_MODULES, haveApache, haveNginx, mustRunServers, NGINX_BIN } from "../hosts/servers.js";
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 // Where the workerd need finds it (test/helpers/needs.ts), as test/edge/wrangler.ts runs it.
-const WRANGLER = runtimeBin("wrangler");
+const WRANGLER = runtimeBin("wrangler") ?? "wrangler";
 const where = (u: { doc: string; line: number }): string => `${u.doc}:${u.line}`;
 
 describe("the upload commands", () => {

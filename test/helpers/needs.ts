@@ -37,7 +37,7 @@ export const SHARED_DIR = path.resolve(REPO, "../shared");
 
 /**
  * `npm run test:quick` (the inner loop) leaves out every suite with a need, installed or not, also in CI.
- * BIS_TEST_QUICK=1 does the same for a plain `npx vitest run …`.
+ * BIS_TEST_QUICK=1 does the same for a plain `npm run vitest -- run …`.
  */
 export const quick = process.env.npm_lifecycle_event === "test:quick" || Boolean(process.env.BIS_TEST_QUICK);
 

@@ -10,7 +10,7 @@ import { REPO, tempDirs } from "./fixtures.js";
 import { descendants } from "./run-cleanup.js";
 import { spawnServer, stopServer } from "./processes.js";
 
-const VITEST = path.join(REPO, "node_modules", "vitest", "vitest.mjs");
+const VITEST = path.join(REPO, "test", "node_modules", "vitest", "vitest.mjs");
 const CONFIG = path.join(REPO, "test", "helpers", "interrupt", "vitest.config.ts");
 const tmp = tempDirs("bis-interrupt-");
 

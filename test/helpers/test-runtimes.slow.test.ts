@@ -1,10 +1,10 @@
 // test/helpers/test-runtimes.slow.test.ts
 // scripts/test-runtimes.mjs, on a package with no dependencies (BIS_TEST_RUNTIMES_PACKAGE; npm ci needs no network
-// for it): two runs installing at once end with one finished install and no temporary folder, and a changed lockfile
-// installs anew into a folder of its own, the old one removed.
+// for it): two runs installing at once end with one finished install, no temporary folder and the node_modules link
+// beside the package pointing at it; a changed lockfile installs anew into a folder of its own, the old one removed.
 
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
@@ -13,8 +13,10 @@ import { REPO, tempDirs } from "./fixtures.js";
 const SCRIPT = path.join(REPO, "scripts", "test-runtimes.mjs");
 const tmp = tempDirs("bis-runtimes-");
 
+/** The package in <tmp>/runtimes, as test/runtimes is in test/ (the node_modules link goes beside it). */
 async function makePackage(description: string): Promise<string> {
-  const dir = await tmp();
+  const dir = path.join(await tmp(), "runtimes");
+  mkdirSync(dir);
   writePackage(dir, description);
   return dir;
 }
@@ -46,6 +48,8 @@ describe("scripts/test-runtimes.mjs", () => {
     expect(installs).toHaveLength(1);
     expect(existsSync(path.join(dir, ".install", installs[0]!, ".complete"))).toBe(true);
     expect(readlinkSync(path.join(dir, "current"))).toBe(path.join(".install", installs[0]!));
+    const modules = path.join(path.dirname(dir), "node_modules");
+    expect(readlinkSync(modules)).toBe(path.join("runtimes", ".install", installs[0]!, "node_modules"));
 
     const again = await install(dir);
     expect(again.stdout).toMatch(/^Test runtimes: installed \(/);
@@ -62,5 +66,7 @@ describe("scripts/test-runtimes.mjs", () => {
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
     expect(readlinkSync(path.join(dir, "current"))).toBe(path.join(".install", after[0]!));
+    const modules = path.join(path.dirname(dir), "node_modules");
+    expect(readlinkSync(modules)).toBe(path.join("runtimes", ".install", after[0]!, "node_modules"));
   });
 });

@@ -1,14 +1,13 @@
 // test/hosts/serve-static.ts
-// Starts the real `serve` package (node_modules, what `npx serve dist` runs) on 127.0.0.1: a static file server that
+// Starts the real `serve` package (test/runtimes' install, what `npx serve dist` runs) on 127.0.0.1: a static file server that
 // routes no query, so /api.php gets its own 404 page. The newcomer's first preview, for the tests of what the
 // catalogue and `verify` make of it.
 
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { REPO } from "../helpers/fixtures.js";
+import { runtimeBin } from "../runtimes/locate.mjs";
 import { freePort, type RunningServer } from "./servers.js";
 
-const SERVE = path.join(REPO, "node_modules", ".bin", "serve");
+const SERVE = runtimeBin("serve") ?? "serve";
 
 /** `serve <dir>` on a free port, as `npx serve dist` starts it (no clipboard, no other port). */
 export async function startServe(dir: string): Promise<RunningServer> {

@@ -28,7 +28,7 @@ describe("npx serve dist", () => {
     const port = await freePort();
     child = spawn(
       process.execPath,
-      [path.join(REPO, "node_modules/serve/build/main.js"), "-n", "-L", "-l", `tcp://127.0.0.1:${port}`, out],
+      [path.join(REPO, "test/node_modules/serve/build/main.js"), "-n", "-L", "-l", `tcp://127.0.0.1:${port}`, out],
       { stdio: "ignore" },
     );
     base = `http://127.0.0.1:${port}`;

@@ -1,11 +1,12 @@
 // test/runtimes/locate.mjs
-// Where the test runtimes (wrangler and its workerd, deno, edge-runtime, playwright-core, autocannon) are installed:
-// test/runtimes is a package of its own, not a workspace, so that installing the tool (its `prepare` included) never
-// fetches them. scripts/test-runtimes.mjs installs it into .install/<hash of its lockfile>; tests and benches find
-// every runtime through this module.
+// Where the test tools (vitest, prettier, oxlint, the test-only parsers, serve) and runtimes (wrangler and its workerd,
+// deno, edge-runtime, playwright-core, autocannon) are installed: test/runtimes is a package of its own, not a
+// workspace, so that installing the tool (its `prepare` included) never fetches them. scripts/test-runtimes.mjs
+// installs it into .install/<hash of its lockfile> and links test/node_modules to that install's node_modules, so that
+// test files import vitest or yaml by Node's own rules; scripts and benches find every runtime through this module.
 
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +17,9 @@ export const RUNTIMES_PACKAGE = process.env.BIS_TEST_RUNTIMES_PACKAGE || path.di
 
 /** The installs, one folder per lockfile (a changed lockfile installs anew beside the old one). */
 export const INSTALLS = path.join(RUNTIMES_PACKAGE, ".install");
+
+/** test/node_modules: a link to the current install's node_modules (beside the package: test/). */
+export const TEST_MODULES = path.join(path.dirname(RUNTIMES_PACKAGE), "node_modules");
 
 /** The marker written last into a finished install. */
 export const COMPLETE = ".complete";
@@ -35,6 +39,18 @@ export const installDir = () => path.join(INSTALLS, lockHash());
 /** The current lockfile's runtimes are installed (the install finished). */
 export const runtimesInstalled = () => existsSync(path.join(installDir(), COMPLETE));
 
+/** The current install is finished and test/node_modules points at it. */
+export function toolsReady() {
+  if (!runtimesInstalled()) return false;
+  try {
+    return (
+      path.resolve(path.dirname(TEST_MODULES), readlinkSync(TEST_MODULES)) === path.join(installDir(), "node_modules")
+    );
+  } catch {
+    return false;
+  }
+}
+
 const requireHere = () => createRequire(path.join(installDir(), "package.json"));
 
 /** The path of a runtime's file, resolved from the install (`wrangler/package.json`), or null when it is missing. */
@@ -46,7 +62,7 @@ export function resolveRuntime(specifier) {
   }
 }
 
-/** A runtime package's executable in node_modules/.bin (wrangler), or null when it is missing. */
+/** A tool's or runtime's executable in node_modules/.bin (vitest, wrangler), or null when it is missing. */
 export function runtimeBin(name) {
   const bin = path.join(installDir(), "node_modules", ".bin", name);
   return existsSync(bin) ? bin : null;
