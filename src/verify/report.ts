@@ -28,9 +28,7 @@ export function reportLines(report: VerifyReport, show: number): string[] {
   if (report.fallbacks.length > 0) {
     const byId = new Map<string, number>();
     for (const f of report.fallbacks) byId.set(f.fallback, (byId.get(f.fallback) ?? 0) + 1);
-    lines.push(
-      `Documented static fallbacks: ${[...byId].map(([id, n]) => `${id} ${n}`).join(", ")} (docs/verify.md).`,
-    );
+    lines.push(`Documented static fallbacks: ${[...byId].map(([id, n]) => `${id} ${n}`).join(", ")} (docs/verify.md).`);
   }
   // A server that does not route /api.php: its one 404 shown once, the other differences (plain files) as usual.
   const api =
