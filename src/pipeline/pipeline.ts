@@ -40,7 +40,7 @@ async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Promise<B
       const { publishBuild } = await import("./publish-build.js");
       built = await publishBuild(options, stages, { claim, layout, raw, key });
     }
-    saveCache(cache, layout);
+    if (options.once !== true) saveCache(cache, layout);
     return built;
   });
 }
