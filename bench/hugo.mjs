@@ -131,15 +131,15 @@ async function x100Row(runs = 3) {
 /** The rows as a Markdown table, each beside its target. */
 function markdown(result) {
   const lines = [
-    `# Against Hugo (${result.date.slice(0, 16).replace("T", " ")} UTC, ${result.hugo ?? "hugo not installed"})`,
+    `# Against Hugo (${result.date.slice(0, 16).replace("T", " ")} UTC, ${result.hugo.version ?? "hugo not installed"})`,
     "",
     `Machine: ${result.cpus} × ${result.cpuModel}, load average ${result.loadBefore.join(", ")} before and ` +
-      `${result.loadAfter.join(", ")} after; peer rows on ${result.tmpfs ? "tmpfs" : "the disk (no tmpfs)"}.`,
+      `${result.loadAfter.join(", ")} after; peer rows on ${result.hugo.tmpfs ? "tmpfs" : "the disk (no tmpfs)"}.`,
     "",
     "| row | build-index-site | Hugo | ours / Hugo (median of pairs) | target | met |",
     "|---|---|---|---|---|---|",
   ];
-  for (const r of result.rows) {
+  for (const r of result.hugo.rows) {
     if (r.skipped !== undefined)
       lines.push(`| ${r.label} | | | skipped: ${r.skipped} | ≤ ${r.target} | not measured |`);
     else
@@ -148,7 +148,7 @@ function markdown(result) {
           `**${r.ratio}** | ≤ ${r.target} | ${r.met ? "yes" : "**no**"} |`,
       );
   }
-  const x = result.x100;
+  const x = result.hugo.x100;
   if (x !== undefined) {
     lines.push("", "| ×100, default hosts | measured | target | met |", "|---|---|---|---|");
     lines.push(
@@ -172,10 +172,11 @@ async function main() {
     node: process.version,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? "?",
+    memGb: Math.round(os.totalmem() / 2 ** 30),
+    disk: TMPFS ? "tmpfs (/dev/shm)" : "the disk under $TMPDIR",
     loadBefore: os.loadavg().map((x) => round(x, 2)),
-    tmpfs: TMPFS,
-    hugo: version,
-    rows: [],
+    // The rows under `hugo`, as npm run bench's results hold them (bench/targets.mjs: hugoTargets).
+    hugo: { version, tmpfs: TMPFS, rows: [] },
   };
   const peer = [
     ["real", "real fixture (indexer-1.2.0-r2), default hosts", [], 0.7],
@@ -186,19 +187,19 @@ async function main() {
     const staged = new Map();
     for (const [scale, label, hosts, target] of peer) {
       if (version === null) {
-        result.rows.push({ label, skipped: "hugo is not installed", target, met: null });
+        result.hugo.rows.push({ label, skipped: "hugo is not installed", target, met: null });
         continue;
       }
       if (!staged.has(scale)) {
         const content = scale === "real" ? path.join(FIXTURES, "indexer-1.2.0-r2") : await cachedContent(Number(scale));
         staged.set(scale, stage(`x${scale}`, content));
       }
-      result.rows.push(await peerRow(label, staged.get(scale), hosts, pairsFor(scale), target));
+      result.hugo.rows.push(await peerRow(label, staged.get(scale), hosts, pairsFor(scale), target));
     }
   } finally {
     rmSync(ROOT, { recursive: true, force: true });
   }
-  if (scales.includes("100")) result.x100 = await x100Row();
+  if (scales.includes("100")) result.hugo.x100 = await x100Row();
   result.loadAfter = os.loadavg().map((x) => round(x, 2));
   const md = markdown(result);
   await mkdir(RESULTS, { recursive: true });

@@ -27,7 +27,8 @@ Options:
   --no-hugo          skip the rows against Hugo (bench/hugo.mjs: the real fixture with the default hosts and with
                      --hosts nginx, and x10, each in alternating pairs with the Hugo peer on tmpfs)
   --only hugo        run only the rows against Hugo (with x100 among --scales: also the x100 build against cp -a
-                     of what it wrote, and its peak RSS), write bench/results/hugo.{md,json}, and nothing else
+                     of what it wrote, and its peak RSS), write bench/results/hugo.{md,json} and the page
+                     from them (its other rows from the latest earlier run), and nothing else
   --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
                      workerd req/s, handler vs static assets; bench/edge-hosts.mjs: deployed handler sizes;
