@@ -84,6 +84,7 @@ async function peerRow(label, dir, hosts, pairs, target) {
   }
   const ratios = a.map((r, i) => r.ms / b[i].ms);
   const ratio = round(median(ratios), 2);
+  log(`  ours / Hugo ${ratio} (pairs: ${ratios.map((x) => round(x, 2)).join(", ")})`);
   return {
     label,
     pairs,
@@ -98,7 +99,8 @@ async function peerRow(label, dir, hosts, pairs, target) {
   };
 }
 
-/** The ×100 row: full builds (default hosts) alternating with `cp -a` of what the first wrote; under WORK (disk). */
+/** The ×100 row: full builds (default hosts) alternating with `cp -a` of what each wrote; under WORK (disk). The runs
+ * stay there until the caller has written the results (removing millions of files takes minutes on such a disk). */
 async function x100Row(runs = 3) {
   log("×100: full builds alternating with cp -a of what they wrote…");
   const content = await cachedContent(100);
@@ -116,16 +118,19 @@ async function x100Row(runs = 3) {
         }),
       );
       copies.push(await runTimed("cp", ["-a", out, path.join(dir, `copy-${i}`)]));
-      // Kept until the row is done (a removal's discards slow the disk's next writes): the first build is what is copied.
-      if (i > 0) rmSync(out, { recursive: true, force: true });
+      // Every run is kept until the row is done: a removal's discards slow the disk's next writes.
+      log(
+        `  build ${round(builds[i].ms / 1000, 2)} s, ${Math.round(builds[i].rssMb)} MB; cp -a ${round(copies[i].ms / 1000, 2)} s`,
+      );
     }
-  } finally {
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   const buildS = round(median(builds.map((r) => r.ms)) / 1000, 2);
   const copyS = round(median(copies.map((r) => r.ms)) / 1000, 2);
   const peakRssMb = Math.round(Math.max(...builds.map((r) => r.rssMb)));
-  return { runs, buildS, copyS, ratio: round(buildS / copyS, 2), peakRssMb };
+  return { row: { runs, buildS, copyS, ratio: round(buildS / copyS, 2), peakRssMb }, dir };
 }
 
 /** The rows as a Markdown table, each beside its target. */
@@ -199,7 +204,8 @@ async function main() {
   } finally {
     rmSync(ROOT, { recursive: true, force: true });
   }
-  if (scales.includes("100")) result.hugo.x100 = await x100Row();
+  const x100 = scales.includes("100") ? await x100Row() : undefined;
+  if (x100 !== undefined) result.hugo.x100 = x100.row;
   result.loadAfter = os.loadavg().map((x) => round(x, 2));
   const md = markdown(result);
   await mkdir(RESULTS, { recursive: true });
@@ -207,6 +213,10 @@ async function main() {
   await writeFile(path.join(RESULTS, `${resultsName}.md`), md);
   process.stdout.write(md);
   log(`Wrote bench/results/${resultsName}.md and ${resultsName}.json.`);
+  if (x100 !== undefined) {
+    log(`Removing the ×100 runs (${x100.dir})…`);
+    rmSync(x100.dir, { recursive: true, force: true });
+  }
 }
 
 await main();
