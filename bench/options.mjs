@@ -19,11 +19,16 @@ ${CACHE_DIR}) and takes several minutes.
 Options:
   --quick            scales 1 and 10, fewer runs, 3 s load runs (about a minute)
   --scales <list>    synthetic scales, comma-separated positive integers (default 1,10,100; --quick: 1,10)
-  --runs <n>         build runs per row (default: 10 at real size, 5 at x10, 3 at x100)
+  --runs <n>         build runs per row (default: 10 at real size, 5 at x10, 3 at x100); pairs per Hugo row
   --duration <s>     seconds per load run (default 5; --quick: 3)
   --no-preview       skip the preview throughput rows
   --no-nginx         skip the nginx rows
   --no-builds        skip the build rows (only the preview and nginx rows, and the edge rows unless --no-edge)
+  --no-hugo          skip the rows against Hugo (bench/hugo.mjs: the real fixture with the default hosts and with
+                     --hosts nginx, and x10, each in alternating pairs with the Hugo peer on tmpfs)
+  --only hugo        run only the rows against Hugo (with x100 among --scales: also the x100 build against cp -a
+                     of what it wrote, and its peak RSS), write bench/results/hugo.{md,json} and the page
+                     from them (its other rows from the latest earlier run), and nothing else
   --results <name>   write bench/results/<name>.{md,json} (default: latest)
   --no-edge          skip the edge rows (bench/edge.mjs: handler µs per request; bench/edge-workerd.mjs:
                      workerd req/s, handler vs static assets; bench/edge-hosts.mjs: deployed handler sizes;
@@ -74,6 +79,8 @@ function parseFlags(args) {
         "no-nginx": { type: "boolean" },
         "no-edge": { type: "boolean" },
         "no-builds": { type: "boolean" },
+        "no-hugo": { type: "boolean" },
+        only: { type: "string" },
         results: { type: "string" },
         page: { type: "string" },
         "no-page": { type: "boolean" },
@@ -104,6 +111,8 @@ export function parseOptions(args) {
   if (pageFrom !== undefined && !existsSync(pageFrom))
     refuse(`--page-from: no results file ${JSON.stringify(parsed["page-from"])}.`);
   if (pageFrom !== undefined && parsed["no-page"] === true) refuse("--page-from writes the page: not with --no-page.");
+  if (parsed.only !== undefined && parsed.only !== "hugo")
+    refuse(`--only takes hugo (got ${JSON.stringify(parsed.only)}).`);
   return {
     args,
     quick,
@@ -120,6 +129,10 @@ export function parseOptions(args) {
     preview: parsed["no-preview"] !== true,
     nginx: parsed["no-nginx"] !== true,
     edge: parsed["no-edge"] !== true,
+    hugo: parsed["no-hugo"] !== true,
+    only: parsed.only,
+    /** --runs as given (bench/hugo.mjs takes it as its pairs per row). */
+    runs: runsOverride,
     /** Medians of at least 10 runs at real size and 3 at ×100 (honest figures); --quick: 3. */
     runsFor: (files) => Number(runsOverride ?? (quick || files > 200_000 ? 3 : files > 60_000 ? 5 : 10)),
   };

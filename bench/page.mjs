@@ -8,16 +8,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO, RESULTS, TEMPLATE } from "./paths.mjs";
-import { buildTargets, nginxTargets, previewTargets } from "./targets.mjs";
+import { buildTargets, hugoTargets, nginxTargets, previewTargets } from "./targets.mjs";
 
 /** The parts of a run the page shows, each with whether a results file measured it. */
 const PARTS = {
   builds: (r) => Array.isArray(r.builds) && (r.builds.length > 0 || (r.failures?.length ?? 0) > 0),
   preview: (r) => r.preview !== undefined,
   nginx: (r) => r.nginx?.rows !== undefined,
+  hugo: (r) => r.hugo?.rows !== undefined,
 };
-const PART_TARGETS = { builds: buildTargets, preview: previewTargets, nginx: nginxTargets };
-const PART_NAMES = { builds: "build", preview: "preview", nginx: "nginx" };
+const PART_TARGETS = { builds: buildTargets, preview: previewTargets, nginx: nginxTargets, hugo: hugoTargets };
+const PART_NAMES = { builds: "build", preview: "preview", nginx: "nginx", hugo: "Hugo" };
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 const day = (iso) => iso.slice(0, 10);

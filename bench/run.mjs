@@ -1,19 +1,21 @@
 // bench/run.mjs
 // `npm run bench`: full builds (whole process, median wall time, peak RSS) against the floor (a plain copy of the
-// same files), no-op and one-icon rebuilds, preview throughput against serve-handler by path, and nginx with the
-// emitted config against nginx by path. Writes bench/results/latest.{md,json}, prints the table, and writes
-// docs/benchmark.md from the results (bench/page.mjs); `--page-from <results.json>` writes only the page.
+// same files), no-op and one-icon rebuilds, preview throughput against serve-handler by path, nginx with the
+// emitted config against nginx by path, and the full build against Hugo's of the same answers (bench/hugo.mjs).
+// Writes bench/results/latest.{md,json}, prints the table, and writes docs/benchmark.md from the results
+// (bench/page.mjs); `--page-from <results.json>` writes only the page; `--only hugo` runs only bench/hugo.mjs.
 // I/O: builds into $TMPDIR/build-index-site-bench, writes bench/results/ and docs/benchmark.md, runs the edge benches.
 //
-// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--no-edge] [--duration S]
-//                           [--results NAME] [--page FILE | --no-page] [--page-from RESULTS.json] [--help]
+// Usage: node bench/run.mjs [--quick] [--scales 1,10,100] [--runs N] [--no-preview] [--no-nginx] [--no-edge]
+//                           [--duration S] [--no-hugo | --only hugo] [--results NAME] [--page FILE | --no-page]
+//                           [--page-from RESULTS.json] [--help]
 //   Unknown flags and bad values exit 2 before anything runs (util.parseArgs, strict).
 //   --quick: scales 1 and 10, fewer runs, 3 s load runs (about a minute).
 // Everything it writes besides the results and the page goes under $TMPDIR/build-index-site-bench (synthetic content
 // is cached there between runs; built sites are removed as soon as they are measured).
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -149,10 +151,26 @@ async function main() {
   const sites = await sitesToBuild();
   await buildRows(result, sites);
   await throughputRows(result, sites[0]);
+  if (options.hugo) result.hugo = runHugo();
   result.loadAfter = os.loadavg().map((x) => round(x, 2));
   result.targets = targets(result);
   await writeResults(result);
   if (options.edge) runEdgeBenches();
+}
+
+/**
+ * The rows against Hugo (bench/hugo.mjs, its own process: it writes bench/results/hugo.{md,json}): the real fixture
+ * and ×10 when the run has it; ×100's build against `cp -a` and its peak RSS only with --only hugo (a full run's
+ * builds table has the ×100 row). Returns its results, or why there are none.
+ */
+function runHugo() {
+  const scales = ["real", ...options.scales.filter((s) => s === 10 || (options.only === "hugo" && s === 100))];
+  log(`Against Hugo (bench/hugo.mjs --scales ${scales.join(",")})…`);
+  const pairs = options.runs === undefined ? [] : ["--pairs", String(options.runs)];
+  const script = path.join(REPO, "bench/hugo.mjs");
+  const run = spawnSync(process.execPath, [script, "--scales", scales.join(","), ...pairs], { stdio: "inherit" });
+  if (run.status !== 0) return { skipped: `bench/hugo.mjs failed (exit ${run.status})` };
+  return JSON.parse(readFileSync(path.join(RESULTS, "hugo.json"), "utf8")).hugo;
 }
 
 /** The edge handler's, verify's and the catalogue's rows, each its own script (they print their tables and write
@@ -206,7 +224,16 @@ for (const [signal, code] of [
   });
 }
 
-if (options.pageFrom !== undefined) {
+if (options.only === "hugo") {
+  delete process.env.NODE_EXTRA_CA_CERTS;
+  const hugo = runHugo();
+  process.exitCode = hugo.skipped === undefined ? 0 : 1;
+  // The page from these rows, its other parts from the latest earlier run that measured them.
+  if (hugo.skipped === undefined && options.page !== null) {
+    await writePage(path.join(RESULTS, "hugo.json"), options.page);
+    log(`Wrote ${path.relative(REPO, options.page)} from bench/results/hugo.json.`);
+  }
+} else if (options.pageFrom !== undefined) {
   await writePage(options.pageFrom, options.page);
   log(`Wrote ${path.relative(REPO, options.page)} from ${path.relative(REPO, options.pageFrom)}.`);
 } else await main();

@@ -4,7 +4,7 @@
 
 /** Every target row of a run's results. */
 export function targets(result) {
-  return [...buildTargets(result), ...previewTargets(result), ...nginxTargets(result)];
+  return [...buildTargets(result), ...previewTargets(result), ...nginxTargets(result), ...hugoTargets(result)];
 }
 
 /** The rows of the builds table: full builds against their floor and each other, then each row's rebuilds. */
@@ -117,4 +117,34 @@ export function nginxTargets(result) {
       ? { target, measured: `${Math.round(result.nginx.ratio * 100)}%`, met: result.nginx.ratio >= 0.9 }
       : { target, measured: `skipped: ${result.nginx?.skipped ?? "not run"}`, met: null },
   ];
+}
+
+/** The rows against Hugo (bench/hugo.mjs): ours / Hugo, the median of alternating pairs; why not, when not run. */
+export function hugoTargets(result) {
+  const hugo = result.hugo;
+  if (hugo === undefined) return [];
+  if (hugo.rows === undefined)
+    return [{ target: "full build / Hugo's (bench/hugo.mjs)", measured: `skipped: ${hugo.skipped}`, met: null }];
+  const rows = hugo.rows.map((r) => ({
+    target: `${r.label}: ours / Hugo ≤ ${r.target}`,
+    measured:
+      r.skipped !== undefined
+        ? `skipped: ${r.skipped}`
+        : `${r.ratio} (${r.oursS} s / ${r.hugoS} s, median of ${r.pairs} pairs)`,
+    met: r.skipped !== undefined ? null : r.met,
+  }));
+  if (hugo.x100 !== undefined) {
+    const x = hugo.x100;
+    rows.push({
+      target: "×100 (default hosts): full build ≤ 1.3× `cp -a` of what it wrote",
+      measured: `${x.buildS} s / ${x.copyS} s: ${x.ratio}×`,
+      met: x.ratio <= 1.3,
+    });
+    rows.push({
+      target: "×100 (default hosts): peak RSS ≤ 300 MB",
+      measured: `${x.peakRssMb} MB`,
+      met: x.peakRssMb <= 300,
+    });
+  }
+  return rows;
 }

@@ -16,6 +16,8 @@ import { colorErr, colorOut, diagnosticLines, humanBytes, humanMs, startProgress
 
 export interface BuildRun {
   force?: boolean;
+  /** No later build reads this --out (src/pipeline/options.ts: `once`). */
+  once?: boolean;
   /** Build even when --out is up to date, at its build's time (src/pipeline/options.ts: `again`): `dev` fills its memory
    * so. */
   again?: boolean;
@@ -41,6 +43,7 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
     ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
     plan: options.plan,
     ...(options.force === true ? { force: true } : {}),
+    ...(options.once === true ? { once: true } : {}),
     ...(options.again === true ? { again: true } : {}),
     ...(options.memo === undefined ? {} : { memo: options.memo }),
     ...(options.catalogue === false ? { catalogue: false } : {}),
@@ -167,6 +170,10 @@ export function buildCommand(io: Io, run: Run): Command {
     .addOption(flag.noCatalogue())
     .option("--force", "write every file again, in full: no in-place update, even when nothing changed")
     .option(
+      "--once",
+      "no later build reads this output (CI from a fresh clone): skip the caches and records that only speed up the next build",
+    )
+    .option(
       "--replace-out",
       "replace an --out that build-index-site did not write (a file or a non-empty folder): deletes it",
     )
@@ -176,9 +183,9 @@ export function buildCommand(io: Io, run: Run): Command {
       run.json = flags.json === true;
       const options = optionsReadingContent(flags); // a wrong flag or config file is a usage error before anything is read
       run.config = options.config;
-      const { force, replaceOut, quiet, verbose } = flags;
+      const { force, once, replaceOut, quiet, verbose } = flags;
       await interruptible((signal) =>
-        runBuild(io, { ...options, force, replaceOut, quiet, verbose }, signal, run.json),
+        runBuild(io, { ...options, force, once, replaceOut, quiet, verbose }, signal, run.json),
       );
     });
 }

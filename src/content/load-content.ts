@@ -13,7 +13,8 @@ import {
   type RawText,
 } from "./read-content.js";
 import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
-import { parseJson, patchMember, withoutTree, type ParsedJson } from "./parse-json.js";
+import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
+import { patchMember } from "./patch-member.js";
 import { validateContent, validateMember } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
@@ -135,7 +136,7 @@ export class ParsedFiles {
   }
 
   /** The parse of `text` as `file` (the name its diagnostics give), kept or made now: an edit of one member's string
-   * value (one mapping of icons.json, parse-json.ts: patchMember) is made from the parse of the text before it. */
+   * value (one mapping of icons.json, patch-member.ts: patchMember) is made from the parse of the text before it. */
   parse(name: JsonContentName, file: string, text: RawText): ParsedJson {
     const hash = hashOf(text);
     const kept = this.kept().get(name);

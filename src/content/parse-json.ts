@@ -11,6 +11,7 @@ import {
 } from "jsonc-parser";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
+import { plainJsonValue } from "./fast-json.js";
 
 export interface Position {
   line: number;
@@ -88,7 +89,7 @@ function numberProblem(literal: string, value: number): string | null {
     : null;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface ParseOptions {
   /** Offset in `text` where the file's bytes were not valid UTF-8 (folder-reader.ts decodes them as U+FFFD). */
@@ -112,7 +113,16 @@ const failed = (file: string, diagnostics: Diagnostic[]): ParsedJson => ({
   diagnostics,
 });
 
+/** The file's value and problems. Plain JSON with nothing to report is parsed without a tree (fast-json.ts): its
+ * positions, which only a diagnostic asks for, by parsing it again then (withoutTree). */
 export function parseJson(file: string, text: string, options: ParseOptions = {}): ParsedJson {
+  const plain = options.invalidUtf8At === undefined ? plainJsonValue(text, PHP_MAX_NESTING) : null;
+  if (plain === null) return parseWithTree(file, text, options);
+  return withoutTree({ file, value: plain, positionOf: () => undefined, diagnostics: [] }, text);
+}
+
+/** The parse with its syntax tree: every value's position, and every problem found. */
+export function parseWithTree(file: string, text: string, options: ParseOptions = {}): ParsedJson {
   const lineStarts = computeLineStarts(text);
   const at = (offset: number): Position => lineColumn(lineStarts, offset);
   const unreadable = textProblem(file, text, at);
@@ -275,61 +285,8 @@ function valueOf(
  */
 export function withoutTree(parsed: ParsedJson, text: string): ParsedJson {
   let positionOf: ParsedJson["positionOf"] | undefined;
-  return { ...parsed, positionOf: (pointer) => (positionOf ??= parseJson(parsed.file, text).positionOf)(pointer) };
+  return { ...parsed, positionOf: (pointer) => (positionOf ??= parseWithTree(parsed.file, text).positionOf)(pointer) };
 }
-
-/** One JSON string literal: no control character, only JSON's escapes. */
-const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-/** A line that holds one member of an object and nothing else: `"key": "value"`, perhaps a comma after it. */
-const MEMBER_LINE = new RegExp(String.raw`^[ \t]*(${STRING})[ \t]*:[ \t]*(${STRING})[ \t]*(,?)[ \t]*\r?$`, "d");
-
-/**
- * The value of `after`, a text that differs from `before` (whose value is `value`: an object of strings only, parsed
- * without a problem) in one member's string value alone, on a line that holds that member and nothing else: what
- * an edit of one mapping of icons.json is. Returns the changed key and the new object (`value` is left as it is), or
- * null when the edit is anything else: then the text is parsed (a large icons.json takes a while to parse).
- * Strings cannot span lines, so such a line is a member of the root object (it holds no other object). The edit
- * begins inside the value's quotes, so every value begins where it did, on the same line and column.
- */
-export function patchMember(
-  before: string,
-  after: string,
-  value: JsonObject,
-): { key: string; value: JsonObject } | null {
-  const shortest = Math.min(before.length, after.length);
-  let start = 0;
-  while (start < shortest && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let end = 0; // characters equal at the end, not reaching into the common start
-  while (
-    end < shortest - start &&
-    before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)
-  )
-    end++;
-  if (start === before.length && start === after.length) return null; // the same text
-  const lineStart = before.lastIndexOf("\n", start - 1) + 1;
-  const beforeEnd = lineEnd(before, start);
-  const afterEnd = lineEnd(after, start);
-  // The change lies within one line of each text.
-  if (beforeEnd < before.length - end || afterEnd < after.length - end) return null;
-  const was = MEMBER_LINE.exec(before.slice(lineStart, beforeEnd));
-  const now = MEMBER_LINE.exec(after.slice(lineStart, afterEnd));
-  if (was === null || now === null || was[1] !== now[1] || was[3] !== now[3]) return null;
-  const valueAt = was.indices![2]![0];
-  if (now.indices![2]![0] !== valueAt || start - lineStart <= valueAt) return null;
-  const key = JSON.parse(was[1]!) as string;
-  const old = JSON.parse(was[2]!) as string;
-  const next = JSON.parse(now[2]!) as string;
-  if (value.get(key) !== old || LONE_SURROGATE.test(next)) return null;
-  for (const v of value.values()) if (typeof v !== "string") return null;
-  const patched: JsonObject = new Map(value);
-  patched.set(key, next);
-  return { key, value: patched };
-}
-
-const lineEnd = (text: string, from: number): number => {
-  const at = text.indexOf("\n", from);
-  return at < 0 ? text.length : at;
-};
 
 /**
  * The node at a JSON Pointer, or its nearest existing parent. Of repeated keys the last counts, as in the value (and

@@ -41,6 +41,8 @@ export interface PublishOptions {
   sourceDateEpoch?: number;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
+  /** No later build reads the folders' record (--once): it is not written. */
+  once?: boolean;
   /** What `dev` keeps in memory between its builds. */
   memo?: PublishMemo;
   /** Told how the build is written, before it writes (the CLI sets V8's heap growth by it: src/cli/startup/heap-growth.ts). */
@@ -182,7 +184,7 @@ async function inFull(
   const records = await writeOutput(layout.records, recordFiles, { ...write, ...reuse, ...dated });
   folders.push({ dir: layout.records, folders: withParents(foldersIn(recordFiles)) });
   removeJournal(layout.journal);
-  recordFolders(layout.folders, folders);
+  if (options.once !== true) recordFolders(layout.folders, folders);
   return {
     mode: "full",
     files: site.files,
@@ -236,7 +238,8 @@ function inPlace(layout: Layout, last: LastBuild, plan: PublishPlan, start: Upda
   }
   const others = updateOthers(layout, last, plan, { site, trusted, start });
   removeJournal(layout.journal);
-  recordFolders(layout.folders, [{ dir: layout.out, folders: site.folders }, ...others.folders]);
+  if (options.once !== true)
+    recordFolders(layout.folders, [{ dir: layout.out, folders: site.folders }, ...others.folders]);
   // With the manifest's bytes as the records wrote them: a value, not the update's closure (which holds the plan's
   // files until the next update).
   options.memo?.keep(layout.siteManifest, site.lines && { ...site.lines, printed: site.madeManifest?.() });

@@ -42,6 +42,10 @@ export interface BuildOptions {
   catalogue?: boolean;
   /** Write every folder whole (--force), never in place. */
   force?: boolean;
+  /** No later build reads this --out (--once: a CI build from a fresh clone): the records that serve only the next
+   * build's incremental work (the content cache, the parses' record, the folders' record, answer-inputs.json) are
+   * not written. */
+  once?: boolean;
   /** Build in place at the time of the build in --out (its stamp's): an --out up to date is built again byte for byte,
    * and nothing is written (`dev` fills its memory so). */
   again?: boolean;

@@ -47,10 +47,12 @@ export async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Pr
       const { publishBuild } = await import("./publish-build.js");
       built = await publishBuild(options, stages, { claim, layout, raw, key });
     }
-    try {
-      cache.save(layout.contentCache, toolFingerprint());
-    } catch {
-      // a read-only or full disk costs the next build its reads, never this one: the build reports what it cannot write
+    if (options.once !== true) {
+      try {
+        cache.save(layout.contentCache, toolFingerprint());
+      } catch {
+        // a read-only or full disk costs the next build its reads, never this one: the build reports what it cannot write
+      }
     }
     return built;
   });

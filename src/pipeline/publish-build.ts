@@ -40,12 +40,13 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
   const stamp = printStamp(stampOf(compiled, options, layout, at.key));
   const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
-  const made = compiled.answers
-    ? (options.memo === undefined
-        ? new AnswerInputsMemo()
-        : (options.memo.answerInputs ??= new AnswerInputsMemo())
-      ).make(compiled.model, toolFingerprint())
-    : undefined;
+  const made =
+    compiled.answers && options.once !== true
+      ? (options.memo === undefined
+          ? new AnswerInputsMemo()
+          : (options.memo.answerInputs ??= new AnswerInputsMemo())
+        ).make(compiled.model, toolFingerprint())
+      : undefined;
   const input = { ...compiled, besidePaths, stamp, ...(made === undefined ? {} : { answerInputs: made }) };
   const done = await publish(layout, last, input, publishWith);
   mark(`publish (${done.mode})`);
@@ -88,7 +89,9 @@ async function compileOver(
         : options.memo !== undefined
           ? (options.memo.parsed ??= new ParsedFiles(recorded))
           : new ParsedFiles(recorded),
-    saveParsed: (parsed) => saved(parsesRecord(toolFingerprint(), parsed.entries())),
+    ...(options.once === true
+      ? {}
+      : { saveParsed: (parsed: ParsedFiles) => saved(parsesRecord(toolFingerprint(), parsed.entries())) }),
     ...(options.force === true
       ? {}
       : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
@@ -103,6 +106,7 @@ function publishOptions(options: BuildOptions, stages: StageOptions, claim: Outp
     claim,
     ...(stages.epoch === undefined ? {} : { sourceDateEpoch: stages.epoch }),
     force: options.force === true,
+    ...(options.once === true ? { once: true } : {}),
     ...(options.memo === undefined ? {} : { memo: (options.memo.publish ??= new PublishMemo()) }),
     ...(options.onMode === undefined ? {} : { onMode: options.onMode }),
   };
