@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO, RESULTS, TEMPLATE } from "./paths.mjs";
-import { buildTargets, hugoTargets, nginxTargets, previewTargets } from "./targets.mjs";
+import { buildTargets, hostTargets, hugoTargets, nginxTargets, previewTargets, workerdTargets } from "./targets.mjs";
 
 /** The parts of a run the page shows, each with whether a results file measured it. */
 const PARTS = {
@@ -16,9 +16,25 @@ const PARTS = {
   preview: (r) => r.preview !== undefined,
   nginx: (r) => r.nginx?.rows !== undefined,
   hugo: (r) => r.hugo?.rows !== undefined,
+  workerd: (r) => typeof r.workerd === "string" && Array.isArray(r.sizes),
+  hosts: (r) => Array.isArray(r.scales) && r.scales[0]?.uploads !== undefined,
 };
-const PART_TARGETS = { builds: buildTargets, preview: previewTargets, nginx: nginxTargets, hugo: hugoTargets };
-const PART_NAMES = { builds: "build", preview: "preview", nginx: "nginx", hugo: "Hugo" };
+const PART_TARGETS = {
+  builds: buildTargets,
+  preview: previewTargets,
+  nginx: nginxTargets,
+  hugo: hugoTargets,
+  workerd: (r) => (PARTS.workerd(r) ? workerdTargets(r) : []),
+  hosts: (r) => (PARTS.hosts(r) ? hostTargets(r) : []),
+};
+const PART_NAMES = {
+  builds: "build",
+  preview: "preview",
+  nginx: "nginx",
+  hugo: "Hugo",
+  workerd: "workerd",
+  hosts: "hosts-at-scale",
+};
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 const day = (iso) => iso.slice(0, 10);

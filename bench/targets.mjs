@@ -2,6 +2,8 @@
 // The project's performance targets, each as a row: the target, what a run measured, and whether it is met (null:
 // not measured). The one list of targets: the run's report and docs/benchmark.md both show these rows.
 
+import { targetsOf as workerdTargetsOf } from "./workerd-report.mjs";
+
 /** Every target row of a run's results. */
 export function targets(result) {
   return [...buildTargets(result), ...previewTargets(result), ...nginxTargets(result), ...hugoTargets(result)];
@@ -144,6 +146,32 @@ export function hugoTargets(result) {
       target: "×100 (default hosts): peak RSS ≤ 300 MB",
       measured: `${x.peakRssMb} MB`,
       met: x.peakRssMb <= 300,
+    });
+  }
+  return rows;
+}
+
+/** The handler on workerd beside the floor Worker (bench/workerd.mjs's results). */
+export function workerdTargets(result) {
+  return workerdTargetsOf(result).map((t) => ({ target: `workerd: ${t.target}`, measured: t.worst, met: t.met }));
+}
+
+/** Apache at ×100 against ×1, and each default host's upload against its plan's file limits (bench/host-uploads.mjs). */
+export function hostTargets(result) {
+  const rows = [];
+  if (result.target !== undefined) {
+    rows.push({
+      target: "Apache ×100: median request time ≤ 1.5× real size's (a plain file, /api.php)",
+      measured: result.target.ratios.map((r) => `${r}×`).join(", "),
+      met: result.target.met,
+    });
+  }
+  const largest = result.scales.at(-1);
+  for (const u of largest.uploads.filter((x) => x.within !== undefined)) {
+    rows.push({
+      target: `×${largest.scale}: the ${u.host} upload within its plans' file limits`,
+      measured: `${u.files} files (Free ${u.free}, Paid ${u.paid})`,
+      met: u.within.free && u.within.paid,
     });
   }
   return rows;
