@@ -1,7 +1,7 @@
 // bench/page.mjs
 // docs/benchmark.md: where the project stands, written from bench/benchmark.template.md and one run's results file
 // (its targets, its machine, its runs). Parts a run skipped (--no-builds, --no-preview, --no-nginx) are taken from the
-// latest earlier results file in bench/results/ that measured them, and the page names it.
+// latest results file in bench/results/ that measured them, and the page names it.
 // I/O: reads the template and results files, writes the page.
 
 import { readdirSync, readFileSync } from "node:fs";
@@ -46,7 +46,7 @@ export async function writePage(resultsFile, page) {
   const run = { file: resultsFile, result };
   const sources = {};
   for (const part of Object.keys(PARTS))
-    sources[part] = PARTS[part](result) ? run : (latestWith(part, resultsFile, result.date) ?? run);
+    sources[part] = PARTS[part](result) ? run : (latestWith(part, resultsFile) ?? run);
   const link = (file, ext = ".md") => {
     const base = file.replace(/\.json$/, "");
     return `[${path.basename(base + ext)}](${path.relative(path.dirname(page), base + ext)})`;
@@ -66,8 +66,8 @@ export async function writePage(resultsFile, page) {
   await writeFile(page, fill(readFileSync(TEMPLATE, "utf8"), values));
 }
 
-/** The latest results file in bench/results/ (by its run's date, not after `before`) that measured `part`. */
-function latestWith(part, exclude, before) {
+/** The latest results file in bench/results/ (by its run's date) that measured `part`. */
+function latestWith(part, exclude) {
   let best;
   for (const name of readdirSync(RESULTS).filter((n) => n.endsWith(".json"))) {
     const file = path.join(RESULTS, name);
@@ -78,7 +78,7 @@ function latestWith(part, exclude, before) {
     } catch {
       continue;
     }
-    if (typeof result?.date !== "string" || result.date > before || !PARTS[part](result)) continue;
+    if (typeof result?.date !== "string" || !PARTS[part](result)) continue;
     if (best === undefined || result.date > best.result.date) best = { file, result };
   }
   return best;
@@ -100,7 +100,7 @@ function runLine(run, sources, link) {
   for (const { source, parts } of borrowed.values()) {
     lines.push(
       `The ${parts.join(" and ")} rows are from ${link(source.file)} (${when(source.result.date)}), the latest run` +
-        " before it that measured them.",
+        " that measured them.",
     );
   }
   return lines.join(" ");

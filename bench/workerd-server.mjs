@@ -9,10 +9,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
+import { installDir } from "../test/runtimes/locate.mjs";
 import { freePort, waitForPort } from "./ports.mjs";
-import { REPO } from "./paths.mjs";
 
-export const WORKERD = path.join(REPO, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
+// workerd comes with wrangler, from the test runtimes (test/runtimes, which npm test installs).
+export const WORKERD = path.join(installDir(), "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
 const COMPATIBILITY_DATE = "2025-01-01";
 
 /** The whole answers' files the handler streams, by action (and type): what the floor Worker passes through. */

@@ -264,7 +264,8 @@ async function originRows(site) {
 }
 
 async function main() {
-  if (!existsSync(WORKERD)) throw new Error(`${WORKERD} is missing: npm ci installs it (wrangler's workerd).`);
+  if (!existsSync(WORKERD))
+    throw new Error(`${WORKERD} is missing: npm run test:runtimes installs it (wrangler's workerd).`);
   if (!existsSync(BIN.replace("bin/build-index-site.js", "lib/cli.js")))
     throw new Error("lib/ is missing: npm run build first.");
   const version = execFileSync(WORKERD, ["--version"], { encoding: "utf8" }).trim();
