@@ -120,7 +120,7 @@ function planPlain(
   else {
     // A folder is its index.html, as nginx, Apache and the hosts serve it (the site's root: the catalogue).
     const sitePath = resolved.dir ? `${resolved.path.replace(/\/$/, "")}/index.html` : resolved.path;
-    const headers = fileHeaders(state, sitePath, true);
+    const headers = fileHeaders(state, sitePath);
     return { sitePath, status: 200, headers, ...(allowed === "found-405" ? { refuse: true } : {}) };
   }
   return null;

@@ -36,8 +36,8 @@ export interface SiteState {
   /** The records, and the previewed host's router of /api.php over them (made when first asked). */
   build: Build;
   router?: Promise<ApiRouter>;
-  /** serve.json's rules; `api`: a rule of the answer files' headers (/api/…). */
-  headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string>; api: boolean }>;
+  /** serve.json's rules. */
+  headerRules: Array<{ match: (sitePath: string) => boolean; headers: Record<string, string> }>;
   realRoot: string;
 }
 
@@ -51,19 +51,17 @@ export async function loadSite(root: string): Promise<SiteState> {
     headerRules: (serve.headers ?? []).map(({ source, headers }) => ({
       match: (p: string) => minimatch(p, source.startsWith("/") ? source : `/${source}`, { dot: true }),
       headers: Object.fromEntries(headers.map(({ key: k, value }) => [k, value])),
-      api: /^\/?api\//.test(source),
     })),
     realRoot: await realpath(root),
   };
 }
 
-/** A plain file's headers: its type (mime-types), then serve.json's rules in order (the answer files' own only when
- * the host configures them: `apiHeaders`), and the SVG policy. */
-export function fileHeaders(site: SiteState, sitePath: string, apiHeaders: boolean): Record<string, string> {
+/** A plain file's headers: its type (mime-types), then serve.json's rules in order, and the SVG policy. */
+export function fileHeaders(site: SiteState, sitePath: string): Record<string, string> {
   const type = mime.contentType(path.posix.basename(sitePath));
   const headers: Record<string, string> = type === false ? {} : { "Content-Type": type };
   for (const rule of site.headerRules)
-    if ((apiHeaders || !rule.api) && rule.match(sitePath)) Object.assign(headers, rule.headers);
+    if (rule.match(sitePath)) Object.assign(headers, rule.headers);
   return withSvgPolicy(headers);
 }
 
