@@ -12,10 +12,10 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, waitForPort } from "./ports.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(repo, "bin/build-index-site.js");
@@ -65,12 +65,7 @@ try {
     { stdio: "inherit" },
   );
   console.log(`verify-nginx (${name}): built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
-  const port = await new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port: p } = s.address();
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const dir = path.join(work, "nginx");
   await mkdir(dir);
   const hosts = layoutOf(out).host("nginx");
@@ -100,18 +95,7 @@ try {
   const test = spawnSync(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(test.stderr);
   nginx = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: "ignore" });
-  for (let i = 0; i < 300; i += 1) {
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-    });
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitForPort(port, nginx, "nginx");
   for (let run = 1; run <= runs; run += 1) {
     const args = [
       "--import",
