@@ -60,8 +60,7 @@ export async function loadSite(root: string): Promise<SiteState> {
 export function fileHeaders(site: SiteState, sitePath: string): Record<string, string> {
   const type = mime.contentType(path.posix.basename(sitePath));
   const headers: Record<string, string> = type === false ? {} : { "Content-Type": type };
-  for (const rule of site.headerRules)
-    if (rule.match(sitePath)) Object.assign(headers, rule.headers);
+  for (const rule of site.headerRules) if (rule.match(sitePath)) Object.assign(headers, rule.headers);
   return withSvgPolicy(headers);
 }
 
