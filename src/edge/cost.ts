@@ -7,8 +7,8 @@ import { DATA_FOLDER } from "./data.js";
 /**
  * The rates of the estimate, from bench/workerd.mjs (workerd, 2 shared cores, 2026-11-28), rounded to the slow side:
  * a first request's own work beyond the data it parses (code compiled on first use, core.json's answers made), the
- * JSON it parses (core.json, one shard, a whole answer's base URL places), and a body read, rebased and sent (at
- * ×100, icons' 8.6 MB took 28 ms of CPU on a fresh isolate).
+ * JSON it parses (core.json, one shard), and a template read, cut, joined and sent (`--base-url request`: at ×100,
+ * icons' 7.5 MB template took 20 ms of CPU on a fresh isolate).
  */
 export const COST_RATES = { firstRequestMs: 4, parseBytesPerMs: 100_000, rebaseBytesPerMs: 400_000 } as const;
 
@@ -19,8 +19,8 @@ interface DataFile {
 
 /**
  * The estimated CPU ms of the costliest request on a fresh isolate: a per-key answer (core.json and the largest
- * shard parsed) or, with `--base-url request`, a whole answer from another origin (core.json and its places parsed,
- * its body rebased), whichever is more. Undefined when there are no data files (no edge host).
+ * shard parsed) or, with `--base-url request`, a whole answer from another origin (core.json parsed, the answer's
+ * template read, cut and joined), whichever is more. Undefined when there are no data files (no edge host).
  */
 export function estimatedCpuMs(files: readonly DataFile[]): number | undefined {
   const size = new Map(files.map((f) => [f.path, f.data.length]));
@@ -30,10 +30,9 @@ export function estimatedCpuMs(files: readonly DataFile[]): number | undefined {
   let shard = 0;
   for (const [p, n] of size) if (p.startsWith(`${DATA_FOLDER}/shards/`)) shard = Math.max(shard, n);
   let worst = firstRequestMs + (core + shard) / parseBytesPerMs;
-  for (const [p, places] of size) {
-    if (!p.endsWith(".base-at.json")) continue;
-    const body = size.get(p.replace(/\.base-at\.json$/, ".json")) ?? 0;
-    worst = Math.max(worst, firstRequestMs + (core + places) / parseBytesPerMs + body / rebaseBytesPerMs);
+  for (const [p, template] of size) {
+    if (!p.endsWith(".template")) continue;
+    worst = Math.max(worst, firstRequestMs + core / parseBytesPerMs + template / rebaseBytesPerMs);
   }
   return Math.round(worst * 10) / 10;
 }

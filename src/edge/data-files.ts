@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import {
   DATA_FOLDER,
   DATA_FORMAT,
+  TEMPLATE_MARK,
   FALLBACK_FILES,
   jsonText,
   rebase,
@@ -82,6 +83,25 @@ export function baseUrlOffsets(model: SiteModel, name: WholeAnswer, body: string
     throw new Error(`Internal: the base URL's places in the ${name} answer do not rebuild it.`);
   }
   return at;
+}
+
+/**
+ * The answer `name`'s body `body` with TEMPLATE_MARK where it writes the site's base URL, found as baseUrlOffsets
+ * finds them (the answer computed again with a stand-in base URL), or null when it writes none. Checked: the
+ * template joined with the base URL is the body.
+ */
+export function baseUrlTemplate(model: SiteModel, name: WholeAnswer, body: string): string | null {
+  const base = jsonText(model.baseUrl);
+  if (!body.includes(base)) return null;
+  const standIn = jsonText(STAND_IN);
+  if (body.includes(standIn) || body.includes(TEMPLATE_MARK))
+    throw new Error(`Internal: the ${name} answer holds the base URL's stand-in.`);
+  const template = A.answerText(wholeAnswer({ ...model, baseUrl: STAND_IN }, name))
+    .split(standIn)
+    .join(TEMPLATE_MARK);
+  if (template.split(TEMPLATE_MARK).join(base) !== body)
+    throw new Error(`Internal: the base URL's places in the ${name} answer do not rebuild it.`);
+  return template.includes(TEMPLATE_MARK) ? template : null;
 }
 
 /** The sha1 of each whole answer's body, made once per answer (a model that shares a part with the last one shares
@@ -269,11 +289,15 @@ function wholeAnswerFiles(model: SiteModel, options: EdgeDataOptions, files: Dat
         data: body,
         ...(sha1 === undefined ? {} : { hash: sha1 }),
       });
-    const at = options.requestOrigin === true ? baseUrlOffsets(model, name, body) : [];
-    if (at.length > 0 && inline) meta.baseAt = at;
-    else if (at.length > 0) {
-      meta.baseAtFile = true;
-      files.push({ path: `${DATA_FOLDER}/whole/${name}.base-at.json`, data: JSON.stringify(at) });
+    if (options.requestOrigin === true && inline) {
+      const at = baseUrlOffsets(model, name, body);
+      if (at.length > 0) meta.baseAt = at;
+    } else if (options.requestOrigin === true) {
+      const template = baseUrlTemplate(model, name, body);
+      if (template !== null) {
+        meta.templateFile = true;
+        files.push({ path: `${DATA_FOLDER}/whole/${name}.template`, data: template });
+      }
     }
     whole[name] = meta;
   }

@@ -6,8 +6,9 @@
 //                                   ETag (small bodies inline)
 //   /_edge-data/whole/<name>.json   a whole-site answer's body, byte for byte (icons, iconMappings, config, …)
 //   /_edge-data/shards/<i>.json     the per-key lookups whose key hashes to shard i
-//   /_edge-data/whole/<name>.base-at.json   with --base-url request: where the base URL stands in a whole answer's
-//                                   body (when the body is not inline), so that the handler puts the request's origin there
+//   /_edge-data/whole/<name>.template   with --base-url request: a whole answer's body (when it is not inline) with a
+//                                   NUL character where the base URL stands, so that the handler puts the request's
+//                                   origin there (JSON text holds no raw NUL)
 
 import { fnv1a32 } from "../model/fnv.js";
 
@@ -17,7 +18,7 @@ export const DATA_DIR = "/_edge-data";
 export const DATA_FOLDER = DATA_DIR.slice(1);
 /** Whether a path of --out ("_edge-data/core.json") is one of the handler's data files. */
 export const isEdgeDataPath = (sitePath: string): boolean => sitePath.startsWith(`${DATA_FOLDER}/`);
-export const DATA_FORMAT = 2;
+export const DATA_FORMAT = 3;
 
 /** The answers that take no per-key parameter: precomputed, one file (or inline body) each. */
 export const WHOLE_ANSWERS = [
@@ -71,11 +72,12 @@ export interface WholeMeta {
   etag?: string;
   body?: string;
   /**
-   * With `requestOrigin`: where the base URL (as JSON text) starts in the body, in UTF-8 bytes, ascending; inline
-   * when the body is, else in whole/<name>.base-at.json (`baseAtFile`). Absent when the body holds no base URL.
+   * With `requestOrigin`, for an inline body: where the base URL (as JSON text) starts in it, in UTF-8 bytes,
+   * ascending. Absent when the body holds no base URL.
    */
   baseAt?: number[];
-  baseAtFile?: true;
+  /** With `requestOrigin`, for a body in its own file that holds the base URL: whole/<name>.template is there. */
+  templateFile?: true;
 }
 
 /**
@@ -104,7 +106,9 @@ export function shardOf(kind: LookupKind, key: string, shards: number): number {
 export const corePath = (): string => `${DATA_DIR}/core.json`;
 export const wholePath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.json`;
 export const shardPath = (i: number): string => `${DATA_DIR}/shards/${i}.json`;
-export const baseAtPath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.base-at.json`;
+export const templatePath = (name: WholeAnswer): string => `${DATA_DIR}/whole/${name}.template`;
+/** What stands for the base URL in a template: JSON text never holds a raw NUL (it writes \u0000). */
+export const TEMPLATE_MARK = "\u0000";
 
 /** A string as it stands inside a JSON string literal (what the answers' serializer writes for it). */
 export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);

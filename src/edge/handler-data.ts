@@ -7,7 +7,6 @@ import * as A from "../php/answers.js";
 import type { Answers } from "../php/php-request.js";
 import type { SiteModel } from "../model/types.js";
 import {
-  baseAtPath,
   corePath,
   DATA_FORMAT,
   isHandlerPath,
@@ -15,6 +14,8 @@ import {
   rebase,
   shardOf,
   shardPath,
+  templatePath,
+  TEMPLATE_MARK,
   wholePath,
   type CoreData,
   type FileRow,
@@ -41,21 +42,28 @@ interface Shard {
 
 const EMPTY = new Map<string, never>();
 export const UTF8 = new TextEncoder();
+const DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
 const ORIGINS_KEPT = 8;
+/**
+ * How many bytes of rebased whole bodies (`--base-url request`) a handler keeps, whatever the site: a warm request
+ * from an origin it has answered sends them again; beyond it (two ×100 `icons` bodies) each request rebases.
+ */
+const REBASED_BYTES_KEPT = 24 * 1024 * 1024;
 /** How many computed replies a handler keeps: a few hundred KB at most, whatever the site. */
 const REPLIES_KEPT = 2048;
 
 /**
- * What a handler keeps for one request origin (`--base-url request`): the site under it, its tag and its text. Whole
- * bodies are rebased for each request, never kept per origin: what an origin keeps does not grow with the site.
+ * What a handler keeps for one request origin (`--base-url request`): the site under it, its tag and its text. Its
+ * rebased whole bodies are kept apart, within a fixed budget (REBASED_BYTES_KEPT), whatever the number of origins.
  */
 export interface OriginState {
   site: SiteModel;
   /** The ETag suffix of this origin: the SHA-1 of its text (an answer's ETag is its base ETag and this). */
   tag: string;
-  /** The origin as the UTF-8 bytes of its JSON text: what takes the base URL's places. */
+  /** The origin's JSON text, and its UTF-8 bytes: what takes the base URL's places. */
+  json: string;
   text: Uint8Array;
 }
 
@@ -66,7 +74,7 @@ export interface Reply {
   headers: Record<string, string>;
   etag: string | undefined;
   /** The body, or how to read it when it is sent (not for HEAD, not for a 304). */
-  body: Uint8Array | null | (() => Promise<Uint8Array | ReadableStream<Uint8Array> | null>);
+  body: Uint8Array | null | (() => Promise<Uint8Array | string | Blob | ReadableStream<Uint8Array> | null>);
 }
 
 /** A shard's rows of one kind as a map (the icon files' rows as { size, lastModified }). */
@@ -80,12 +88,56 @@ type IconFile = { size: number; lastModified: number };
 /** An icon file's row as the `f` lookup answers it: its size and time, or null when icons/ has no such file. */
 const fileOf = (row: FileRow): IconFile | null => (row.length === 3 ? { size: row[1], lastModified: row[2] } : null);
 
+/**
+ * A response's body as bytes, read into one buffer of its Content-Length when the stream can fill it (a BYOB reader):
+ * workerd then copies it once, where arrayBuffer() gathers thousands of small chunks. Otherwise (no length, not a
+ * byte stream, or a body longer than said) what arrayBuffer() would give.
+ */
+export async function readAll(res: Response): Promise<Uint8Array> {
+  const size = Number(res.headers.get("content-length") ?? "");
+  let reader: ReadableStreamBYOBReader | undefined;
+  try {
+    if (res.body !== null && Number.isSafeInteger(size) && size > 0) reader = res.body.getReader({ mode: "byob" });
+  } catch {
+    // not a byte stream
+  }
+  if (reader === undefined) return new Uint8Array(await res.arrayBuffer());
+  let buffer = new ArrayBuffer(size);
+  let n = 0;
+  while (n < size) {
+    const { value, done } = await reader.read(new Uint8Array(buffer, n, size - n));
+    if (value !== undefined) {
+      buffer = value.buffer as ArrayBuffer;
+      n += value.byteLength;
+    }
+    if (done) return new Uint8Array(buffer, 0, n);
+  }
+  const rest: Uint8Array[] = [new Uint8Array(buffer)];
+  for (;;) {
+    const { value, done } = await reader.read(new Uint8Array(1 << 16));
+    if (value !== undefined && value.byteLength > 0) rest.push(value);
+    if (done) break;
+  }
+  if (rest.length === 1) return rest[0]!;
+  const whole = new Uint8Array(rest.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of rest) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
+}
+
 /** What a handler has once core.json is read: the site it answers for, and the answers over its data. */
 export interface Loaded {
   core: CoreData;
   site: SiteModel;
   answers: Answers;
 }
+
+/** A body's size as kept: a string's in UTF-16 units, what a one-byte (ASCII) string's bytes are. */
+const sizeOf = (body: Uint8Array | string | Blob): number =>
+  typeof body === "string" ? body.length : body instanceof Blob ? body.size : body.byteLength;
 
 /** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
 export class HandlerData {
@@ -95,7 +147,8 @@ export class HandlerData {
    */
   private readonly texts = new Map<string, Promise<string>>();
   private readonly blobs = new Map<string, Promise<Uint8Array>>();
-  private readonly places = new Map<string, Promise<number[]>>();
+  /** Whole bodies that hold the base URL, cut where it stands, by answer (`--base-url request`): the templates'. */
+  private readonly pieces = new Map<WholeAnswer, Promise<string[]>>();
   private readonly shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   readonly misses = new Set<number>();
@@ -139,11 +192,7 @@ export class HandlerData {
   }
 
   private bytes(path: string, read: DataReader): Promise<Uint8Array> {
-    return this.file(this.blobs, path, read, async (res) => new Uint8Array(await res.arrayBuffer()));
-  }
-
-  private offsets(path: string, read: DataReader): Promise<number[]> {
-    return this.file(this.places, path, read, async (res) => JSON.parse(await res.text()) as number[]);
+    return this.file(this.blobs, path, read, readAll);
   }
 
   /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
@@ -265,25 +314,79 @@ export class HandlerData {
     let kept = this.origins.get(origin);
     if (kept === undefined) {
       if (this.origins.size >= ORIGINS_KEPT) this.origins.delete(this.origins.keys().next().value!);
-      const text = UTF8.encode(jsonText(origin));
-      kept = { site: { ...site, baseUrl: origin }, tag: sha1Base64url(UTF8.encode(origin)), text };
+      const json = jsonText(origin);
+      kept = {
+        site: { ...site, baseUrl: origin },
+        tag: sha1Base64url(UTF8.encode(origin)),
+        json,
+        text: UTF8.encode(json),
+      };
       this.origins.set(origin, kept);
     }
     return kept;
   }
 
   /**
-   * A whole answer's body with the request's origin in place of the base URL, made for each request from the body
-   * and places read once per isolate: one pass over its bytes (native copies), and nothing kept per origin.
+   * A whole answer's body with the request's origin in place of the base URL, made from the body and places read once
+   * per isolate (one pass over its bytes, native copies), and kept for the origin's next request within the budget.
    */
-  async rebased(core: CoreData, name: WholeAnswer, origin: OriginState, read: DataReader): Promise<Uint8Array> {
+  async rebased(
+    core: CoreData,
+    name: WholeAnswer,
+    origin: OriginState,
+    read: DataReader,
+  ): Promise<Uint8Array | string | Blob> {
     const meta = core.whole[name];
+    const key = `${origin.site.baseUrl} ${name}`;
+    const kept = this.rebasedKept.get(key);
+    if (kept !== undefined) {
+      // Asked again: kept as a Blob from now on (a runtime sends a Blob's bytes as they are, where a string or
+      // bytes are copied into each response), and the latest used last, so that the oldest goes first.
+      const blob = kept instanceof Blob ? kept : new Blob([kept]);
+      this.rebasedBytes += blob.size - sizeOf(kept);
+      this.rebasedKept.delete(key);
+      this.rebasedKept.set(key, blob);
+      return blob;
+    }
     const length = (this.baseLength ??= UTF8.encode(jsonText(core.baseUrl)).length);
     if (meta.body !== undefined)
-      return rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text);
-    const at = meta.baseAt ?? (await this.offsets(baseAtPath(name), read));
-    return rebase(await this.bytes(wholePath(name), read), at, length, origin.text);
+      return this.keepRebased(key, rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text));
+    const pieces = await this.piecesOf(name, read);
+    return this.keepRebased(key, pieces.join(origin.json));
   }
+
+  /** A whole answer's template cut at its marks (TEMPLATE_MARK, src/edge/data.ts), read and cut once per isolate. */
+  private piecesOf(name: WholeAnswer, read: DataReader): Promise<string[]> {
+    let pieces = this.pieces.get(name);
+    if (pieces === undefined) {
+      const path = templatePath(name);
+      const made = this.bytes(path, read).then((bytes) => DECODER.decode(bytes).split(TEMPLATE_MARK));
+      this.pieces.set(name, (pieces = made));
+      made.then(
+        () => this.blobs.delete(path), // kept cut, not twice
+        () => this.pieces.delete(name),
+      );
+    }
+    return pieces;
+  }
+
+  /** Keeps a rebased body while the bytes kept stay within REBASED_BYTES_KEPT, forgetting the least recently used. */
+  private keepRebased<T extends Uint8Array | string>(key: string, body: T): T {
+    const size = sizeOf(body);
+    if (size > REBASED_BYTES_KEPT) return body;
+    for (const [oldKey, old] of this.rebasedKept) {
+      if (this.rebasedBytes + size <= REBASED_BYTES_KEPT) break;
+      this.rebasedKept.delete(oldKey);
+      this.rebasedBytes -= sizeOf(old);
+    }
+    this.rebasedKept.set(key, body);
+    this.rebasedBytes += size;
+    return body;
+  }
+
+  /** Rebased bodies by origin and answer, the most recently used last, and their bytes. */
+  private readonly rebasedKept = new Map<string, Uint8Array | string | Blob>();
+  private rebasedBytes = 0;
 
   /** The base URL's length as the UTF-8 bytes of its JSON text. */
   private baseLength: number | undefined;

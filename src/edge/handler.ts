@@ -145,7 +145,7 @@ function replyOf(
   }
   const meta = core.whole[name];
   const headers = A.answerHeaders(answer as A.Answer);
-  if (origin !== null && (meta.baseAt !== undefined || meta.baseAtFile === true)) {
+  if (origin !== null && (meta.baseAt !== undefined || meta.templateFile === true)) {
     // The base ETag names the build's bytes, the origin's tag the replacement: together, these bytes (strong).
     const etag = meta.etag === undefined ? undefined : `"${meta.etag.slice(1, -1)}.${origin.tag}"`;
     return { status: meta.status, headers, etag, body: () => data.rebased(core, name, origin, read) };

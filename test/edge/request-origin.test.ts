@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { baseUrlOffsets, edgeDataFiles } from "../../src/edge/data-files.js";
+import { baseUrlOffsets, baseUrlTemplate, edgeDataFiles } from "../../src/edge/data-files.js";
 import { rebase, type CoreData } from "../../src/edge/data.js";
 import { BUNDLE_PATH, type DataReader } from "../../src/edge/index.js";
 import type { SiteModel } from "../../src/model/types.js";
@@ -49,6 +49,17 @@ describe("rebase", () => {
     // Offsets count bytes: "é" is two.
     expect(text(rebase(bytes("é AB é"), [3], 2, bytes("ü")))).toBe("é ü é");
   });
+  test("matches a plain split and join, longer, shorter or as long, places at either end and side by side", () => {
+    const base = "https://b.test";
+    for (const by of ["https://a-much-longer-origin.example", "http://x", "https://c.test", ""]) {
+      for (const pieces of [["", "", ""], ["a", "", "b"], ['{"u":"', '/i.png"},{"u":"', '/j"}'], ["only"]]) {
+        const body = pieces.join(base);
+        const at: number[] = [];
+        for (let i = body.indexOf(base); i !== -1; i = body.indexOf(base, i + base.length)) at.push(i);
+        expect(text(rebase(bytes(body), at, base.length, bytes(by)))).toBe(pieces.join(by));
+      }
+    }
+  });
 });
 
 describe("the data files of --base-url request", () => {
@@ -59,9 +70,9 @@ describe("the data files of --base-url request", () => {
     const request = edgeDataFiles(site, { requestOrigin: true });
     expect(core(plain).requestOrigin).toBeUndefined();
     expect(core(request).requestOrigin).toBe(true);
-    // Only core.json and the offsets files differ: the bodies stay the answer files' bytes.
+    // Only core.json and the templates differ: the bodies stay the answer files' bytes.
     const bodies = (files: Array<{ path: string; data: string }>) =>
-      files.filter((f) => !f.path.endsWith("core.json") && !f.path.endsWith(".base-at.json"));
+      files.filter((f) => !f.path.endsWith("core.json") && !f.path.endsWith(".template"));
     expect(bodies(request)).toEqual(bodies(plain));
   });
 
@@ -74,6 +85,16 @@ describe("the data files of --base-url request", () => {
     expect(at.length).toBe(site.iconDirFiles.size);
     const iconBytes = Buffer.from(icons);
     for (const i of at) expect(iconBytes.subarray(i - 8, i + base.length).toString()).toBe(`"url": "${base}`);
+  });
+
+  test("a template marks the same places: each icon's url, and only there", () => {
+    const config = expectedAnswer(site, { method: "GET", query: "action=config" }).body;
+    expect(baseUrlTemplate(site, "config", config)).toBeNull();
+    const icons = expectedAnswer(site, { method: "GET", query: "action=icons" }).body;
+    const pieces = baseUrlTemplate(site, "icons", icons)!.split("\u0000");
+    expect(pieces.length - 1).toBe(site.iconDirFiles.size);
+    for (const piece of pieces.slice(0, -1)) expect(piece.endsWith(`"url": "`), piece).toBe(true);
+    expect(pieces.join(base)).toBe(icons);
   });
 });
 
