@@ -16,7 +16,6 @@ import {
   shardPath,
   templatePath,
   TEMPLATE_MARK,
-  wholePath,
   type CoreData,
   type FileRow,
   type LookupKind,
