@@ -78,11 +78,26 @@ export function targetsOf(result) {
       met: firsts[0] <= limit,
     });
     const o = largest.origin;
-    const first = Math.max(o.fresh.cpuMs, o.newOrigin.cpuMs);
     out.push({
-      target: `×${largest.size} first from a new origin (--base-url request) ≤ ${limit} ms CPU`,
-      worst: `${first} ms`,
-      met: first <= limit,
+      target: `×${largest.size} --base-url request, first request of a fresh isolate ≤ ${limit} ms CPU`,
+      worst: `${o.fresh.cpuMs} ms`,
+      met: o.fresh.cpuMs <= limit,
+    });
+    out.push({
+      target: `×${largest.size} --base-url request, first from a new origin (warm isolate) ≤ ${limit} ms CPU`,
+      worst: `${o.newOrigin.cpuMs} ms`,
+      met: o.newOrigin.cpuMs <= limit,
+    });
+  }
+  const origins = result.sizes.map((s) => ({ at: `×${s.size}`, w: s.origin?.warm })).filter((s) => s.w !== undefined);
+  if (origins.length > 0) {
+    const worst = origins
+      .map((s) => ({ at: s.at, r: s.w.handler.cpuUs / s.w.floor.cpuUs }))
+      .sort((a, b) => b.r - a.r)[0];
+    out.push({
+      target: `--base-url request, warm CPU from one origin within ${RATIO}× of the floor Worker's`,
+      worst: `${x(worst.r)} (${worst.at})`,
+      met: worst.r <= RATIO,
     });
   }
   return out;
