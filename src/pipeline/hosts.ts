@@ -19,7 +19,7 @@ import { planLimitDiagnostics } from "../hosts/limits.js";
 import { hostsKey, printHostsRecord } from "../hosts/record.js";
 import type { KeptHost } from "../layout/last-build.js";
 import type { BuildMemo } from "./memo.js";
-import { mark } from "./mark.js";
+import { mark } from "../timings.js";
 import { largestPublished, measureHost } from "./measure-hosts.js";
 import { applyStrict, type CompileOptions } from "./options.js";
 import { toolFingerprint } from "./up-to-date.js";

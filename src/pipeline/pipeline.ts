@@ -7,7 +7,7 @@ import { inputsKey } from "../content/inputs-key.js";
 import { readContent, type RawContent } from "../content/read-content.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
-import { mark } from "./mark.js";
+import { mark } from "../timings.js";
 import { stageOptions, type BuildOptions, type BuildResult, type UpToDateResult } from "./options.js";
 import { toolFingerprint, upToDate } from "./up-to-date.js";
 

@@ -15,7 +15,7 @@ import { checkBeside } from "../output/claim/folder-checks.js";
 import { publish, PublishMemo, type PublishOptions } from "../output/publish.js";
 import { AnswerInputsMemo } from "../routes/answer-inputs.js";
 import { compileSite, type Compiled } from "./compile-site.js";
-import { mark } from "./mark.js";
+import { mark } from "../timings.js";
 import type { BuildOptions, BuildResult, CompileOptions, StageOptions } from "./options.js";
 import { stampOf } from "./stamp.js";
 import { toolFingerprint } from "./up-to-date.js";
