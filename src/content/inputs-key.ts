@@ -9,6 +9,7 @@ import type { RawContent, RawFile, RawText } from "./read-content.js";
 
 const HEADER = "build-index-site inputs 1";
 
+/** The options that change what a build writes, as its key holds them (src/pipeline/options.ts: keySettings). */
 export interface KeySettings {
   baseUrl: string | undefined;
   /** true with --base-url request (absent otherwise, so that other builds keep their key). */
@@ -21,8 +22,9 @@ export interface KeySettings {
 }
 
 /**
- * The key of a build's inputs. Modification times are clamped like the build clamps them under SOURCE_DATE_EPOCH,
- * and paths are relative, so the key (and so the output) stays reproducible.
+ * The key of a build's inputs, `tool` being the tool's fingerprint (src/pipeline/up-to-date.ts: toolFingerprint).
+ * Modification times are clamped like the build clamps them under SOURCE_DATE_EPOCH, and paths are relative, so the
+ * key (and so the output) stays reproducible.
  */
 export async function inputsKey(raw: RawContent, settings: KeySettings, tool: string): Promise<string> {
   const hash = createHash("sha1").update(`${HEADER}\n${tool}\n${JSON.stringify(settings)}\n`);
