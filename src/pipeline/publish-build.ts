@@ -13,11 +13,11 @@ import { printStamp } from "../layout/stamp.js";
 import type { OutputClaim } from "../output/claim/claim.js";
 import { checkBeside } from "../output/claim/folder-checks.js";
 import { publish, PublishMemo, type PublishOptions } from "../output/publish.js";
+import { stampOf } from "../output/stamp.js";
 import { AnswerInputsMemo } from "../routes/answer-inputs.js";
 import { mark } from "../timings.js";
 import { compileSite, type Compiled } from "./compile-site.js";
 import type { BuildOptions, BuildResult, CompileOptions, StageOptions } from "./options.js";
-import { stampOf } from "./stamp.js";
 import { toolFingerprint } from "./up-to-date.js";
 
 /** --out claimed, its layout, and the content read with the key of the build's inputs. */
@@ -37,7 +37,7 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
   // The JSON files' parses' record is made once the model is built, and written with the build.
   let parses: Buffer | undefined;
   const compiled = await compileOver(last, options, at.raw, (record) => (parses = record));
-  const stamp = printStamp(stampOf(compiled, options, layout, at.key));
+  const stamp = printStamp(stampOf(compiled, { key: at.key, hosts: options.hosts, tool: toolFingerprint() }, layout));
   const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const made =
