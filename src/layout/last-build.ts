@@ -4,6 +4,8 @@
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
+import type { KeptParse } from "../content/load-content.js";
+import { readParses } from "../content/parse-cache.js";
 import type { HostName } from "../hosts/names.js";
 import { fileHash, parseHostsRecord, type HostsRecord, type RecordedFile } from "../hosts/record.js";
 import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
@@ -43,6 +45,9 @@ export interface LastBuild {
   answerInputsText(): string | null;
   /** The prints of its catalogue's pages, as its records print them (src/catalogue/index.ts), or null. */
   cataloguePrintsText(): string | null;
+  /** The content's JSON files as it parsed and checked them (src/content/parse-cache.ts), when its record is of the
+   * tool `tool`; none otherwise. */
+  parses(tool: string): KeptParse[];
   /** Each host's files as it wrote them, read back, when they were made from `key` (src/hosts/record.ts) and the
    * build is whole; null otherwise (then they are made again). */
   hostOutputs(key: string): KeptHost[] | null;
@@ -81,6 +86,7 @@ export function lastBuild(layout: Layout): LastBuild {
     folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
     answerInputsText: () => readText(path.join(layout.records, ANSWER_INPUTS_FILE)),
     cataloguePrintsText: () => readText(path.join(layout.records, CATALOGUE_PRINTS_FILE)),
+    parses: (tool) => readParses(layout.parsedCache, tool),
     hostOutputs: (key) => (existsSync(layout.journal) ? null : keptHosts(layout, recordOfHosts(), key)),
     linkTrees: () => {
       const record = recordOfHosts();

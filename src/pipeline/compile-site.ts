@@ -17,8 +17,8 @@ import type { OutputFile } from "../output/plan/files.js";
 import { planSite } from "../output/plan/site.js";
 import { checkHeaderGroups } from "../php/header-groups.js";
 import { buildRoutes, RoutesMemo, type BuiltRoutes } from "../routes/build-routes.js";
+import { mark } from "../timings.js";
 import { checkedHosts, hostsOf } from "./hosts.js";
-import { mark } from "./mark.js";
 import { applyStrict, sourceDateEpoch, type CompileOptions } from "./options.js";
 import { toolFingerprint } from "./up-to-date.js";
 

@@ -18,8 +18,8 @@ import {
 import { planLimitDiagnostics } from "../hosts/limits.js";
 import { hostsKey, printHostsRecord } from "../hosts/record.js";
 import type { KeptHost } from "../layout/last-build.js";
+import { mark } from "../timings.js";
 import type { BuildMemo } from "./memo.js";
-import { mark } from "./mark.js";
 import { largestPublished, measureHost } from "./measure-hosts.js";
 import { applyStrict, type CompileOptions } from "./options.js";
 import { toolFingerprint } from "./up-to-date.js";

@@ -2,6 +2,7 @@
 // What a build is asked to do (BuildOptions) and what it answers, and the options narrowed to what each stage needs.
 
 import type { ContentCache } from "../content/content-cache.js";
+import type { KeySettings } from "../content/inputs-key.js";
 import type { ParsedFiles } from "../content/load-content.js";
 import type { ReadOptions } from "../content/read-content.js";
 import type { Diagnostic } from "../errors.js";
@@ -15,7 +16,6 @@ import type { PublishOptions } from "../output/publish.js";
 import type { WriteOptions } from "../output/write/options.js";
 import type { BuiltRoutes } from "../routes/build-routes.js";
 import type { BuildMemo } from "./memo.js";
-import type { KeySettings } from "./up-to-date.js";
 
 export interface BuildOptions {
   /** Content folder (default "content"). */

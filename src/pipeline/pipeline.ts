@@ -3,12 +3,13 @@
 // already holds the build of these inputs, the content compiled and published (publish-build.ts, loaded then).
 
 import path from "node:path";
+import { inputsKey } from "../content/inputs-key.js";
 import { readContent, type RawContent } from "../content/read-content.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
-import { mark } from "./mark.js";
+import { mark } from "../timings.js";
 import { stageOptions, type BuildOptions, type BuildResult, type UpToDateResult } from "./options.js";
-import { inputsKey, toolFingerprint, upToDate } from "./up-to-date.js";
+import { toolFingerprint, upToDate } from "./up-to-date.js";
 
 /** Builds the site into --out (atomically; unchanged files are hard-linked from the previous output). */
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -38,7 +39,7 @@ export async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Pr
     if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;
     const raw = await readContent(options.content, { ...stages.read, cache });
     mark("read content");
-    const key = await inputsKey(raw, stages.key);
+    const key = await inputsKey(raw, stages.key, toolFingerprint());
     mark("inputs key");
     let built: BuildResult | UpToDateResult | null = null;
     if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false)

@@ -4,8 +4,8 @@
 // of the same hosts (only the files whose bytes change are written), in full otherwise or with --force.
 
 import path from "node:path";
-import { ParsedFiles } from "../content/load-content.js";
-import { parsesRecord, readParses, writeParses } from "../content/parse-cache.js";
+import { ParsedFiles, type KeptParse } from "../content/load-content.js";
+import { parsesRecord, writeParses } from "../content/parse-cache.js";
 import type { RawContent } from "../content/read-content.js";
 import { lastBuild, type LastBuild } from "../layout/last-build.js";
 import type { Layout } from "../layout/paths.js";
@@ -13,11 +13,11 @@ import { printStamp } from "../layout/stamp.js";
 import type { OutputClaim } from "../output/claim/claim.js";
 import { checkBeside } from "../output/claim/folder-checks.js";
 import { publish, PublishMemo, type PublishOptions } from "../output/publish.js";
+import { stampOf } from "../output/stamp.js";
 import { AnswerInputsMemo } from "../routes/answer-inputs.js";
+import { mark } from "../timings.js";
 import { compileSite, type Compiled } from "./compile-site.js";
-import { mark } from "./mark.js";
 import type { BuildOptions, BuildResult, CompileOptions, StageOptions } from "./options.js";
-import { stampOf } from "./stamp.js";
 import { toolFingerprint } from "./up-to-date.js";
 
 /** --out claimed, its layout, and the content read with the key of the build's inputs. */
@@ -36,8 +36,8 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
   const last = lastBuild(layout);
   // The JSON files' parses' record is made once the model is built, and written with the build.
   let parses: Buffer | undefined;
-  const compiled = await compileOver(last, options, at, (record) => (parses = record));
-  const stamp = printStamp(stampOf(compiled, options, layout, at.key));
+  const compiled = await compileOver(last, options, at.raw, (record) => (parses = record));
+  const stamp = printStamp(stampOf(compiled, { key: at.key, hosts: options.hosts, tool: toolFingerprint() }, layout));
   const besidePaths = compiled.beside.map((folder) => checkBeside(options, folder.dir));
   // What the answer files are computed from (a static host is built): the next update keeps those it leaves alone.
   const made =
@@ -75,11 +75,11 @@ export async function publishBuild(options: BuildOptions, stages: StageOptions, 
 async function compileOver(
   last: LastBuild,
   options: BuildOptions,
-  at: Pick<Claimed, "layout" | "raw">,
+  raw: RawContent,
   saved: (record: Buffer) => void,
 ): Promise<Compiled> {
   const time = options.again === true ? last.stamp?.time : undefined;
-  const recorded = (): ReturnType<typeof readParses> => readParses(at.layout.parsedCache, toolFingerprint());
+  const recorded = (): KeptParse[] => last.parses(toolFingerprint());
   const compileWith: CompileOptions = {
     ...options,
     ...(time === undefined ? {} : { nowMs: time * 1000 }),
@@ -96,7 +96,7 @@ async function compileOver(
       ? {}
       : { keptHosts: (key: string) => last.hostOutputs(key), lastCataloguePrints: () => last.cataloguePrintsText() }),
   };
-  return compileSite(at.raw, compileWith);
+  return compileSite(raw, compileWith);
 }
 
 function publishOptions(options: BuildOptions, stages: StageOptions, claim: OutputClaim): PublishOptions {
