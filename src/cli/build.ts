@@ -5,9 +5,6 @@ import { Command } from "commander";
 import { buildOrSkip } from "../pipeline/pipeline.js";
 import type { BuildMemo } from "../pipeline/memo.js";
 import type { BuildOptions, BuildResult, UpToDateResult } from "../pipeline/options.js";
-import { DEFAULT_HOSTS } from "../hosts/names.js";
-import { buildStamp } from "../layout/build-status.js";
-import { toolFingerprint } from "../pipeline/up-to-date.js";
 import { countNoun } from "../errors.js";
 import { interruptible, flag, report, type Run } from "./shared.js";
 import { optionsReadingContent, staticHostsWithRequestOrigin, type Flags, type Options } from "./options.js";
@@ -50,15 +47,6 @@ function buildOptions(options: BuildCli, signal?: AbortSignal): BuildOptions {
   };
 }
 
-/**
- * Whether a build over `out` is likely to update it in place: it holds this tool's build of the same hosts (another
- * tool's answers, or other hosts' folders, are written in full).
- */
-export function likelyInPlace(out: string, hosts: readonly string[]): boolean {
-  const stamp = buildStamp(out);
-  return stamp !== null && stamp.tool === toolFingerprint() && stamp.hosts.join() === hosts.join();
-}
-
 /** How a build ended: nothing to do, written in place, or written whole. */
 export type BuildOutcome = "up to date" | "in place" | "full";
 
@@ -70,14 +58,13 @@ export async function runBuild(
   json: boolean,
 ): Promise<BuildOutcome> {
   const started = performance.now();
+  // The command starts with V8's heap held near what is live, for a build that writes every file
+  // (src/cli/startup/heap-growth.ts). An update in place, which the build says is likely once --out is claimed, is
+  // faster with V8's own growth; held again if it turns out to write in full (a heap grown freely stays grown).
   const core: BuildOptions = {
     ...buildOptions(options, signal),
     onMode: (mode) => (mode === "full" ? holdHeap() : freeHeap()),
   };
-  // The command starts with V8's heap held near what is live, for a build that writes every file (src/cli/startup/heap-growth.ts). A
-  // rebuild over this tool's build of the same hosts is likely to update it in place, faster with V8's own growth;
-  // held again if it turns out to write in full (a heap grown freely stays grown).
-  if (options.force !== true && likelyInPlace(options.out, options.hosts ?? DEFAULT_HOSTS)) freeHeap();
   const stop =
     json || options.quiet ? () => {} : startProgress(io, `Building ${options.out}/ from ${options.content}/…`);
   let result: Awaited<ReturnType<typeof buildOrSkip>>;

@@ -15,7 +15,7 @@ import {
 import { crossCheck, FileChecks, IconMapChecks } from "./cross-checks.js";
 import { parseJson, withoutTree, type ParsedJson } from "./parse-json.js";
 import { patchMember } from "./patch-member.js";
-import { validateContent, validateMember } from "./validate.js";
+import { validateContent } from "./validate.js";
 import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { digest } from "./file-facts.js";
@@ -183,19 +183,18 @@ export class ParsedFiles {
 
   /** The schema problems of `parsed` (made from `text`), kept or found now by `validate` (`skipBaseUrl`:
    * manifest.base_url is not checked); kept ones name the file as `parsed` does. A parse patched from one without a
-   * problem is checked in its changed member alone, when `validateMember` can (validate.ts). */
+   * problem is validated with the member that changed (validate.ts: validateContent). */
   problems(
     name: JsonContentName,
     parsed: ParsedJson,
     text: RawText,
     skipBaseUrl: boolean,
-    validate: () => Diagnostic[],
-    validateMember: (key: string) => Diagnostic[] | null = () => null,
+    validate: (changed?: string) => Diagnostic[],
   ): Diagnostic[] {
     const kept = this.kept().get(name);
     if (kept === undefined || kept.hash !== hashOf(text)) return validate();
     if (kept.problems?.skipBaseUrl !== skipBaseUrl) {
-      const found = (kept.patched?.skipBaseUrl === skipBaseUrl ? validateMember(kept.patched.key) : null) ?? validate();
+      const found = validate(kept.patched?.skipBaseUrl === skipBaseUrl ? kept.patched.key : undefined);
       kept.problems = { skipBaseUrl, found: found.map((d) => ({ ...d, file: "" })) }; // kept without the file's place
       this.changed = true;
       return found;
@@ -273,16 +272,10 @@ function validFiles(raw: RawContent, options: ModelOptions, parsed: Parsed, diag
     // --base-url replaces manifest.base_url, so the manifest's own value is not held against it.
     const skip = (pointer: string): boolean =>
       name === "manifest" && options.baseUrl !== undefined && pointer === "/base_url";
-    const check = (): Diagnostic[] => validateContent(name, p, skip);
+    const check = (changed?: string): Diagnostic[] => validateContent(name, p, skip, changed);
     const problems =
-      options.parsed?.problems(
-        name,
-        p,
-        raw.json[name]!,
-        name === "manifest" && options.baseUrl !== undefined,
-        check,
-        (key) => validateMember(name, p, key, skip),
-      ) ?? check();
+      options.parsed?.problems(name, p, raw.json[name]!, name === "manifest" && options.baseUrl !== undefined, check) ??
+      check();
     diagnostics.push(...problems);
     if (problems.length === 0) valid[name] = p;
   }

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../errors.js";
-import { toPlain } from "../model/json.js";
+import { toPlain, type Json } from "../model/json.js";
 import { pointerToken, type ParsedJson } from "./parse-json.js";
 import type { JsonContentName } from "./read-content.js";
 import { AJV_OPTIONS, PRECOMPILED_VALIDATORS, SCHEMA_FILES } from "./schema-options.js";
@@ -214,15 +214,19 @@ function describe(name: JsonContentName, e: ErrorObject): Described | null {
 
 /**
  * Validates one parsed content file against its schema. Every ajv error becomes one Diagnostic (errors only).
- * `skip` drops errors at some pointers (e.g. manifest base_url when --base-url overrides it).
+ * `skip` drops errors at some pointers (e.g. manifest base_url when --base-url overrides it). `changed` names the one
+ * member that changed when all the others are known to have no problem: where the file's schema checks its members one
+ * by one, that member alone is checked (what checking the whole would find).
  */
 export function validateContent(
   name: JsonContentName,
   parsed: ParsedJson,
   skip: (pointer: string) => boolean = () => false,
+  changed?: string,
 ): Diagnostic[] {
   const validate = validators()[name];
-  if (validate(toPlain(parsed.value))) return [];
+  const checked = checkedPart(name, parsed.value, changed);
+  if (validate(toPlain(checked))) return [];
   const out: Diagnostic[] = [];
   for (const e of validate.errors ?? []) {
     const d = describe(name, e);
@@ -244,16 +248,9 @@ export function validateContent(
  * test/content/patched-parse.test.ts holds its shape to that). */
 const MEMBERWISE: ReadonlySet<JsonContentName> = new Set(["icons"]);
 
-/**
- * The schema problems of `parsed` when all of its members but `key` are known to have none: those of that member
- * alone (what validateContent finds of the whole), or null when the file's schema does not check members one by one.
- */
-export function validateMember(
-  name: JsonContentName,
-  parsed: ParsedJson,
-  key: string,
-  skip: (pointer: string) => boolean = () => false,
-): Diagnostic[] | null {
-  if (!MEMBERWISE.has(name) || !(parsed.value instanceof Map) || !parsed.value.has(key)) return null;
-  return validateContent(name, { ...parsed, value: new Map([[key, parsed.value.get(key)!]]) }, skip);
+/** What validateContent checks of `value`: the member `changed` alone, in a root of its own, where the schema checks
+ * members one by one; else the whole. */
+function checkedPart(name: JsonContentName, value: Json, changed: string | undefined): Json {
+  if (changed === undefined || !MEMBERWISE.has(name) || !(value instanceof Map) || !value.has(changed)) return value;
+  return new Map([[changed, value.get(changed)!]]);
 }

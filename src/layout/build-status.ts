@@ -4,7 +4,7 @@
 
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { lastBuild } from "./last-build.js";
-import { layoutOf } from "./paths.js";
+import { layoutOf, type Layout } from "./paths.js";
 import { parseStamp, type BuildStamp } from "./stamp.js";
 
 /** What names one version of a file (device, inode, size, modification time), or "" when it is not there. */
@@ -29,10 +29,28 @@ export const isBuild = (outDir: string): boolean => buildStamp(outDir) !== null;
 /** The stamp of the build in `outDir` (its records' build.json), or null when it is no build. */
 export function buildStamp(outDir: string): BuildStamp | null {
   try {
-    return parseStamp(readFileSync(layoutOf(realpathSync(outDir)).stamp, "utf8"));
+    return stampIn(layoutOf(realpathSync(outDir)));
   } catch {
     return null;
   }
+}
+
+/** The stamp of the build laid out as `layout`, or null when it is no build. */
+function stampIn(layout: Layout): BuildStamp | null {
+  try {
+    return parseStamp(readFileSync(layout.stamp, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a build of `hosts` by the tool `tool` over the build laid out as `layout` is likely to update it in place:
+ * it is that tool's build of the same hosts (another tool's answers, or other hosts' folders, are written in full).
+ */
+export function likelyInPlace(layout: Layout, tool: string, hosts: readonly string[]): boolean {
+  const stamp = stampIn(layout);
+  return stamp !== null && stamp.tool === tool && stamp.hosts.join() === hosts.join();
 }
 
 /** The version of the records of the build in `outDir` (see Build.version), without reading them. */

@@ -58,7 +58,8 @@ export interface BuildOptions {
   replaceOut?: boolean;
   /** How the output is written: an abort signal (Ctrl-C), injected file-system methods, a per-file hook (tests). */
   write?: WriteOptions;
-  /** Told how the build is written (in place or in full), before it writes. */
+  /** Told how the build is written (in place or in full), before it writes; told "in place" already once --out is
+   * claimed when it holds this tool's build of the same hosts (an update in place is then likely). */
   onMode?: PublishOptions["onMode"];
 }
 

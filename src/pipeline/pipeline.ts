@@ -5,6 +5,8 @@
 import path from "node:path";
 import { inputsKey } from "../content/inputs-key.js";
 import { readContent, type RawContent } from "../content/read-content.js";
+import { DEFAULT_HOSTS } from "../hosts/names.js";
+import { likelyInPlace } from "../layout/build-status.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
 import { mark } from "../timings.js";
@@ -34,6 +36,9 @@ export async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Pr
   const stages = stageOptions(options);
   return withClaim(stages.claim, async (claim, layout) => {
     mark("claim");
+    // Said before the content is read: the CLI lets V8's heap grow for an update in place (src/cli/build.ts).
+    if (options.force !== true && likelyInPlace(layout, toolFingerprint(), options.hosts ?? DEFAULT_HOSTS))
+      options.onMode?.("in place");
     const { ContentCache } = await import("../content/content-cache.js");
     const cache = ContentCache.open(layout.contentCache, toolFingerprint(), stages.cache);
     if (options.memo !== undefined && options.force !== true) options.memo.contentCache = cache;

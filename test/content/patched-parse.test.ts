@@ -1,8 +1,8 @@
 // test/content/patched-parse.test.ts
 // An edit of one mapping of icons.json is made from the parse before it (src/content/parse-json.ts: patchMember), and
-// checked in that member alone (src/content/validate.ts: validateMember): random texts and edits, each patch held
-// to a parse of the new text (jsonc-parser's), and the diagnostics of a build that keeps its parses to one that
-// does not.
+// checked in that member alone (src/content/validate.ts: validateContent's `changed`): random texts and edits, each
+// patch held to a parse of the new text (jsonc-parser's), and the diagnostics of a build that keeps its parses to one
+// that does not.
 
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -118,7 +118,7 @@ describe("patchMember: one member's new value from the parse before it", () => {
     expect(patched).toBeGreaterThanOrEqual(valueEdits);
   });
 
-  test("icons.json's schema checks each member alone (what validateMember relies on)", async () => {
+  test("icons.json's schema checks each member alone (what validateContent relies on for a changed member)", async () => {
     const schema = JSON.parse(await readFile(path.join(REPO, "schemas/icons.schema.json"), "utf8")) as Record<
       string,
       unknown

@@ -7,7 +7,8 @@ import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
-import { likelyInPlace } from "../../src/cli/build.js";
+import { likelyInPlace } from "../../src/layout/build-status.js";
+import { toolFingerprint } from "../../src/pipeline/up-to-date.js";
 import { DEFAULT_HOSTS } from "../../src/hosts/names.js";
 import { UsageError } from "../../src/errors.js";
 import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
@@ -252,25 +253,27 @@ describe("rebuilds reuse unchanged files", () => {
     const icons = JSON.parse(await readFile(path.join(content, "icons.json"), "utf8")) as Record<string, string>;
     icons.php = icons.php === "text.png" ? "php.png" : "text.png";
     await writeFile(path.join(content, "icons.json"), JSON.stringify(icons, null, 4));
-    expect(await run()).toEqual(["in place", "file"]);
+    expect(await run()).toEqual(["in place", "in place", "file"]); // likely once --out is claimed, then decided
     expect(await run({ hosts: ["netlify", "apache"] })).toEqual(["full", "file"]); // other hosts: written whole
     expect(await run({ force: true })).toEqual(["full", "file"]);
   });
 
   it("is expected to be in place only over this tool's build of the same hosts (the CLI lets V8's heap grow for it)", async () => {
     await buildIt();
-    expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(true);
-    expect(likelyInPlace(out, ["netlify", "apache"])).toBe(false); // other hosts: written in full
-    expect(likelyInPlace(path.join(root, "none"), DEFAULT_HOSTS)).toBe(false);
+    const likely = (hosts: readonly string[], dir = out): boolean =>
+      likelyInPlace(layoutOf(dir), toolFingerprint(), hosts);
+    expect(likely(DEFAULT_HOSTS)).toBe(true);
+    expect(likely(["netlify", "apache"])).toBe(false); // other hosts: written in full
+    expect(likely(DEFAULT_HOSTS, path.join(root, "none"))).toBe(false);
     const stampFile = layoutOf(out).stamp;
     const text = await readFile(stampFile, "utf8");
     const stamp = JSON.parse(text) as Record<string, unknown>;
     expect(stamp.tool).toEqual(expect.any(String));
     try {
       await writeFile(stampFile, JSON.stringify({ ...stamp, tool: "another tool" }));
-      expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(false); // another tool's answers: written in full
+      expect(likely(DEFAULT_HOSTS)).toBe(false); // another tool's answers: written in full
       await writeFile(stampFile, JSON.stringify({ ...stamp, tool: undefined }));
-      expect(likelyInPlace(out, DEFAULT_HOSTS)).toBe(false); // a build from before the stamp named its tool
+      expect(likely(DEFAULT_HOSTS)).toBe(false); // a build from before the stamp named its tool
     } finally {
       await writeFile(stampFile, text);
     }
