@@ -61,7 +61,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     { path: STAMP_FILE, data: input.stamp },
     { path: SITE_ID_FILE, data: input.siteId },
     // Both printed when they are written, and dropped then: a large site's are large.
-    { path: SITE_MANIFEST_FILE, produce: () => manifest.bytes() },
+    { path: SITE_MANIFEST_FILE, produce: () => manifest.bytes(), chunks: () => manifest.chunks() },
     {
       path: ROUTES_FILE,
       produce: () => stringify(input.routes.table as unknown as Body),

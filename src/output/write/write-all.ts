@@ -107,6 +107,7 @@ class FolderWriter {
     let mtimeMs: number | undefined;
     /** The entry reuse was tried with already (a copy known by its hash): not tried again for the same bytes. */
     let tried: { hash: Uint8Array; size: number } | undefined;
+    if ("produce" in f && f.chunks !== undefined) return this.writeChunks(f.path, f.chunks(), index, listed);
     if ("source" in f || "linkTo" in f) {
       const copy = await this.copy(f, index, listed, previousIndex);
       if (copy.done) return;
@@ -135,6 +136,13 @@ class FolderWriter {
     if (!(reusable && (await this.reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes)))) {
       await this.ops.write(filePath(this.root, rel), data, mtimeMs);
     }
+    this.bytes += size;
+  }
+
+  /** A text written piece by piece, never held whole: always written (its bytes are known only once written). */
+  private async writeChunks(rel: string, chunks: Iterable<string>, index: number, listed: boolean): Promise<void> {
+    const { hash, size } = await this.ops.writeChunks(filePath(this.root, rel), chunks, this.limit);
+    if (listed) this.manifest.set(index, hash, size);
     this.bytes += size;
   }
 
