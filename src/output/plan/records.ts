@@ -17,6 +17,7 @@ import {
   STAMP_FILE,
 } from "../../layout/paths.js";
 import { serveConfig } from "../../layout/serve-config.js";
+import { stringifyChunks } from "../../model/json-chunks.js";
 import { stringify, type Body } from "../../model/json.js";
 import { AnswerOutput } from "../../routes/answer-files.js";
 import type { BuiltRoutes } from "../../routes/build-routes.js";
@@ -65,6 +66,7 @@ export function planRecords(input: RecordsInput): OutputFile[] {
     {
       path: ROUTES_FILE,
       produce: () => stringify(input.routes.table as unknown as Body),
+      chunks: () => stringifyChunks(input.routes.table as unknown as Body),
       unchanged: input.tableUnchanged,
     },
     { path: SERVE_FILE, data: stringify(serveConfig(input.published.map((f) => f.path)) as unknown as Body) },
