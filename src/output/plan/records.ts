@@ -110,12 +110,16 @@ function* recordFiles(input: RecordsInput): Generator<OutputFile> {
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;
     for (const f of host.files) {
-      yield {
-        path: `${dir}/${f.path}`,
-        data: f.data,
-        ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
-        ...(f.bytes === undefined ? {} : { size: f.bytes }),
-      };
+      // A config held in pieces is written piece by piece (joined only where a writer asks for its whole text).
+      const chunks = f.chunks;
+      yield chunks !== undefined
+        ? { path: `${dir}/${f.path}`, produce: () => f.data, chunks: () => chunks.call(f) }
+        : {
+            path: `${dir}/${f.path}`,
+            data: f.data,
+            ...(f.sha1 === undefined ? {} : { hash: Buffer.from(f.sha1, "base64url") }),
+            ...(f.bytes === undefined ? {} : { size: f.bytes }),
+          };
     }
     if (input.links !== false) yield* hostLinks(input, host);
   }
