@@ -27,15 +27,21 @@ export function piecedFile(path: string, lines: readonly string[]): HostFile {
   return new PiecedFile(path, pieces);
 }
 
-/** A host's file held in pieces (a class: two of the same text are equal, as two texts are). */
+/**
+ * A host's file held in pieces. Its own fields are a text file's (path, data, sha1, bytes), `data` joined when read:
+ * a copy (`{ ...file }`) or a comparison sees the same as for the text held whole.
+ */
 class PiecedFile implements HostFile {
   readonly sha1: string;
   readonly bytes: number;
+  declare readonly data: string;
+  readonly #pieces: readonly string[];
 
   constructor(
     readonly path: string,
-    private readonly pieces: readonly string[],
+    pieces: readonly string[],
   ) {
+    this.#pieces = pieces;
     const sha1 = createHash("sha1");
     let bytes = 0;
     for (const piece of pieces) {
@@ -44,13 +50,10 @@ class PiecedFile implements HostFile {
     }
     this.sha1 = sha1.digest("base64url");
     this.bytes = bytes;
-  }
-
-  get data(): string {
-    return this.pieces.join("");
+    Object.defineProperty(this, "data", { get: () => this.#pieces.join(""), enumerable: true });
   }
 
   chunks(): Iterable<string> {
-    return this.pieces;
+    return this.#pieces;
   }
 }
