@@ -13,6 +13,8 @@ export interface HostFile {
   sha1?: string;
   /** Its size in UTF-8 bytes, when known with its sha1 (read back, or rendered and hashed): not measured again. */
   bytes?: number;
+  /** The same text in pieces, when a large config keeps it so (src/hosts/shared/pieces.ts): written piece by piece. */
+  chunks?(): Iterable<string>;
 }
 
 /**

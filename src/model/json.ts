@@ -76,9 +76,10 @@ export function isPhpList(map: ReadonlyMap<string, unknown>): boolean {
 }
 
 /** A content object as PHP re-encodes it: its values as a list where isPhpList says so, else the object itself. */
-const asPhp = (value: Body): Body => (value instanceof Map && isPhpList(value) ? [...value.values()] : value);
+export const asPhp = (value: Body): Body => (value instanceof Map && isPhpList(value) ? [...value.values()] : value);
 
-function write(value: Body, indent: string): string {
+/** `value` printed as stringify prints it, at `indent` (its first line not indented). */
+export function write(value: Body, indent: string): string {
   if (typeof value === "number") return phpNumber(value);
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
   if (value instanceof Map && isPhpList(value)) return write(asPhp(value), indent);

@@ -180,9 +180,14 @@ async function inFull(
     await writeOutput(folder.dir, files, { ...write, ...reuse, ...dated });
     folders.push({ dir: folder.dir, folders: withParents(foldersIn(files)) });
   }
-  const recordFiles = plan.records(written);
-  const records = await writeOutput(layout.records, recordFiles, { ...write, ...reuse, ...dated });
-  folders.push({ dir: layout.records, folders: withParents(foldersIn(recordFiles)) });
+  const recordFiles = plan.recordsApart(written);
+  const records = await writeOutput(layout.records, recordFiles.files, {
+    ...write,
+    ...reuse,
+    ...dated,
+    implied: recordFiles.links,
+  });
+  folders.push({ dir: layout.records, folders: withParents(recordFiles.folders) });
   removeJournal(layout.journal);
   if (options.once !== true) recordFolders(layout.folders, folders);
   return {

@@ -14,7 +14,13 @@ export type OutputFile =
    * A file whose bytes are produced only when it is written (answers: the site is never held as text). `unchanged`:
    * its bytes are the last build's, known without producing them (an in-place update keeps the file as it is).
    */
-  | { path: string; produce(): string | Uint8Array; readonly unchanged?: boolean }
+  | {
+      path: string;
+      produce(): string | Uint8Array;
+      readonly unchanged?: boolean;
+      /** The same text in pieces, which the full writer writes one by one (a large site's records hold large texts). */
+      chunks?(): Iterable<string>;
+    }
   /**
    * A content file copied byte for byte (the copy gets the source's modification time, which lets rebuilds reuse it).
    * `bytes`: when the build has read them; `hash`: their sha1, when the content's facts know it (then the bytes are

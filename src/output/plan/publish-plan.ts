@@ -12,7 +12,7 @@ import type { BuiltRoutes } from "../../routes/build-routes.js";
 import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
 import { planBeside } from "./beside.js";
 import type { OutputFile } from "./files.js";
-import { planRecords } from "./records.js";
+import { planRecords, recordsApart, type RecordsApart, type RecordsInput } from "./records.js";
 
 /** --out as written: what the folders beside it and the records link to and record. */
 export interface SiteWritten {
@@ -57,6 +57,8 @@ export interface PublishPlan {
   /** The records' files, made once --out is written (they record its manifest and identity); without the trees' links
    * when `links` is false. */
   records(site: SiteWritten, links?: boolean): OutputFile[];
+  /** The same files with the trees' links apart, made as the full writer writes them (src/output/plan/records.ts). */
+  recordsApart(site: SiteWritten): RecordsApart;
   /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
   trees: readonly LinkTree[];
   answerInputs?: { inputs: AnswerInputs; text: string };
@@ -73,23 +75,27 @@ export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey
       dir: input.besidePaths[i]!,
       files: (written) => planBeside(folder, stamp, { files: site, dir: written.dir, entries: written.entries }),
     })),
-    records: (written, links) =>
-      planRecords({
-        routes,
-        published,
-        hosts,
-        trees,
-        hostsRecord: input.hostsRecord(),
-        stamp,
-        // The same key, the same route table: routes.json is neither printed nor hashed.
-        tableUnchanged: last.hostsKey() === input.hostsKey(),
-        siteId: printSiteId(written.ino),
-        ...(handler === undefined ? {} : { handler }),
-        ...(answerInputs === undefined ? {} : { answerInputs: answerInputs.text }),
-        ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
-        site: { files: site, entries: written.entries, dir: written.dir, manifest: written.manifest },
-        ...(links === false ? { links } : {}),
-      }),
+    records: (written, links) => planRecords(recordsInput(written, links)),
+    recordsApart: (written) => recordsApart(recordsInput(written)),
     ...(answerInputs === undefined ? {} : { answerInputs }),
   };
+
+  function recordsInput(written: SiteWritten, links?: boolean): RecordsInput {
+    return {
+      routes,
+      published,
+      hosts,
+      trees,
+      hostsRecord: input.hostsRecord(),
+      stamp,
+      // The same key, the same route table: routes.json is neither printed nor hashed.
+      tableUnchanged: last.hostsKey() === input.hostsKey(),
+      siteId: printSiteId(written.ino),
+      ...(handler === undefined ? {} : { handler }),
+      ...(answerInputs === undefined ? {} : { answerInputs: answerInputs.text }),
+      ...(cataloguePrints === undefined ? {} : { cataloguePrints }),
+      site: { files: site, entries: written.entries, dir: written.dir, manifest: written.manifest },
+      ...(links === false ? { links } : {}),
+    };
+  }
 }

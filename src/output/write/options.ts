@@ -8,7 +8,7 @@ import type { WriteMethods } from "../claim/fs-methods.js";
 import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
 import type { ManifestLines } from "../manifests/lines.js";
 import type { PrintedManifest } from "../manifests/patch.js";
-import type { OutputFile } from "../plan/files.js";
+import type { LinkFile, OutputFile } from "../plan/files.js";
 
 /** The full writer's (full.ts). */
 export interface WriteOptions {
@@ -36,6 +36,11 @@ export interface WriteOptions {
    * manifest text when it still describes this folder (null otherwise), and the new one is returned.
    */
   manifest?: { previous: string | null };
+  /**
+   * Links the folder's manifest does not list (a host's tree in the records, src/layout/link-trees.ts), written after
+   * the files, each made as it is asked for: a large site's trees hold over a million, never held at once.
+   */
+  implied?: () => Iterable<LinkFile>;
 }
 
 export interface WriteStats {

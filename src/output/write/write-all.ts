@@ -9,7 +9,7 @@ import { digest, ManifestEntries, TextDigests } from "../manifests/entries.js";
 import type { ManifestLines } from "../manifests/lines.js";
 import { clampedTime } from "../manifests/print.js";
 import { filePath } from "../plan/file-path.js";
-import { foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
+import { folderOf, foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
 import { fileOps, type FileOps } from "./file-ops.js";
 import type { WriteOptions } from "./options.js";
 
@@ -68,6 +68,7 @@ export async function writeAll(
   );
   const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure !== undefined) throw failure.reason;
+  if (options.implied !== undefined) await writer.writeImplied(options.implied(), sync);
   return { bytes: writer.bytes, reused: writer.reused, manifest: writer.manifest };
 }
 
@@ -93,8 +94,27 @@ class FolderWriter {
   }
 
   /** Writes (or links, or reuses) the file at `index`. */
-  async write(index: number): Promise<void> {
-    const f = this.files[index]!;
+  write(index: number): Promise<void> {
+    return this.writeFile(this.files[index]!, index);
+  }
+
+  /** Links the folder's unlisted links (WriteOptions.implied) one by one, each folder made when first met. */
+  async writeImplied(links: Iterable<LinkFile>, sync: boolean): Promise<void> {
+    let folder: string | undefined;
+    let n = 0;
+    for (const f of links) {
+      this.options.signal?.throwIfAborted();
+      if (sync && ++n % YIELD_EVERY === 0) await nextTurn();
+      const dir = folderOf(f);
+      if (dir !== folder) await this.ops.mkdir(path.join(this.root, (folder = dir)));
+      if (f.implied !== true) throw new Error(`Internal: the link ${f.path} is listed.`);
+      await this.writeFile(f, -1);
+      await this.options.onFile?.(f);
+    }
+  }
+
+  /** Writes (or links, or reuses) `f`, the file at `index` (-1: an unlisted link, WriteOptions.implied). */
+  private async writeFile(f: OutputFile, index: number): Promise<void> {
     // A link its folder's manifest leaves out (a host's copy of the site in the records, src/layout/link-trees.ts)
     // gets no entry: the manifest prints the entries set.
     const listed = !("linkTo" in f && f.implied === true);
@@ -107,6 +127,7 @@ class FolderWriter {
     let mtimeMs: number | undefined;
     /** The entry reuse was tried with already (a copy known by its hash): not tried again for the same bytes. */
     let tried: { hash: Uint8Array; size: number } | undefined;
+    if ("produce" in f && f.chunks !== undefined) return this.writeChunks(f.path, f.chunks(), index, listed);
     if ("source" in f || "linkTo" in f) {
       const copy = await this.copy(f, index, listed, previousIndex);
       if (copy.done) return;
@@ -135,6 +156,13 @@ class FolderWriter {
     if (!(reusable && (await this.reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes)))) {
       await this.ops.write(filePath(this.root, rel), data, mtimeMs);
     }
+    this.bytes += size;
+  }
+
+  /** A text written piece by piece, never held whole: always written (its bytes are known only once written). */
+  private async writeChunks(rel: string, chunks: Iterable<string>, index: number, listed: boolean): Promise<void> {
+    const { hash, size } = await this.ops.writeChunks(filePath(this.root, rel), chunks, this.limit);
+    if (listed) this.manifest.set(index, hash, size);
     this.bytes += size;
   }
 
