@@ -12,9 +12,12 @@ import { filePath } from "../plan/file-path.js";
 import { foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
 import { fileOps, type FileOps } from "./file-ops.js";
 import type { WriteOptions } from "./options.js";
+import { WriteSink } from "./write-thread.js";
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
+/** From this many files, a folder's files are written with the help of a second thread (write-thread.ts). */
+const THREAD_FILES = 256;
 /** Files written between two turns of the event loop (synchronous writing), so that Ctrl-C is heard while writing. */
 const YIELD_EVERY = 256;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +47,12 @@ export async function writeAll(
   // mkdir -p of the deepest folders creates the others; sorted so that runs are deterministic.
   const leaves = [...dirs].sort().filter((d, i, all) => !(all[i + 1]?.startsWith(`${d}/`) ?? false));
   await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
-  const writer = new FolderWriter(root, files, ops, options, previous);
+  // A test's per-file hook sees each file written when it is called: no second thread then.
+  const sink =
+    sync && options.onFile === undefined && files.length >= THREAD_FILES
+      ? new WriteSink(options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000)
+      : null;
+  const writer = new FolderWriter(root, files, ops, options, previous, sink);
   let next = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
@@ -66,7 +74,12 @@ export async function writeAll(
       }),
     ),
   );
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  // Every file handed to the thread is written (or failed) before the caller swaps the folder in or removes it.
+  const drained = await sink?.drain().then(
+    () => null,
+    (error: unknown) => ({ reason: error }),
+  );
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected") ?? drained ?? undefined;
   if (failure !== undefined) throw failure.reason;
   return { bytes: writer.bytes, reused: writer.reused, manifest: writer.manifest };
 }
@@ -87,6 +100,7 @@ class FolderWriter {
     private readonly ops: FileOps,
     private readonly options: WriteOptions,
     private readonly previous: Previous | null,
+    private readonly sink: WriteSink | null,
   ) {
     this.manifest = new ManifestEntries(files.length);
     this.limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
@@ -133,7 +147,9 @@ class FolderWriter {
       (tried === undefined || !this.manifest.holds(index, tried.hash, tried.size));
     const isCopy = "source" in f || "linkTo" in f;
     if (!(reusable && (await this.reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes)))) {
-      await this.ops.write(filePath(this.root, rel), data, mtimeMs);
+      const dest = filePath(this.root, rel);
+      if (this.sink !== null) this.sink.write(dest, data, mtimeMs);
+      else await this.ops.write(dest, data, mtimeMs);
     }
     this.bytes += size;
   }
@@ -142,6 +158,11 @@ class FolderWriter {
    * not linkable (another file system, no hard links): it is then copied, keeping the file's time. */
   private async linked(f: LinkFile, index: number, listed: boolean): Promise<boolean> {
     if (listed) setLinkEntry(this.manifest, index, f);
+    if (this.sink !== null) {
+      this.sink.link(f.linkTo, filePath(this.root, f.path));
+      this.bytes += linkSize(f);
+      return true;
+    }
     try {
       await this.ops.link(f.linkTo, filePath(this.root, f.path));
       this.bytes += linkSize(f);
