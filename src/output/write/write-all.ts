@@ -60,8 +60,8 @@ export async function writeAll(
       options.signal?.throwIfAborted();
       const index = next++;
       if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
-      await writer.write(index);
-      await options.onFile?.(files[index]!);
+      if (!(sync && writer.writeNow(index))) await writer.write(index);
+      if (options.onFile !== undefined) await options.onFile(files[index]!);
     }
   };
   // Every worker stops at the first failure and all have stopped before the caller removes the folder.
@@ -104,6 +104,35 @@ class FolderWriter {
   ) {
     this.manifest = new ManifestEntries(files.length);
     this.limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
+  }
+
+  /**
+   * The file at `index` written at once, without a promise, when it is a link or a new file with no previous one to
+   * reuse (with synchronous calls only): true when done, false when write() must do it.
+   */
+  writeNow(index: number): boolean {
+    const f = this.files[index]!;
+    if ("source" in f) return false;
+    if ("linkTo" in f) {
+      if (this.sink === null) return false;
+      if (f.implied !== true) setLinkEntry(this.manifest, index, f);
+      this.sink.link(f.linkTo, filePath(this.root, f.path));
+      this.bytes += linkSize(f);
+      return true;
+    }
+    if (this.previous !== null && this.options.reuse !== false) return false;
+    const data = "data" in f ? f.data : f.produce();
+    const { hash, size } = this.digests.entryOf(
+      data,
+      "hash" in f ? f.hash : undefined,
+      "data" in f ? f.size : undefined,
+    );
+    this.manifest.set(index, hash, size);
+    const dest = filePath(this.root, f.path);
+    if (this.sink !== null) this.sink.write(dest, data, this.limit);
+    else void this.ops.write(dest, data, this.limit);
+    this.bytes += size;
+    return true;
   }
 
   /** Writes (or links, or reuses) the file at `index`. */
