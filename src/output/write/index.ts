@@ -11,6 +11,7 @@
 //    per-file hook or a kill instead.
 
 export { writeOutput } from "./full.js";
+export { startWriteThread } from "./write-thread.js";
 export { updateInPlace } from "./in-place.js";
 export type { UpdateOptions, UpdateStats, WriteOptions, WriteStats } from "./options.js";
 export { openJournal, readJournal, removeJournal, removeTemporaries, type Dirty } from "./journal.js";

@@ -67,6 +67,11 @@ interface Thread {
 let thread: Thread | null = null;
 let nextSink = 0;
 
+/** Starts the thread ahead of the first full write (it takes a few tens of milliseconds to start). */
+export function startWriteThread(): void {
+  started();
+}
+
 function started(): Thread {
   if (thread !== null) return thread;
   const shared = new SharedArrayBuffer(4);
