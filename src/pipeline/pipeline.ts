@@ -6,7 +6,6 @@ import path from "node:path";
 import { readContent, type RawContent } from "../content/read-content.js";
 import type { Layout } from "../layout/paths.js";
 import { withClaim } from "../output/claim/claim.js";
-import { startWriteThread } from "../output/write/write-thread.js";
 import { mark } from "./mark.js";
 import { stageOptions, type BuildOptions, type BuildResult, type UpToDateResult } from "./options.js";
 import { inputsKey, toolFingerprint, upToDate } from "./up-to-date.js";
@@ -45,7 +44,6 @@ export async function buildOrSkip(options: BuildOptions, ifChanged: boolean): Pr
     if (ifChanged && options.again !== true && raw.diagnostics.length === 0 && options.write?.reuse !== false)
       built = upToDateResult(options, layout, key, raw, stages.epoch);
     if (built === null) {
-      if (options.write?.methods === undefined) startWriteThread(); // it starts while the site is compiled
       const { publishBuild } = await import("./publish-build.js");
       built = await publishBuild(options, stages, { claim, layout, raw, key });
     }

@@ -6,17 +6,24 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../src/errors.js";
 import type { OutputFile } from "../../src/output/plan/files.js";
 import { writeOutput } from "../../src/output/write/index.js";
+import { THREAD_FILES } from "../../src/output/write/write-all.js";
+import { useWriteThread } from "../../src/output/write/write-thread.js";
 import { removeDir, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
+beforeAll(() => useWriteThread("always")); // whatever the machine's load
+afterAll(async () => {
+  useWriteThread("auto");
+  await Promise.all(temps.map(removeDir));
+});
 
 const EPOCH = 1_700_000_000;
 /** More files than the writer writes alone (write-all.ts: THREAD_FILES), so that the thread writes some. */
+const N = THREAD_FILES + 1000;
 const many = (n: number, text: (i: number) => string): OutputFile[] =>
   Array.from({ length: n }, (_, i) => ({ path: `a/${i % 7}/f${i}.json`, data: text(i) }));
 
@@ -26,7 +33,7 @@ describe("the full writer's second thread", () => {
     temps.push(root);
     const source = path.join(root, "source.txt");
     await writeFile(source, "copied");
-    const files: OutputFile[] = many(1000, (i) => `{"n":${i},"é":"${"x".repeat(i % 50)}"}`);
+    const files: OutputFile[] = many(N, (i) => `{"n":${i},"é":"${"x".repeat(i % 50)}"}`);
     files.push({ path: "bytes.bin", data: Uint8Array.from([0, 1, 2, 255]) });
     files.push({ path: "links/l.txt", linkTo: source, entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 6", implied: true });
     const out = path.join(root, "out");
@@ -54,7 +61,7 @@ describe("the full writer's second thread", () => {
       await writeFile(newer, "newer");
       await utimes(older, EPOCH - 10.5, EPOCH - 10.5);
       await utimes(newer, EPOCH + 10, EPOCH + 10);
-      const files: OutputFile[] = many(1000, (i) => `${i}`);
+      const files: OutputFile[] = many(N, (i) => `${i}`);
       for (const [i, source] of [older, newer, older].entries())
         files.push({ path: `links/${i}.txt`, linkTo: source, entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 5", implied: true });
       const out = path.join(root, "out");
@@ -85,7 +92,7 @@ describe("the full writer's second thread", () => {
     );
     const before = readdirSync(root).sort();
     // A name longer than any file system takes, among files the thread writes (the last ones handed over).
-    const files = many(1000, (i) => `new ${i}`);
+    const files = many(N, (i) => `new ${i}`);
     files.push({ path: `a/${"n".repeat(300)}.json`, data: "too long" });
     await mkdir(path.join(root, "unrelated"));
     const error = await writeOutput(out, files, { sourceDateEpoch: EPOCH }).then(

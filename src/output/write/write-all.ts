@@ -12,12 +12,12 @@ import { filePath } from "../plan/file-path.js";
 import { foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
 import { fileOps, type FileOps } from "./file-ops.js";
 import type { WriteOptions } from "./options.js";
-import { WriteSink } from "./write-thread.js";
+import { threadPays, WriteSink } from "./write-thread.js";
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
 /** From this many files, a folder's files are written with the help of a second thread (write-thread.ts). */
-const THREAD_FILES = 256;
+export const THREAD_FILES = 256;
 /** Files written between two turns of the event loop (synchronous writing), so that Ctrl-C is heard while writing. */
 const YIELD_EVERY = 256;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -49,7 +49,7 @@ export async function writeAll(
   await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
   // A test's per-file hook sees each file written when it is called: no second thread then.
   const sink =
-    sync && options.onFile === undefined && files.length >= THREAD_FILES
+    sync && options.onFile === undefined && files.length >= THREAD_FILES && threadPays()
       ? new WriteSink(options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000)
       : null;
   const writer = new FolderWriter(root, files, ops, options, previous, sink);

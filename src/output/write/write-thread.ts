@@ -3,6 +3,7 @@
 // on producing and hashing the next files, or makes them itself while the thread is behind.
 
 import { closeSync, futimesSync, linkSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 
 /** The thread's code: plain CommonJS, so that it needs no file of the bundle. Each batch is answered with its first
@@ -49,6 +50,22 @@ parentPort.on("message", ({ sink, ops }) => {
 });
 `;
 
+let mode: "auto" | "always" | "never" = "auto";
+
+/** Tests: the thread whatever the load ("always"), never, or as the load says ("auto", the default). */
+export function useWriteThread(use: typeof mode): void {
+  mode = use;
+}
+
+/**
+ * Whether a second thread can be expected to run beside this one: when the last minute's load leaves a processor
+ * idle. On a busy machine the thread's start and the copies handed to it cost more than it saves.
+ */
+export function threadPays(): boolean {
+  if (mode !== "auto") return mode === "always";
+  return os.loadavg()[0]! <= os.availableParallelism() - 1;
+}
+
 /** Operations per batch, and the bytes of data after which a batch is sent early. */
 const BATCH_OPS = 64;
 const BATCH_BYTES = 1 << 20;
@@ -66,11 +83,6 @@ interface Thread {
 
 let thread: Thread | null = null;
 let nextSink = 0;
-
-/** Starts the thread ahead of the first full write (it takes a few tens of milliseconds to start). */
-export function startWriteThread(): void {
-  started();
-}
 
 function started(): Thread {
   if (thread !== null) return thread;
