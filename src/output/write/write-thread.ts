@@ -58,12 +58,13 @@ export function useWriteThread(use: typeof mode): void {
 }
 
 /**
- * Whether a second thread can be expected to run beside this one: when the last minute's load leaves a processor
- * idle. On a busy machine the thread's start and the copies handed to it cost more than it saves.
+ * Whether a second thread can be expected to run beside this one: when the last minute's load (this build's own
+ * start counted in it, and a benchmark's runs before it) is below the processors. On a machine busy with other work
+ * the thread's start and the copies handed to it cost more than it saves.
  */
 export function threadPays(): boolean {
   if (mode !== "auto") return mode === "always";
-  return os.loadavg()[0]! <= os.availableParallelism() - 1;
+  return os.loadavg()[0]! < os.availableParallelism();
 }
 
 /** Operations per batch, and the bytes of data after which a batch is sent early. */
