@@ -12,9 +12,12 @@ import { filePath } from "../plan/file-path.js";
 import { folderOf, foldersIn, linkSize, setLinkEntry, type LinkFile, type OutputFile } from "../plan/files.js";
 import { fileOps, type FileOps } from "./file-ops.js";
 import type { WriteOptions } from "./options.js";
+import { threadPays, WriteSink } from "./write-thread.js";
 
 /** How many files are written at once. */
 const CONCURRENCY = 64;
+/** From this many files, a folder's files are written with the help of a second thread (write-thread.ts). */
+export const THREAD_FILES = 256;
 /** Files written between two turns of the event loop (synchronous writing), so that Ctrl-C is heard while writing. */
 const YIELD_EVERY = 256;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +47,12 @@ export async function writeAll(
   // mkdir -p of the deepest folders creates the others; sorted so that runs are deterministic.
   const leaves = [...dirs].sort().filter((d, i, all) => !(all[i + 1]?.startsWith(`${d}/`) ?? false));
   await Promise.all(leaves.map((d) => ops.mkdir(path.join(root, d))));
-  const writer = new FolderWriter(root, files, ops, options, previous);
+  // A test's per-file hook sees each file written when it is called: no second thread then.
+  const sink =
+    sync && options.onFile === undefined && files.length >= THREAD_FILES && threadPays()
+      ? new WriteSink(options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000)
+      : null;
+  const writer = new FolderWriter(root, files, ops, options, previous, sink);
   let next = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
@@ -52,8 +60,8 @@ export async function writeAll(
       options.signal?.throwIfAborted();
       const index = next++;
       if (sync && index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
-      await writer.write(index);
-      await options.onFile?.(files[index]!);
+      if (!(sync && writer.writeNow(index))) await writer.write(index);
+      if (options.onFile !== undefined) await options.onFile(files[index]!);
     }
   };
   // Every worker stops at the first failure and all have stopped before the caller removes the folder.
@@ -66,7 +74,12 @@ export async function writeAll(
       }),
     ),
   );
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  // Every file handed to the thread is written (or failed) before the caller swaps the folder in or removes it.
+  const drained = await sink?.drain().then(
+    () => null,
+    (error: unknown) => ({ reason: error }),
+  );
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected") ?? drained ?? undefined;
   if (failure !== undefined) throw failure.reason;
   if (options.implied !== undefined) await writer.writeImplied(options.implied(), sync);
   return { bytes: writer.bytes, reused: writer.reused, manifest: writer.manifest };
@@ -88,9 +101,39 @@ class FolderWriter {
     private readonly ops: FileOps,
     private readonly options: WriteOptions,
     private readonly previous: Previous | null,
+    private readonly sink: WriteSink | null,
   ) {
     this.manifest = new ManifestEntries(files.length);
     this.limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
+  }
+
+  /**
+   * The file at `index` written at once, without a promise, when it is a link or a new file with no previous one to
+   * reuse (with synchronous calls only): true when done, false when write() must do it.
+   */
+  writeNow(index: number): boolean {
+    const f = this.files[index]!;
+    if ("source" in f) return false;
+    if ("linkTo" in f) {
+      if (this.sink === null) return false;
+      if (f.implied !== true) setLinkEntry(this.manifest, index, f);
+      this.sink.link(f.linkTo, filePath(this.root, f.path));
+      this.bytes += linkSize(f);
+      return true;
+    }
+    if (this.previous !== null && this.options.reuse !== false) return false;
+    const data = "data" in f ? f.data : f.produce();
+    const { hash, size } = this.digests.entryOf(
+      data,
+      "hash" in f ? f.hash : undefined,
+      "data" in f ? f.size : undefined,
+    );
+    this.manifest.set(index, hash, size);
+    const dest = filePath(this.root, f.path);
+    if (this.sink !== null) this.sink.write(dest, data, this.limit);
+    else void this.ops.write(dest, data, this.limit);
+    this.bytes += size;
+    return true;
   }
 
   /** Writes (or links, or reuses) the file at `index`. */
@@ -154,7 +197,9 @@ class FolderWriter {
       (tried === undefined || !this.manifest.holds(index, tried.hash, tried.size));
     const isCopy = "source" in f || "linkTo" in f;
     if (!(reusable && (await this.reuse(rel, index, previousIndex(), mtimeMs, isCopy || !previous.sameMtimes)))) {
-      await this.ops.write(filePath(this.root, rel), data, mtimeMs);
+      const dest = filePath(this.root, rel);
+      if (this.sink !== null) this.sink.write(dest, data, mtimeMs);
+      else await this.ops.write(dest, data, mtimeMs);
     }
     this.bytes += size;
   }
@@ -170,6 +215,11 @@ class FolderWriter {
    * not linkable (another file system, no hard links): it is then copied, keeping the file's time. */
   private async linked(f: LinkFile, index: number, listed: boolean): Promise<boolean> {
     if (listed) setLinkEntry(this.manifest, index, f);
+    if (this.sink !== null) {
+      this.sink.link(f.linkTo, filePath(this.root, f.path));
+      this.bytes += linkSize(f);
+      return true;
+    }
     try {
       await this.ops.link(f.linkTo, filePath(this.root, f.path));
       this.bytes += linkSize(f);

@@ -1,0 +1,108 @@
+// test/output/write-thread.test.ts
+// The full writer's second thread (src/output/write/write-thread.ts): what it writes is what the main thread would
+// have written (bytes, times, links), and a failure on it fails the write with the path named, the previous folder
+// kept and nothing left beside it.
+
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BuildError } from "../../src/errors.js";
+import type { OutputFile } from "../../src/output/plan/files.js";
+import { writeOutput } from "../../src/output/write/index.js";
+import { THREAD_FILES } from "../../src/output/write/write-all.js";
+import { useWriteThread } from "../../src/output/write/write-thread.js";
+import { removeDir, tmpDir } from "../helpers/fixtures.js";
+
+const temps: string[] = [];
+beforeAll(() => useWriteThread("always")); // whatever the machine's load
+afterAll(async () => {
+  useWriteThread("auto");
+  await Promise.all(temps.map(removeDir));
+});
+
+const EPOCH = 1_700_000_000;
+/** More files than the writer writes alone (write-all.ts: THREAD_FILES), so that the thread writes some. */
+const N = THREAD_FILES + 1000;
+const many = (n: number, text: (i: number) => string): OutputFile[] =>
+  Array.from({ length: n }, (_, i) => ({ path: `a/${i % 7}/f${i}.json`, data: text(i) }));
+
+describe("the full writer's second thread", () => {
+  it("writes every file with its bytes and time, and links and copies as asked", async () => {
+    const root = await tmpDir("bis-write-thread-");
+    temps.push(root);
+    const source = path.join(root, "source.txt");
+    await writeFile(source, "copied");
+    const files: OutputFile[] = many(N, (i) => `{"n":${i},"é":"${"x".repeat(i % 50)}"}`);
+    files.push({ path: "bytes.bin", data: Uint8Array.from([0, 1, 2, 255]) });
+    files.push({ path: "links/l.txt", linkTo: source, entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 6", implied: true });
+    const out = path.join(root, "out");
+    await writeOutput(out, files, { sourceDateEpoch: EPOCH });
+    for (const [i, f] of files.entries()) {
+      const file = path.join(out, f.path);
+      if ("data" in f) {
+        const want = typeof f.data === "string" ? Buffer.from(f.data) : Buffer.from(f.data);
+        expect(readFileSync(file).equals(want), f.path).toBe(true);
+        expect(statSync(file).mtimeMs, f.path).toBe(EPOCH * 1000);
+      } else expect(i).toBe(files.length - 1);
+    }
+    const linked = statSync(path.join(out, "links/l.txt"));
+    expect(linked.ino).toBe(statSync(source).ino);
+  });
+
+  it.runIf(existsSync("/dev/shm"))("copies a file it cannot link (another file system), its time clamped", async () => {
+    const root = await tmpDir("bis-write-thread-");
+    const other = await mkdtemp("/dev/shm/bis-write-thread-");
+    temps.push(root);
+    try {
+      const older = path.join(other, "older.txt");
+      const newer = path.join(other, "newer.txt");
+      await writeFile(older, "older");
+      await writeFile(newer, "newer");
+      await utimes(older, EPOCH - 10.5, EPOCH - 10.5);
+      await utimes(newer, EPOCH + 10, EPOCH + 10);
+      const files: OutputFile[] = many(N, (i) => `${i}`);
+      for (const [i, source] of [older, newer, older].entries())
+        files.push({ path: `links/${i}.txt`, linkTo: source, entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 5", implied: true });
+      const out = path.join(root, "out");
+      await writeOutput(out, files, { sourceDateEpoch: EPOCH });
+      if (statSync(out).dev === statSync(other).dev) return; // one file system: nothing to copy
+      for (const [i, source, time] of [
+        [0, older, (EPOCH - 11) * 1000 + 500],
+        [1, newer, EPOCH * 1000],
+        [2, older, (EPOCH - 11) * 1000 + 500],
+      ] as const) {
+        const copy = path.join(out, `links/${i}.txt`);
+        expect(readFileSync(copy)).toEqual(readFileSync(source));
+        expect(statSync(copy).mtimeMs).toBe(time);
+      }
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it("a file it cannot write fails the build, names it, keeps the previous folder and leaves nothing beside it", async () => {
+    const root = await tmpDir("bis-write-thread-");
+    temps.push(root);
+    const out = path.join(root, "out");
+    await writeOutput(
+      out,
+      many(10, (i) => `old ${i}`),
+      { sourceDateEpoch: EPOCH },
+    );
+    const before = readdirSync(root).sort();
+    // A name longer than any file system takes, among files the thread writes (the last ones handed over).
+    const files = many(N, (i) => `new ${i}`);
+    files.push({ path: `a/${"n".repeat(300)}.json`, data: "too long" });
+    await mkdir(path.join(root, "unrelated"));
+    const error = await writeOutput(out, files, { sourceDateEpoch: EPOCH }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).code).toBe("ENAMETOOLONG");
+    expect((error as Error).message).toContain(path.join(out, "a", "n".repeat(300) + ".json"));
+    expect(readdirSync(root).sort()).toEqual([...before, "unrelated"].sort());
+    expect(readFileSync(path.join(out, "a/0/f0.json"), "utf8")).toBe("old 0");
+  });
+});
