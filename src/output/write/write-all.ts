@@ -122,6 +122,7 @@ class FolderWriter {
       return true;
     }
     if (this.previous !== null && this.options.reuse !== false) return false;
+    if ("produce" in f && f.chunks !== undefined) return false; // written piece by piece, by write()
     const data = "data" in f ? f.data : f.produce();
     const { hash, size } = this.digests.entryOf(
       data,
