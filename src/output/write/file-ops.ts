@@ -15,6 +15,7 @@ import {
 import { createHash } from "node:crypto";
 import { utimes, writeFile } from "node:fs/promises";
 import type { WriteMethods } from "../claim/fs-methods.js";
+import { writeNew } from "./write-thread.js";
 
 /**
  * The per-file calls of the writer. Without injected methods they are the synchronous calls: one thread that opens,
@@ -50,16 +51,7 @@ export function fileOps(methods: Partial<WriteMethods>): { ops: FileOps; sync: b
             await (methods.writeFile ?? writeFile)(d, data);
             if (mtimeMs !== undefined) await (methods.utimes ?? utimes)(d, mtimeMs / 1000, mtimeMs / 1000);
           }
-        : (d, data, mtimeMs) => {
-            if (mtimeMs === undefined) return writeFileSync(d, data);
-            const fd = openSync(d, "w");
-            try {
-              writeFileSync(fd, data);
-              futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
-            } finally {
-              closeSync(fd);
-            }
-          },
+        : writeNew,
     writeChunks:
       methods.writeFile || methods.utimes
         ? async (d, chunks, mtimeMs) => {
