@@ -50,6 +50,46 @@ describe("the full writer's second thread", () => {
     expect(linked.ino).toBe(statSync(source).ino);
   });
 
+  it("makes the unlisted links (WriteOptions.implied) too; one that fails fails the write, naming it", async () => {
+    const root = await tmpDir("bis-write-thread-");
+    temps.push(root);
+    const source = path.join(root, "source.txt");
+    await writeFile(source, "linked");
+    const link = (i: number, to = source) => ({
+      path: `hosts/x/${i % 5}/l${i}.txt`,
+      linkTo: to,
+      entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 6",
+      implied: true as const,
+    });
+    const out = path.join(root, "out");
+    const stats = await writeOutput(
+      out,
+      many(N, (i) => `${i}`),
+      {
+        sourceDateEpoch: EPOCH,
+        implied: () => Array.from({ length: N }, (_, i) => link(i)),
+      },
+    );
+    for (let i = 0; i < N; i += 97) expect(statSync(path.join(out, link(i).path)).ino).toBe(statSync(source).ino);
+    expect(readFileSync(path.join(out, ".build-manifest"), "utf8")).not.toContain("hosts/");
+    expect(stats.bytes).toBeGreaterThanOrEqual(N * 6);
+    const failed = path.join(root, "failed");
+    const gone = path.join(root, "gone.txt");
+    const error = await writeOutput(
+      failed,
+      many(N, (i) => `${i}`),
+      {
+        sourceDateEpoch: EPOCH,
+        implied: () => [...Array.from({ length: N }, (_, i) => link(i)), link(N, gone)],
+      },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toContain(gone);
+    expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
+  });
+
   it.runIf(existsSync("/dev/shm"))("copies a file it cannot link (another file system), its time clamped", async () => {
     const root = await tmpDir("bis-write-thread-");
     const other = await mkdtemp("/dev/shm/bis-write-thread-");

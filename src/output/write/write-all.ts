@@ -74,14 +74,16 @@ export async function writeAll(
       }),
     ),
   );
+  let failure: { reason: unknown } | undefined = results.find((r) => r.status === "rejected");
+  if (failure === undefined && options.implied !== undefined)
+    await writer.writeImplied(options.implied(), sync).catch((error: unknown) => (failure = { reason: error }));
   // Every file handed to the thread is written (or failed) before the caller swaps the folder in or removes it.
   const drained = await sink?.drain().then(
-    () => null,
+    () => undefined,
     (error: unknown) => ({ reason: error }),
   );
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected") ?? drained ?? undefined;
+  failure ??= drained;
   if (failure !== undefined) throw failure.reason;
-  if (options.implied !== undefined) await writer.writeImplied(options.implied(), sync);
   return { bytes: writer.bytes, reused: writer.reused, manifest: writer.manifest };
 }
 
@@ -117,9 +119,7 @@ class FolderWriter {
     if ("linkTo" in f) {
       if (this.sink === null) return false;
       if (f.implied !== true) setLinkEntry(this.manifest, index, f);
-      this.sink.link(f.linkTo, filePath(this.root, f.path));
-      this.bytes += linkSize(f);
-      return true;
+      return this.linkNow(f);
     }
     if (this.previous !== null && this.options.reuse !== false) return false;
     if ("produce" in f && f.chunks !== undefined) return false; // written piece by piece, by write()
@@ -142,6 +142,14 @@ class FolderWriter {
     return this.writeFile(this.files[index]!, index);
   }
 
+  /** The link `f` handed to the thread (it has one): true when done. */
+  private linkNow(f: LinkFile): boolean {
+    if (this.sink === null) return false;
+    this.sink.link(f.linkTo, filePath(this.root, f.path));
+    this.bytes += linkSize(f);
+    return true;
+  }
+
   /** Links the folder's unlisted links (WriteOptions.implied) one by one, each folder made when first met. */
   async writeImplied(links: Iterable<LinkFile>, sync: boolean): Promise<void> {
     let folder: string | undefined;
@@ -152,7 +160,7 @@ class FolderWriter {
       const dir = folderOf(f);
       if (dir !== folder) await this.ops.mkdir(path.join(this.root, (folder = dir)));
       if (f.implied !== true) throw new Error(`Internal: the link ${f.path} is listed.`);
-      await this.writeFile(f, -1);
+      if (!(sync && this.options.onFile === undefined && this.linkNow(f))) await this.writeFile(f, -1);
       await this.options.onFile?.(f);
     }
   }
