@@ -1,6 +1,7 @@
 // src/edge/handler-data.ts
 // What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards; with
-// --base-url request the whole answers' bodies and the base URL's places), the site model and the answers over them.
+// --base-url request the whole answers' templates, cut where the base URL stands), the site model and the answers
+// over them, and within a fixed budget the bodies made for each request origin.
 // Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
 
 import * as A from "../php/answers.js";
@@ -141,8 +142,8 @@ const sizeOf = (body: Uint8Array | string | Blob): number =>
 /** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
 export class HandlerData {
   /**
-   * Data files as read and kept: text (core.json, shards); with `--base-url request`, the whole answers' bodies that
-   * hold the base URL, as bytes, and its places in them, parsed: once per isolate, whatever the number of origins.
+   * Data files as read and kept: text (core.json, shards); with `--base-url request`, the templates of the whole
+   * answers that hold the base URL, read as bytes and kept cut: once per isolate, whatever the number of origins.
    */
   private readonly texts = new Map<string, Promise<string>>();
   private readonly blobs = new Map<string, Promise<Uint8Array>>();
