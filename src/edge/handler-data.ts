@@ -146,7 +146,6 @@ export class HandlerData {
    * answers that hold the base URL, read as bytes and kept cut: once per isolate, whatever the number of origins.
    */
   private readonly texts = new Map<string, Promise<string>>();
-  private readonly blobs = new Map<string, Promise<Uint8Array>>();
   /** Whole bodies that hold the base URL, cut where it stands, by answer (`--base-url request`): the templates'. */
   private readonly pieces = new Map<WholeAnswer, Promise<string[]>>();
   private readonly shards = new Map<number, Shard>();
@@ -176,11 +175,7 @@ export class HandlerData {
   ): Promise<T> {
     let p = cache.get(path);
     if (p === undefined) {
-      if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
-      p = read(path).then(async (res) => {
-        if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
-        return take(res);
-      });
+      p = this.fetched(path, read).then(take);
       cache.set(path, p);
       p.catch(() => cache.delete(path));
     }
@@ -189,10 +184,6 @@ export class HandlerData {
 
   private text(path: string, read: DataReader): Promise<string> {
     return this.file(this.texts, path, read, (res) => res.text());
-  }
-
-  private bytes(path: string, read: DataReader): Promise<Uint8Array> {
-    return this.file(this.blobs, path, read, readAll);
   }
 
   /** A lookup map that answers from the loaded shards, and notes the shard of a key it cannot answer yet. */
@@ -297,10 +288,15 @@ export class HandlerData {
 
   /** A data file's body as the host serves it, not kept (a whole answer's file, sent as it is). */
   async stream(path: string, read: DataReader): Promise<ReadableStream<Uint8Array> | null> {
+    return (await this.fetched(path, read)).body;
+  }
+
+  /** A data file's response, checked: never the handler's own route, and a failed read is DataUnavailable. */
+  private async fetched(path: string, read: DataReader): Promise<Response> {
     if (isHandlerPath(path)) throw new Error(`Internal: the data path ${path} is the handler's own route.`);
     const res = await read(path);
     if (!res.ok) throw new DataUnavailable(`${path}: ${res.status}`);
-    return res.body;
+    return res;
   }
 
   /**
@@ -360,12 +356,12 @@ export class HandlerData {
     let pieces = this.pieces.get(name);
     if (pieces === undefined) {
       const path = templatePath(name);
-      const made = this.bytes(path, read).then((bytes) => DECODER.decode(bytes).split(TEMPLATE_MARK));
-      this.pieces.set(name, (pieces = made));
-      made.then(
-        () => this.blobs.delete(path), // kept cut, not twice
-        () => this.pieces.delete(name),
+      // Kept cut (in `pieces`), never as bytes too; forgotten when the read fails, so that the next request reads again.
+      const made = this.fetched(path, read).then(async (res) =>
+        DECODER.decode(await readAll(res)).split(TEMPLATE_MARK),
       );
+      this.pieces.set(name, (pieces = made));
+      made.catch(() => this.pieces.delete(name));
     }
     return pieces;
   }
