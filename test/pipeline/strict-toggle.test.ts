@@ -4,20 +4,17 @@
 
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildIfChanged } from "../../src/pipeline/pipeline.js";
 import type { BuildOptions } from "../../src/pipeline/options.js";
-import { copyContent, DEMO_CONTENT, removeDir, tmpDir } from "../helpers/fixtures.js";
+import { demoCopies, tempDirs } from "../helpers/fixtures.js";
 
-const temps: string[] = [];
-afterAll(async () => Promise.all(temps.map(removeDir)));
+const demoCopy = demoCopies();
+const tempDir = tempDirs();
 
 async function setup(): Promise<BuildOptions> {
-  const content = await copyContent(DEMO_CONTENT);
-  const root = await tmpDir();
-  temps.push(content, root);
   // No SOURCE_DATE_EPOCH: a build that ran again would write the answers' new timestamps.
-  return { content, out: path.join(root, "dist") };
+  return { content: await demoCopy(), out: path.join(await tempDir(), "dist") };
 }
 
 /**
