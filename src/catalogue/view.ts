@@ -35,10 +35,10 @@ interface Lists {
 /**
  * The view's lists as the last build made them. An edit of a mapping or a setting gives a new icon map or extension
  * map (src/content/load-content.ts: ModelParts) with the same keys in the same order, and the model says which keys
- * changed (SiteModel.changes): only the entries of the changed keys are made again, and the icons they map to and mapped to (a large site's lists are slow to make whole).
- * Anything else (icons/ changed, keys added, removed or moved) makes the lists anew. Entries not made
- * again are the last lists' objects: a page whose entries are all the same objects is the same page
- * (src/catalogue/index.ts: pagePrints).
+ * changed (SiteModel.changes): only the entries of the changed keys are made again, and the icons they map to and
+ * mapped to (a large site's lists are slow to make whole). Anything else (icons/ changed, keys added, removed or
+ * moved) makes the lists anew. Entries not made again are the last lists' objects: a page whose entries are all the
+ * same objects is the same page (src/catalogue/index.ts: pagePrints).
  */
 export class ViewMemo {
   private last: Lists | null = null;
