@@ -1,11 +1,10 @@
 // src/output/plan/tree-links.ts
-// The hosts' copies of the site in the records (src/layout/link-trees.ts), as an update in place sees them: only the
-// links it must look at. A large site's records hold hundreds of thousands of links, and a one-mapping update writes
-// a few dozen files of --out again. A link is looked at when its target was written again (it is linked anew), when its folder is not
-// trusted (that folder's listing is read, and a file in it that no planned link names is removed), or, after an
-// interrupted update, always. Every other link is where the last build made it, to the same file (publish.ts checks
-// that the trees are the last build's).
-
+// The hosts' copies of the site in the records (src/layout/link-trees.ts): which files of --out a tree links
+// (treeHolds), and, as an update in place sees them, only the links it must look at. A large site's records hold
+// hundreds of thousands of links, and a one-mapping update writes a few dozen files of --out again. A link is looked
+// at when its target was written again (it is linked anew), when its folder is not trusted (that folder's listing is
+// read, and a file in it that no planned link names is removed), or, after an interrupted update, always. Every other
+// link is where the last build made it, to the same file (publish.ts checks that the trees are the last build's).
 import { isEdgeDataPath } from "../../edge/data.js";
 import type { LinkTree } from "../../layout/link-trees.js";
 import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
