@@ -5,6 +5,7 @@
 // at when its target was written again (it is linked anew), when its folder is not trusted (that folder's listing is
 // read, and a file in it that no planned link names is removed), or, after an interrupted update, always. Every other
 // link is where the last build made it, to the same file (publish.ts checks that the trees are the last build's).
+
 import { isEdgeDataPath } from "../../edge/data.js";
 import type { LinkTree } from "../../layout/link-trees.js";
 import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
