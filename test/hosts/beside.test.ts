@@ -158,6 +158,50 @@ describe("folders beside --out", () => {
     expect("model" in (await build(options))).toBe(true);
   });
 
+  it("names the other --out, and what its build left, in the refusal's hint", async () => {
+    const options = await setup();
+    await build(options);
+    const other = { ...options, out: path.join(options.root, "public") };
+    const error = await build(other).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    const hint = (error as UsageError).hint ?? "";
+    for (const p of ["dist", ".build-index-site/dist", ".netlify/v1", ".vercel/output"])
+      expect(hint, p).toContain(path.relative(process.cwd(), path.join(options.root, p)));
+  });
+
+  it("takes an empty folder, and refuses one the records do not name (made again by hand)", async () => {
+    const options = await setup();
+    await mkdir(path.join(options.root, ".vercel/output"), { recursive: true });
+    await build(options);
+    expect(existsSync(path.join(options.root, ".vercel/output/config.json"))).toBe(true);
+    // Removed and made again with a file of its own: not the folder the records name.
+    await rm(path.join(options.root, ".vercel/output"), { recursive: true });
+    await mkdir(path.join(options.root, ".vercel/output"));
+    await writeFile(path.join(options.root, ".vercel/output/mine.txt"), "mine\n");
+    await expect(build({ ...options, force: true })).rejects.toThrow(
+      /\.vercel\/output exists and was not written by build-index-site/,
+    );
+    expect(await readFile(path.join(options.root, ".vercel/output/mine.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("takes a folder an older build of this --out wrote (its marks inside), and refuses another --out's", async () => {
+    const options = await setup();
+    const old = (out: string): string => `${JSON.stringify({ format: 3, out, beside: [".netlify/v1"] })}\n`;
+    const netlify = path.join(options.root, ".netlify/v1");
+    await mkdir(netlify, { recursive: true });
+    await writeFile(path.join(netlify, ".build-manifest"), "build-index-site manifest 1\n");
+    await writeFile(path.join(netlify, ".build-inputs"), old("public"));
+    await expect(build(options)).rejects.toThrow(/\.netlify\/v1 belongs to the build of .*public, not of --out/);
+    expect(existsSync(options.out)).toBe(false);
+    await writeFile(path.join(netlify, ".build-inputs"), old("dist"));
+    await build(options);
+    expect(await list(netlify)).toEqual(["config.json", "edge-functions/build-index-site-api/build-index-site-api.js"]);
+    await expectRecorded(options);
+  });
+
   it("a build whose beside folder went missing is not up to date", async () => {
     const options = await setup();
     expect("model" in (await buildIfChanged(options))).toBe(true);
