@@ -40,6 +40,10 @@ export interface LastBuild {
   /** --out's manifest as the records keep it ("" when there is none); `release`: not kept here once returned (a
    * large site's, which a build in full reads once more, to reuse its files, and then lets go). */
   siteManifest(release?: boolean): string;
+  /** The folders beside --out that its records name (site.id) and that are still there, by the same identity: the
+   * next records name them too, so that a folder one build wrote stays this --out's when a later one leaves its host
+   * out (it is not removed). */
+  keptBeside(): Array<{ dir: string; ino: number }>;
   /** The manifest of a written folder (absolute): the records' own, or the one the records keep of a folder beside
    * --out; "" when there is none. */
   folderManifest(dir: string): string;
@@ -93,6 +97,10 @@ export function lastBuild(layout: Layout): LastBuild {
       if (release === true) site = undefined;
       return text;
     },
+    keptBeside: () =>
+      [...(folderIds()?.beside ?? [])]
+        .filter(([dir, ino]) => inodeOf(layout.beside(dir)) === ino)
+        .map(([dir, ino]) => ({ dir, ino })),
     folderManifest: (dir) =>
       readText(
         dir === layout.records

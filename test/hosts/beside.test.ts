@@ -202,6 +202,19 @@ describe("folders beside --out", () => {
     await expectRecorded(options);
   });
 
+  it("a folder of a host a later build leaves out stays there, and this --out's", async () => {
+    const options = await setup();
+    await build(options);
+    const vercel = path.join(options.root, ".vercel/output");
+    const before = await snapshot(vercel);
+    await build({ ...options, hosts: ["netlify"] });
+    expect(await snapshot(vercel)).toEqual(before);
+    const other = { ...options, out: path.join(options.root, "public"), hosts: ["vercel" as const] };
+    await expect(build(other)).rejects.toThrow(/\.vercel\/output belongs to the build of .*dist, not of --out/);
+    await build(options);
+    await expectRecorded(options);
+  });
+
   it("a build whose beside folder went missing is not up to date", async () => {
     const options = await setup();
     expect("model" in (await buildIfChanged(options))).toBe(true);

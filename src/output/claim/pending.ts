@@ -60,8 +60,8 @@ export function recordsName(records: string, dir: string | null, ino: number): b
 
 /**
  * The --out among those whose records lie in `root` (`.build-index-site/`) whose records name the folder `dir` of
- * inode `ino` (`except`: the name of this --out, not looked at): its name and the folders its build wrote beside it
- * (its stamp's, else those its `site.id` names); null when none does.
+ * inode `ino` (`except`: the name of this --out, not looked at): its name and the folders its builds wrote beside it
+ * (its stamp's and those its `site.id` names); null when none does.
  */
 export function ownerOf(
   root: string,
@@ -81,7 +81,7 @@ export function ownerOf(
     if (!recordsName(records, dir, ino)) continue;
     const stamp = parseStamp(readText(path.join(records, STAMP_FILE)));
     const ids = parseFolderIds(readText(path.join(records, SITE_ID_FILE)));
-    return { out: name, beside: stamp?.beside ?? [...(ids?.beside.keys() ?? [dir])] };
+    return { out: name, beside: [...new Set([...(stamp?.beside ?? []), ...(ids?.beside.keys() ?? [dir])])] };
   }
   return null;
 }

@@ -74,7 +74,7 @@ export interface PublishPlan {
 }
 
 /** The plan of every folder `input` writes into `layout`'s places, over `last`, the build the records describe now. */
-export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey">): PublishPlan {
+export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey" | "keptBeside">): PublishPlan {
   const { site, routes, published, hosts, handler, cataloguePrints, stamp, answerInputs } = input;
   const trees = linkTrees(hosts);
   return {
@@ -100,7 +100,11 @@ export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey
       stamp,
       // The same key, the same route table: routes.json is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === input.hostsKey(),
-      siteId: printSiteId(written.ino, beside),
+      siteId: printSiteId(written.ino, [
+        ...beside,
+        // A folder an earlier build wrote for a host this one leaves out: still named (it stays there).
+        ...last.keptBeside().filter((k) => !input.beside.some((b) => b.dir === k.dir)),
+      ]),
       beside,
       ...(handler === undefined ? {} : { handler }),
       ...(answerInputs === undefined ? {} : { answerInputs: answerInputs.text }),
