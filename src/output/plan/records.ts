@@ -3,7 +3,8 @@
 
 import type { RawFile } from "../../content/read-content.js";
 import type { HostFolder } from "../../hosts/index.js";
-import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import type { LinkTree } from "../../layout/link-trees.js";
+import { treeHolds } from "./tree-links.js";
 import {
   ANSWER_INPUTS_FILE,
   BESIDE_DIR,
