@@ -46,6 +46,9 @@ export const MANIFEST_HEADER = "build-index-site manifest 1";
 /** The stamp that builds of layout format 3 and before left in each folder beside --out, naming its --out (with their
  * manifest, MANIFEST_FILE): read only to name the owner of such a folder. */
 export const OLD_BESIDE_STAMP_FILE = ".build-inputs";
+/** Beside the records folder (`.build-index-site/<name>.pending`): the folders a full build under way swapped in
+ * before its records name them. */
+export const PENDING_SUFFIX = ".pending";
 
 export interface Layout {
   /** --out, absolute: the public site. */
@@ -106,7 +109,7 @@ export function layoutOf(outDir: string): Layout {
     folders: `${records}.dirs`,
     contentCache: `${records}.content`,
     parsedCache: `${records}.parsed`,
-    pending: `${records}.pending`,
+    pending: `${records}${PENDING_SUFFIX}`,
     besideManifest: (dir) => path.join(records, BESIDE_DIR, ...`${dir}${BESIDE_MANIFEST_SUFFIX}`.split("/")),
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),

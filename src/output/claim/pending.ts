@@ -6,13 +6,13 @@
 
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
-import { SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
+import { PENDING_SUFFIX, SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
 import { parseFolderIds, parseIdLine, parseStamp, printIdLine } from "../../layout/stamp.js";
 
 const HEADER = "build-index-site pending 1";
 
 /** The pending record of the records folder `records`. */
-export const pendingFile = (records: string): string => `${records}.pending`;
+export const pendingFile = (records: string): string => `${records}${PENDING_SUFFIX}`;
 
 /** Adds a folder about to be swapped in: `dir` relative to the folder that holds --out, none for --out itself.
  * Written before the swap (a line cut short by a kill names nothing), kept until the records name it. */
