@@ -44,6 +44,8 @@ export interface LastBuild {
    * next records name them too, so that a folder one build wrote stays this --out's when a later one leaves its host
    * out (it is not removed). */
   keptBeside(): Array<{ dir: string; ino: number }>;
+  /** The manifests the records keep of those folders (keptBeside's), by folder ("" for one they keep none of). */
+  besideManifests(): Map<string, string>;
   /** The manifest of a written folder (absolute): the records' own, or the one the records keep of a folder beside
    * --out; "" when there is none. */
   folderManifest(dir: string): string;
@@ -83,6 +85,10 @@ export function lastBuild(layout: Layout): LastBuild {
     hostsRecord === undefined
       ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? ""))
       : hostsRecord;
+  const keptBeside = (): Array<{ dir: string; ino: number }> =>
+    [...(folderIds()?.beside ?? [])]
+      .filter(([dir, ino]) => inodeOf(layout.beside(dir)) === ino)
+      .map(([dir, ino]) => ({ dir, ino }));
   return {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
@@ -97,10 +103,8 @@ export function lastBuild(layout: Layout): LastBuild {
       if (release === true) site = undefined;
       return text;
     },
-    keptBeside: () =>
-      [...(folderIds()?.beside ?? [])]
-        .filter(([dir, ino]) => inodeOf(layout.beside(dir)) === ino)
-        .map(([dir, ino]) => ({ dir, ino })),
+    keptBeside,
+    besideManifests: () => new Map(keptBeside().map(({ dir }) => [dir, readText(layout.besideManifest(dir)) ?? ""])),
     folderManifest: (dir) =>
       readText(
         dir === layout.records

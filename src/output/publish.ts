@@ -189,16 +189,17 @@ async function inFull(
   const beside: BesideWritten[] = [];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
+  // The manifests the records keep of the folders beside --out that they describe: their unchanged files are reused.
+  const kept = dirty.size === 0 && last.recordsAreOurs() ? last.besideManifests() : new Map<string, string>();
   for (const folder of plan.beside) {
     const files = folder.files(written);
-    const kept = dirty.size === 0 && last.recordsAreOurs() && last.describesBeside(folder.name);
     const stats = await writeOutput(folder.dir, files, {
       ...write,
       ...reuse,
       ...dated,
       // Checked before the build began (src/output/claim/folder-checks.ts: checkBeside); it holds no marker.
       replaceOut: true,
-      manifest: { previous: kept ? last.folderManifest(folder.dir) : null },
+      manifest: { previous: kept.get(folder.name) ?? null },
       beforeSwap: pending(folder.name),
     });
     beside.push({ dir: folder.name, ino: stats.ino, manifest: stats.manifest ?? noManifest });

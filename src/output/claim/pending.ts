@@ -42,9 +42,9 @@ export function removePending(file: string): void {
 /** Whether the records folder `records` (its `site.id`, or its pending record) names the folder `dir` (relative to
  * the folder that holds --out; null for --out) as the one of inode `ino`. */
 export function recordsName(records: string, dir: string | null, ino: number): boolean {
-  const ids = parseFolderIds(readText(path.join(records, SITE_ID_FILE)));
+  const [idsText, text] = [readText(path.join(records, SITE_ID_FILE)), readText(pendingFile(records))];
+  const ids = parseFolderIds(idsText);
   if (ids !== null && (dir === null ? ids.out : ids.beside.get(dir)) === ino) return true;
-  const text = readText(pendingFile(records));
   // After the header, whole lines only: the text from the last header on (one written over a torn line).
   const at = text.lastIndexOf(`${HEADER}\n`);
   if (at < 0) return false;
