@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { baseUrlOffsets, baseUrlTemplate, edgeDataFiles } from "../../src/edge/data-files.js";
 import { rebase, type CoreData } from "../../src/edge/data.js";
 import { BUNDLE_PATH, type DataReader } from "../../src/edge/index.js";
+import { PIECE_BYTES } from "../../src/edge/rebase-stream.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { compileContent, copyContent, DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
 import { memoryReader } from "./data-reader.js";
@@ -160,6 +161,38 @@ describe("the handler with --base-url request", () => {
     const etagA = (await get(a, "action=icons")).headers.get("etag")!;
     expect((await get(a, "action=icons", { "If-None-Match": etagA })).status).toBe(304);
     expect((await get(b, "action=icons", { "If-None-Match": etagA })).status).toBe(200);
+  });
+
+  test("asked again and again from each origin, a rebased whole answer is the same bytes and ETag", async () => {
+    // The demo with 4,000 more icon files (names of 1 to 4 UTF-8 bytes a character): its icons answer is a template
+    // read in several pieces. Sent as made the first time, kept from the second, sent as kept after: the oracle's.
+    const many = await copyContent(content);
+    const png = await readFile(path.join(many, "icons", "folder.png"));
+    for (let i = 0; i < 4000; i++) await writeFile(path.join(many, "icons", `extra-${i}-é€𝄞.png`), png);
+    const site = (await compileContent(many)).model;
+    await removeDir(many);
+    const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };
+    const answer = bundle.createApiHandler();
+    const read = memoryReader(site, { requestOrigin: true });
+    const core = JSON.parse(await (await read("/_edge-data/core.json")).text()) as CoreData;
+    expect(core.whole.icons.templateFile).toBe(true);
+    expect((await (await read("/_edge-data/whole/icons.template")).arrayBuffer()).byteLength).toBeGreaterThan(
+      2 * PIECE_BYTES,
+    );
+    const queries = ["action=icons", "action=iconMappings", "", "action=config"];
+    const etags = new Map<string, string | null>();
+    for (let round = 0; round < 4; round++)
+      for (const origin of ORIGINS)
+        for (const query of queries) {
+          const res = await answer(new Request(`${origin}/api.php?${query}`), read);
+          const want = expectedAnswer({ ...site, baseUrl: origin }, { method: "GET", query });
+          expect([res.status, await res.text()], `round ${round} ${origin} ?${query}`).toEqual([200, want.body]);
+          const key = `${origin} ${query}`;
+          if (round === 0) etags.set(key, res.headers.get("etag"));
+          else expect(res.headers.get("etag"), key).toBe(etags.get(key));
+          const head = await answer(new Request(`${origin}/api.php?${query}`, { method: "HEAD" }), read);
+          expect([head.status, await head.text()]).toEqual([200, ""]);
+        }
   });
 
   test("without --base-url request, the request's origin changes nothing", async () => {
