@@ -23,7 +23,7 @@ import {
   type WholeAnswer,
 } from "./data.js";
 import { sha1Base64url } from "./etag.js";
-import { rebasedStream } from "./rebase-stream.js";
+import { keptWhenSmall, rebasedStream, textPieces } from "./rebase-stream.js";
 
 /**
  * Reads one data file (a site path under /_edge-data) the host's way: Cloudflare's ASSETS binding, or a fetch from
@@ -50,6 +50,11 @@ const ORIGINS_KEPT = 8;
  * from an origin it has answered sends them again; beyond it (two ×100 `icons` bodies) each request rebases.
  */
 const REBASED_BYTES_KEPT = 24 * 1024 * 1024;
+/**
+ * Templates of up to this many bytes are kept decoded once read (a new origin's body is then joined without a read):
+ * at ×10, icons' is 0.75 MB; keeping ×100's 7.5 MB would cost a fresh isolate about as much as its body.
+ */
+export const TEMPLATE_KEPT_BYTES = 1024 * 1024;
 /** How many (origin, answer) pairs a handler remembers having sent a rebased body for once, not kept. */
 const ONCE_KEPT = 64;
 /** How many computed replies a handler keeps: a few hundred KB at most, whatever the site. */
@@ -109,6 +114,8 @@ const sizeOf = (body: KeptBody): number =>
 export class HandlerData {
   /** Data files as read and kept: text (core.json, shards), until parsed. */
   private readonly texts = new Map<string, Promise<string>>();
+  /** Small templates (TEMPLATE_KEPT_BYTES) as read, decoded, by answer (`--base-url request`). */
+  private readonly templates = new Map<WholeAnswer, string[]>();
   private readonly shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   readonly misses = new Set<number>();
@@ -310,14 +317,25 @@ export class HandlerData {
     const length = (this.baseLength ??= UTF8.encode(jsonText(core.baseUrl)).length);
     if (meta.body !== undefined)
       return this.keepRebased(key, rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text));
-    const template = await this.fetched(templatePath(name), read);
+    const source = this.templates.get(name) ?? (await this.templatePieces(name, read));
     if (!this.sentOnce.delete(key)) {
       if (this.sentOnce.size >= ONCE_KEPT) this.sentOnce.delete(this.sentOnce.values().next().value!);
       this.sentOnce.add(key);
-      return rebasedStream(template, origin.json);
+      return rebasedStream(source, origin.json);
     }
     const take = (chunks: Uint8Array[]): void => void this.keepRebased(key, chunks);
-    return rebasedStream(template, origin.json, { most: REBASED_BYTES_KEPT, take });
+    return rebasedStream(source, origin.json, { most: REBASED_BYTES_KEPT, take });
+  }
+
+  /**
+   * A template's text pieces as read; kept once read whole when it is small (TEMPLATE_KEPT_BYTES), not gathered at all
+   * when its length says it is not (holding them until it passed the size would cost memory for nothing).
+   */
+  private async templatePieces(name: WholeAnswer, read: DataReader): Promise<AsyncIterable<string>> {
+    const res = await this.fetched(templatePath(name), read);
+    const pieces = textPieces(res);
+    if (Number(res.headers.get("content-length")) > TEMPLATE_KEPT_BYTES) return pieces;
+    return keptWhenSmall(pieces, TEMPLATE_KEPT_BYTES, (texts) => this.templates.set(name, texts));
   }
 
   /** Keeps a rebased body while the bytes kept stay within REBASED_BYTES_KEPT, forgetting the least recently used. */

@@ -1,6 +1,7 @@
 // src/edge/rebase-stream.ts
 // A whole answer's template (TEMPLATE_MARK where the base URL stands) made into its body for a request origin as it
-// is read: a few large pieces of text, each joined with the origin at its marks and sent, none kept.
+// is read: a few large pieces of text, each joined with the origin at its marks and sent; a small template's pieces
+// kept decoded.
 // Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
 
 import { TEMPLATE_MARK } from "./data.js";
@@ -67,15 +68,37 @@ export async function* textPieces(res: Response): AsyncGenerator<string, void, u
 }
 
 /**
- * The body of a template's response for one origin (`by`: the origin's JSON text), as a stream of its UTF-8 bytes.
- * `keep`, when given, gets the body's chunks once it has been sent whole, unless they pass `most` bytes.
+ * A template's text pieces (textPieces) as they are read, and `small` with them once read whole when they hold at most
+ * `most` UTF-16 units (a template's bytes, when it is ASCII as JSON escapes make it): a small template is kept decoded.
+ */
+export async function* keptWhenSmall(
+  pieces: AsyncIterable<string>,
+  most: number,
+  small: (texts: string[]) => void,
+): AsyncGenerator<string, void, undefined> {
+  let texts: string[] | undefined = [];
+  let size = 0;
+  for await (const text of pieces) {
+    size += text.length;
+    if (size > most) texts = undefined;
+    texts?.push(text);
+    yield text;
+  }
+  if (texts !== undefined) small(texts);
+}
+
+/**
+ * A template's body for one origin (`by`: the origin's JSON text) from its text pieces (read as textPieces reads them,
+ * or kept), as a stream of its UTF-8 bytes. `keep`, when given, gets the body's chunks once it has been sent whole,
+ * unless they pass `most` bytes.
  */
 export function rebasedStream(
-  template: Response,
+  source: AsyncIterable<string> | Iterable<string>,
   by: string,
   keep?: { most: number; take: (chunks: Uint8Array[]) => void },
 ): ReadableStream<Uint8Array> {
-  const pieces = textPieces(template);
+  const pieces: AsyncIterator<string> | Iterator<string> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   let kept: Uint8Array[] | undefined = keep === undefined ? undefined : [];
   let keptBytes = 0;
   return new ReadableStream<Uint8Array>({
@@ -95,7 +118,7 @@ export function rebasedStream(
       controller.enqueue(bytes);
     },
     async cancel() {
-      await pieces.return(undefined);
+      await pieces.return?.(undefined);
     },
   });
 }

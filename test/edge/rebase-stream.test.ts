@@ -1,11 +1,12 @@
 // test/edge/rebase-stream.test.ts
 // A template made into its body for an origin as it is read (src/edge/rebase-stream.ts): read from a byte stream
 // (BYOB, into one buffer) or a plain one, in pieces of about PIECE_BYTES whatever the chunks, the text whole where a
-// read cuts a character, every mark replaced wherever the pieces fall, and the chunks kept only when asked and small
-// enough. The expected body is the template's text split at its marks and joined with the origin.
+// read cuts a character, every mark replaced wherever the pieces fall (from the read or from kept pieces), the chunks
+// kept only when asked and small enough, and a template's pieces kept only when small. The expected body is the
+// template's text split at its marks and joined with the origin.
 
 import { describe, expect, test } from "vitest";
-import { PIECE_BYTES, rebasedStream, textPieces } from "../../src/edge/rebase-stream.js";
+import { keptWhenSmall, PIECE_BYTES, rebasedStream, textPieces } from "../../src/edge/rebase-stream.js";
 
 /** A template of about `n` bytes: JSON-like rows with characters of 1 to 4 UTF-8 bytes, and a mark in each row. */
 function template(n: number): string {
@@ -73,24 +74,34 @@ describe("rebasedStream", () => {
     ["a byte stream", () => byteStream(BYTES, 65_536)],
     ["a plain stream", () => plainStream(BYTES, 4096)],
   ])("is the template joined with the origin at every mark, from %s", async (_, stream) => {
-    expect((await bytesOf(rebasedStream(new Response(stream()), BY))).equals(want)).toBe(true);
+    expect((await bytesOf(rebasedStream(textPieces(new Response(stream())), BY))).equals(want)).toBe(true);
+  });
+
+  test("is the same from the pieces kept", async () => {
+    const pieces: string[] = [];
+    for await (const piece of textPieces(new Response(byteStream(BYTES, 65_536)))) pieces.push(piece);
+    expect((await bytesOf(rebasedStream(pieces, BY))).equals(want)).toBe(true);
   });
 
   test("gives its chunks to keep once sent whole, unless they pass the most asked", async () => {
     const taken: Uint8Array[][] = [];
     const take = (chunks: Uint8Array[]) => void taken.push(chunks);
-    const sent = await bytesOf(rebasedStream(new Response(byteStream(BYTES, 65_536)), BY, { most: want.length, take }));
+    const sent = await bytesOf(
+      rebasedStream(textPieces(new Response(byteStream(BYTES, 65_536))), BY, { most: want.length, take }),
+    );
     expect(sent.equals(want)).toBe(true);
     expect(taken).toHaveLength(1);
     expect(Buffer.concat(taken[0]!).equals(want)).toBe(true);
-    await bytesOf(rebasedStream(new Response(byteStream(BYTES, 65_536)), BY, { most: want.length - 1, take }));
+    await bytesOf(
+      rebasedStream(textPieces(new Response(byteStream(BYTES, 65_536))), BY, { most: want.length - 1, take }),
+    );
     expect(taken).toHaveLength(1);
   });
 
   test("cancelled before its end, cancels the template's read and keeps nothing", async () => {
     const cancelled: string[] = [];
     const taken: Uint8Array[][] = [];
-    const stream = rebasedStream(new Response(byteStream(BYTES, 65_536, cancelled)), BY, {
+    const stream = rebasedStream(textPieces(new Response(byteStream(BYTES, 65_536, cancelled))), BY, {
       most: Infinity,
       take: (chunks) => void taken.push(chunks),
     });
@@ -99,5 +110,21 @@ describe("rebasedStream", () => {
     await reader.cancel();
     expect(cancelled).toEqual(["byte stream"]);
     expect(taken).toEqual([]);
+  });
+});
+
+describe("keptWhenSmall", () => {
+  test("gives every piece, and all of them once read whole when they hold at most the size asked", async () => {
+    for (const [most, keeps] of [
+      [TEXT.length, true],
+      [TEXT.length - 1, false],
+    ] as const) {
+      const kept: string[][] = [];
+      const given: string[] = [];
+      const pieces = keptWhenSmall(textPieces(new Response(byteStream(BYTES, 65_536))), most, (t) => kept.push(t));
+      for await (const piece of pieces) given.push(piece);
+      expect(given.join("")).toBe(TEXT);
+      expect(kept, `most ${most}`).toEqual(keeps ? [given] : []);
+    }
   });
 });
