@@ -35,7 +35,12 @@ function sizeTable(s) {
 function originLine(o) {
   return [
     `\`--base-url request\`, \`action=icons\` from an origin that is not the base URL's: first request of a fresh ` +
-      `process ${o.fresh.cpuMs} ms CPU (${o.fresh.wallMs} ms wall); first from a new origin in a warm isolate ` +
+      `process ${o.fresh.cpuMs} ms CPU (${o.fresh.wallMs} ms wall)` +
+      (o.freshIsolate === undefined
+        ? ""
+        : `; of a fresh isolate in a process that has served others ${o.freshIsolate.cpuMs} ms CPU ` +
+          `(${o.freshIsolate.wallMs} ms wall)`) +
+      `; first from a new origin in a warm isolate ` +
       `${o.newOrigin.cpuMs} ms CPU (${o.newOrigin.wallMs} ms wall); warm ${o.warm.handler.cpuUs} µs/req against ` +
       `the floor's ${o.warm.floor.cpuUs} µs (${x(ratio(o.warm.handler.cpuUs, o.warm.floor.cpuUs))}), wall ` +
       `${o.warm.handler.wallMs} ms against ${o.warm.floor.wallMs} ms.`,

@@ -1,7 +1,8 @@
 // bench/workerd-server.mjs
 // workerd itself (the npm package's binary, no wrangler, no network) serving a build's Cloudflare folder: the emitted
-// Worker (worker/index.js) with its ASSETS binding on a workerd disk service over public/, a floor Worker with the
-// same binding, and the disk service alone (static assets); and the process's CPU time, to the nanosecond.
+// Worker (worker/index.js) with its ASSETS binding on a workerd disk service over public/ (twice: two isolates of one
+// process), a floor Worker with the same binding, and the disk service alone (static assets); and the process's CPU
+// time, to the nanosecond.
 // I/O: writes a workerd config and the floor Worker into the Cloudflare folder; starts and stops workerd.
 
 import { spawn } from "node:child_process";
@@ -49,7 +50,10 @@ export default {
 `;
 }
 
-/** The workerd config (Cap'n Proto text): the handler, the floor and the static assets, each on its own socket. */
+/**
+ * The workerd config (Cap'n Proto text): the handler, the floor and the static assets, each on its own socket, and
+ * the handler again as "handler-b" (its own isolate: a fresh isolate in a process that has served others).
+ */
 function config(publicDir, ports) {
   const worker = (module) =>
     `(modules = [(name = "index.js", esModule = embed "${module}")], compatibilityDate = "${COMPATIBILITY_DATE}", ` +
@@ -58,11 +62,13 @@ function config(publicDir, ports) {
 const config :Workerd.Config = (
   services = [
     (name = "handler", worker = ${worker("worker/index.js")}),
+    (name = "handler-b", worker = ${worker("worker/index.js")}),
     (name = "floor", worker = ${worker("bench-floor.js")}),
     (name = "assets", disk = (path = ${JSON.stringify(publicDir)}, writable = false)),
   ],
   sockets = [
     (name = "handler", address = "127.0.0.1:${ports.handler}", http = (), service = "handler"),
+    (name = "handler-b", address = "127.0.0.1:${ports["handler-b"]}", http = (), service = "handler-b"),
     (name = "floor", address = "127.0.0.1:${ports.floor}", http = (), service = "floor"),
     (name = "static", address = "127.0.0.1:${ports.static}", http = (), service = "assets"),
   ]
@@ -90,9 +96,14 @@ export function cpuNs(pid) {
   return total;
 }
 
-/** Starts workerd on a prepared folder; resolves once its three sockets listen. */
+/** Starts workerd on a prepared folder; resolves once its sockets listen. */
 export async function startWorkerd(prepared) {
-  const ports = { handler: await freePort(), floor: await freePort(), static: await freePort() };
+  const ports = {
+    handler: await freePort(),
+    "handler-b": await freePort(),
+    floor: await freePort(),
+    static: await freePort(),
+  };
   const file = path.join(prepared.dir, "bench.capnp");
   await writeFile(file, config(prepared.publicDir, ports));
   let stderr = "";

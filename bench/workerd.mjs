@@ -228,10 +228,33 @@ async function actionRows(site, content, size) {
 
 const fileBytes = (publicDir, p) => readFileSync(path.join(publicDir, p)).length;
 
-/** `--base-url request`, action=icons: the first request from a new origin (fresh process, and warm isolate), warm. */
+/**
+ * The first request of a fresh isolate in a process that has served others: the handler's second isolate
+ * ("handler-b") after three requests to the first. A host starts a new isolate in a running process.
+ */
+async function isolateOnce(prepared, p, host) {
+  const server = await startWorkerd(prepared);
+  try {
+    for (let k = 1; k <= 3; k++) await server.get("handler", p, ORIGIN(k));
+    const before = server.cpuNs();
+    const r = await server.get("handler-b", p, host);
+    return { cpuMs: (server.cpuNs() - before) / 1e6, wallMs: r.ms };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `--base-url request`, action=icons: the first request from a new origin (fresh process, fresh isolate in a warm
+ * process, and warm isolate), warm. */
 async function originRows(site) {
   const p = "/api.php?action=icons";
   const fresh = await cold(site, "handler", p, ORIGIN(0));
+  const isolates = [];
+  for (let i = 0; i < COLD; i++) isolates.push(await isolateOnce(site, p, ORIGIN(0)));
+  const freshIsolate = {
+    cpuMs: round(median(isolates.map((x) => x.cpuMs)), 2),
+    wallMs: round(median(isolates.map((x) => x.wallMs)), 2),
+  };
   const server = await startWorkerd(site);
   try {
     const n = warmCount(fileBytes(site.publicDir, "/_edge-data/whole/icons.json"));
@@ -255,9 +278,9 @@ async function originRows(site) {
       wallMs: round(median(firsts.map((x) => x.wallMs)), 2),
     };
     log(
-      `  --base-url request icons: first (fresh) ${fresh.cpuMs} ms, new origin ${newOrigin.cpuMs} ms, warm ${warm.handler.cpuUs} µs`,
+      `  --base-url request icons: first (fresh) ${fresh.cpuMs} ms, fresh isolate ${freshIsolate.cpuMs} ms, new origin ${newOrigin.cpuMs} ms, warm ${warm.handler.cpuUs} µs`,
     );
-    return { fresh, newOrigin, warm };
+    return { fresh, freshIsolate, newOrigin, warm };
   } finally {
     await server.stop();
   }

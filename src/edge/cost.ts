@@ -7,10 +7,10 @@ import { DATA_FOLDER } from "./data.js";
 /**
  * The rates of the estimate, from bench/workerd.mjs (workerd, 2 shared cores, 2026-11-28), rounded to the slow side:
  * a first request's own work beyond the data it parses (code compiled on first use, core.json's answers made), the
- * JSON it parses (core.json, one shard), and a template read, cut, joined and sent (`--base-url request`: at ×100,
- * icons' 7.5 MB template took 20 ms of CPU on a fresh isolate).
+ * JSON it parses (core.json, one shard), and a template read, joined and sent in pieces (`--base-url request`: at
+ * ×100, icons' 7.5 MB template took 11 to 14 ms of CPU on a fresh isolate, the handler's start included).
  */
-export const COST_RATES = { firstRequestMs: 4, parseBytesPerMs: 100_000, rebaseBytesPerMs: 400_000 } as const;
+export const COST_RATES = { firstRequestMs: 4, parseBytesPerMs: 100_000, rebaseBytesPerMs: 700_000 } as const;
 
 interface DataFile {
   path: string;
@@ -20,7 +20,7 @@ interface DataFile {
 /**
  * The estimated CPU ms of the costliest request on a fresh isolate: a per-key answer (core.json and the largest
  * shard parsed) or, with `--base-url request`, a whole answer from another origin (core.json parsed, the answer's
- * template read, cut and joined), whichever is more. Undefined when there are no data files (no edge host).
+ * template read and joined), whichever is more. Undefined when there are no data files (no edge host).
  */
 export function estimatedCpuMs(files: readonly DataFile[]): number | undefined {
   const size = new Map(files.map((f) => [f.path, f.data.length]));

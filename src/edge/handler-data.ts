@@ -1,7 +1,7 @@
 // src/edge/handler-data.ts
-// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards; with
-// --base-url request the whole answers' templates, cut where the base URL stands), the site model and the answers
-// over them, and within a fixed budget the bodies made for each request origin.
+// What a request-time handler keeps for its isolate's life: the data files it read (core.json, the shards), the site
+// model and the answers over them, and within a fixed budget the bodies made for each request origin
+// (--base-url request: made from the whole answers' templates as they are read, src/edge/rebase-stream.ts).
 // Web APIs only: esbuild bundles it with the handler (src/edge/handler.ts).
 
 import * as A from "../php/answers.js";
@@ -16,7 +16,6 @@ import {
   shardOf,
   shardPath,
   templatePath,
-  TEMPLATE_MARK,
   type CoreData,
   type FileRow,
   type LookupKind,
@@ -24,6 +23,7 @@ import {
   type WholeAnswer,
 } from "./data.js";
 import { sha1Base64url } from "./etag.js";
+import { keptWhenSmall, rebasedStream, textPieces } from "./rebase-stream.js";
 
 /**
  * Reads one data file (a site path under /_edge-data) the host's way: Cloudflare's ASSETS binding, or a fetch from
@@ -42,7 +42,6 @@ interface Shard {
 
 const EMPTY = new Map<string, never>();
 export const UTF8 = new TextEncoder();
-const DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** How many request origins a handler keeps answers for (a deploy has a few: production, its preview URLs). */
 const ORIGINS_KEPT = 8;
@@ -51,6 +50,13 @@ const ORIGINS_KEPT = 8;
  * from an origin it has answered sends them again; beyond it (two ×100 `icons` bodies) each request rebases.
  */
 const REBASED_BYTES_KEPT = 24 * 1024 * 1024;
+/**
+ * Templates of up to this many bytes are kept decoded once read (a new origin's body is then joined without a read):
+ * at ×10, icons' is 0.75 MB; keeping ×100's 7.5 MB would cost a fresh isolate about as much as its body.
+ */
+export const TEMPLATE_KEPT_BYTES = 1024 * 1024;
+/** How many (origin, answer) pairs a handler remembers having sent a rebased body for once, not kept. */
+const ONCE_KEPT = 64;
 /** How many computed replies a handler keeps: a few hundred KB at most, whatever the site. */
 const REPLIES_KEPT = 2048;
 
@@ -88,46 +94,6 @@ type IconFile = { size: number; lastModified: number };
 /** An icon file's row as the `f` lookup answers it: its size and time, or null when icons/ has no such file. */
 const fileOf = (row: FileRow): IconFile | null => (row.length === 3 ? { size: row[1], lastModified: row[2] } : null);
 
-/**
- * A response's body as bytes, read into one buffer of its Content-Length when the stream can fill it (a BYOB reader):
- * workerd then copies it once, where arrayBuffer() gathers thousands of small chunks. Otherwise (no length, not a
- * byte stream, or a body longer than said) what arrayBuffer() would give.
- */
-export async function readAll(res: Response): Promise<Uint8Array> {
-  const size = Number(res.headers.get("content-length") ?? "");
-  let reader: ReadableStreamBYOBReader | undefined;
-  try {
-    if (res.body !== null && Number.isSafeInteger(size) && size > 0) reader = res.body.getReader({ mode: "byob" });
-  } catch {
-    // not a byte stream
-  }
-  if (reader === undefined) return new Uint8Array(await res.arrayBuffer());
-  let buffer = new ArrayBuffer(size);
-  let n = 0;
-  while (n < size) {
-    const { value, done } = await reader.read(new Uint8Array(buffer, n, size - n));
-    if (value !== undefined) {
-      buffer = value.buffer as ArrayBuffer;
-      n += value.byteLength;
-    }
-    if (done) return new Uint8Array(buffer, 0, n);
-  }
-  const rest: Uint8Array[] = [new Uint8Array(buffer)];
-  for (;;) {
-    const { value, done } = await reader.read(new Uint8Array(1 << 16));
-    if (value !== undefined && value.byteLength > 0) rest.push(value);
-    if (done) break;
-  }
-  if (rest.length === 1) return rest[0]!;
-  const whole = new Uint8Array(rest.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of rest) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
-}
-
 /** What a handler has once core.json is read: the site it answers for, and the answers over its data. */
 export interface Loaded {
   core: CoreData;
@@ -135,19 +101,21 @@ export interface Loaded {
   answers: Answers;
 }
 
-/** A body's size as kept: a string's in UTF-16 units, what a one-byte (ASCII) string's bytes are. */
-const sizeOf = (body: Uint8Array | string | Blob): number =>
-  typeof body === "string" ? body.length : body instanceof Blob ? body.size : body.byteLength;
+/** A rebased body as kept: bytes, the chunks it was sent in, or (asked again) a Blob. */
+type KeptBody = Uint8Array | Uint8Array[] | Blob;
+const sizeOf = (body: KeptBody): number =>
+  Array.isArray(body)
+    ? body.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+    : body instanceof Blob
+      ? body.size
+      : body.byteLength;
 
 /** The data of one handler, read when first needed and kept: an entry makes one handler, so it lives with the isolate. */
 export class HandlerData {
-  /**
-   * Data files as read and kept: text (core.json, shards); with `--base-url request`, the templates of the whole
-   * answers that hold the base URL, read as bytes and kept cut: once per isolate, whatever the number of origins.
-   */
+  /** Data files as read and kept: text (core.json, shards), until parsed. */
   private readonly texts = new Map<string, Promise<string>>();
-  /** Whole bodies that hold the base URL, cut where it stands, by answer (`--base-url request`): the templates'. */
-  private readonly pieces = new Map<WholeAnswer, Promise<string[]>>();
+  /** Small templates (TEMPLATE_KEPT_BYTES) as read, decoded, by answer (`--base-url request`). */
+  private readonly templates = new Map<WholeAnswer, string[]>();
   private readonly shards = new Map<number, Shard>();
   /** Shards the running phpAnswer asked for and that are not loaded (phpAnswer is synchronous: one at a time). */
   readonly misses = new Set<number>();
@@ -323,22 +291,24 @@ export class HandlerData {
   }
 
   /**
-   * A whole answer's body with the request's origin in place of the base URL, made from the body and places read once
-   * per isolate (one pass over its bytes, native copies), and kept for the origin's next request within the budget.
+   * A whole answer's body with the request's origin in place of the base URL: an inline body rebuilt from its places;
+   * a template read and joined with the origin as it is sent (src/edge/rebase-stream.ts). Kept for the origin's next
+   * requests within the budget, a template's from the second request on: keeping 8.6 MB (×100 icons) costs a fresh
+   * isolate about as much as making it, and an origin asked once (a crawler, a preview) need not pay for it.
    */
   async rebased(
     core: CoreData,
     name: WholeAnswer,
     origin: OriginState,
     read: DataReader,
-  ): Promise<Uint8Array | string | Blob> {
+  ): Promise<Uint8Array | Blob | ReadableStream<Uint8Array>> {
     const meta = core.whole[name];
     const key = `${origin.site.baseUrl} ${name}`;
     const kept = this.rebasedKept.get(key);
     if (kept !== undefined) {
-      // Asked again: kept as a Blob from now on (a runtime sends a Blob's bytes as they are, where a string or
-      // bytes are copied into each response), and the latest used last, so that the oldest goes first.
-      const blob = kept instanceof Blob ? kept : new Blob([kept]);
+      // Asked again: kept as a Blob from now on (a runtime sends a Blob's bytes as they are, where bytes are copied
+      // into each response), and the latest used last, so that the oldest goes first.
+      const blob = kept instanceof Blob ? kept : new Blob(Array.isArray(kept) ? kept : [kept]);
       this.rebasedBytes += blob.size - sizeOf(kept);
       this.rebasedKept.delete(key);
       this.rebasedKept.set(key, blob);
@@ -347,29 +317,36 @@ export class HandlerData {
     const length = (this.baseLength ??= UTF8.encode(jsonText(core.baseUrl)).length);
     if (meta.body !== undefined)
       return this.keepRebased(key, rebase(this.inlineBody(name, meta.body), meta.baseAt ?? [], length, origin.text));
-    const pieces = await this.piecesOf(name, read);
-    return this.keepRebased(key, pieces.join(origin.json));
+    const source = this.templates.get(name) ?? (await this.templatePieces(name, read));
+    if (!this.sentOnce.delete(key)) {
+      if (this.sentOnce.size >= ONCE_KEPT) this.sentOnce.delete(this.sentOnce.values().next().value!);
+      this.sentOnce.add(key);
+      return rebasedStream(source, origin.json);
+    }
+    const take = (chunks: Uint8Array[]): void => void this.keepRebased(key, chunks);
+    return rebasedStream(source, origin.json, { most: REBASED_BYTES_KEPT, take });
   }
 
-  /** A whole answer's template cut at its marks (TEMPLATE_MARK, src/edge/data.ts), read and cut once per isolate. */
-  private piecesOf(name: WholeAnswer, read: DataReader): Promise<string[]> {
-    let pieces = this.pieces.get(name);
-    if (pieces === undefined) {
-      const path = templatePath(name);
-      // Kept cut (in `pieces`), never as bytes too; forgotten when the read fails, so that the next request reads again.
-      const made = this.fetched(path, read).then(async (res) =>
-        DECODER.decode(await readAll(res)).split(TEMPLATE_MARK),
-      );
-      this.pieces.set(name, (pieces = made));
-      made.catch(() => this.pieces.delete(name));
-    }
-    return pieces;
+  /**
+   * A template's text pieces as read; kept once read whole when it is small (TEMPLATE_KEPT_BYTES), not gathered at all
+   * when its length says it is not (holding them until it passed the size would cost memory for nothing).
+   */
+  private async templatePieces(name: WholeAnswer, read: DataReader): Promise<AsyncIterable<string>> {
+    const res = await this.fetched(templatePath(name), read);
+    const pieces = textPieces(res);
+    if (Number(res.headers.get("content-length")) > TEMPLATE_KEPT_BYTES) return pieces;
+    return keptWhenSmall(pieces, TEMPLATE_KEPT_BYTES, (texts) => this.templates.set(name, texts));
   }
 
   /** Keeps a rebased body while the bytes kept stay within REBASED_BYTES_KEPT, forgetting the least recently used. */
-  private keepRebased<T extends Uint8Array | string>(key: string, body: T): T {
+  private keepRebased<T extends KeptBody>(key: string, body: T): T {
     const size = sizeOf(body);
     if (size > REBASED_BYTES_KEPT) return body;
+    const before = this.rebasedKept.get(key);
+    if (before !== undefined) {
+      this.rebasedKept.delete(key);
+      this.rebasedBytes -= sizeOf(before);
+    }
     for (const [oldKey, old] of this.rebasedKept) {
       if (this.rebasedBytes + size <= REBASED_BYTES_KEPT) break;
       this.rebasedKept.delete(oldKey);
@@ -380,8 +357,10 @@ export class HandlerData {
     return body;
   }
 
+  /** The (origin, answer) pairs whose rebased body was sent once and not kept, the oldest first. */
+  private readonly sentOnce = new Set<string>();
   /** Rebased bodies by origin and answer, the most recently used last, and their bytes. */
-  private readonly rebasedKept = new Map<string, Uint8Array | string | Blob>();
+  private readonly rebasedKept = new Map<string, KeptBody>();
   private rebasedBytes = 0;
 
   /** The base URL's length as the UTF-8 bytes of its JSON text. */

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { baseUrlOffsets, baseUrlTemplate, edgeDataFiles } from "../../src/edge/data-files.js";
 import { rebase, type CoreData } from "../../src/edge/data.js";
 import { BUNDLE_PATH, type DataReader } from "../../src/edge/index.js";
+import { TEMPLATE_KEPT_BYTES } from "../../src/edge/handler-data.js";
+import { PIECE_BYTES } from "../../src/edge/rebase-stream.js";
 import type { SiteModel } from "../../src/model/types.js";
 import { compileContent, copyContent, DEMO_CONTENT, removeDir } from "../helpers/fixtures.js";
 import { memoryReader } from "./data-reader.js";
@@ -161,6 +163,55 @@ describe("the handler with --base-url request", () => {
     expect((await get(a, "action=icons", { "If-None-Match": etagA })).status).toBe(304);
     expect((await get(b, "action=icons", { "If-None-Match": etagA })).status).toBe(200);
   });
+
+  test.each([
+    [4000, "a template kept decoded", 1, false],
+    [8000, "a template read for each body made", 4, false],
+    [8000, "the same, its Content-Length known", 4, true],
+  ])(
+    "asked again and again from each origin, with %i more icons (%s), a whole answer is the same",
+    async (extra, _, reads, sized) => {
+      // The demo with more icon files (names of 1 to 4 UTF-8 bytes a character): its icons answer is a template read
+      // in several pieces, of 0.6 or 1.2 MB. Sent as made the first time, kept from the second, sent as kept after.
+      const many = await copyContent(content);
+      const png = await readFile(path.join(many, "icons", "folder.png"));
+      for (let i = 0; i < extra; i++) await writeFile(path.join(many, "icons", `extra-${i}-é€𝄞.png`), png);
+      const site = (await compileContent(many)).model;
+      await removeDir(many);
+      const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };
+      const answer = bundle.createApiHandler();
+      const memory = memoryReader(site, { requestOrigin: true });
+      // As the hosts serve it, with its Content-Length, or without (as the memory reader gives it).
+      const sizedRead = async (p: string): Promise<Response> => {
+        const res = await memory(p);
+        const body = await res.arrayBuffer();
+        return new Response(body, { status: res.status, headers: { "Content-Length": String(body.byteLength) } });
+      };
+      const read = sized ? Object.assign(sizedRead, { reads: memory.reads }) : memory;
+      const core = JSON.parse(await (await read("/_edge-data/core.json")).text()) as CoreData;
+      expect(core.whole.icons.templateFile).toBe(true);
+      const bytes = (await (await read("/_edge-data/whole/icons.template")).arrayBuffer()).byteLength;
+      expect(bytes).toBeGreaterThan(2 * PIECE_BYTES);
+      expect(bytes <= TEMPLATE_KEPT_BYTES).toBe(reads === 1);
+      read.reads.length = 0;
+      const queries = ["action=icons", "action=iconMappings", "", "action=config"];
+      const etags = new Map<string, string | null>();
+      for (let round = 0; round < 4; round++)
+        for (const origin of ORIGINS)
+          for (const query of queries) {
+            const res = await answer(new Request(`${origin}/api.php?${query}`), read);
+            const want = expectedAnswer({ ...site, baseUrl: origin }, { method: "GET", query });
+            expect([res.status, await res.text()], `round ${round} ${origin} ?${query}`).toEqual([200, want.body]);
+            const key = `${origin} ${query}`;
+            if (round === 0) etags.set(key, res.headers.get("etag"));
+            else expect(res.headers.get("etag"), key).toBe(etags.get(key));
+            const head = await answer(new Request(`${origin}/api.php?${query}`, { method: "HEAD" }), read);
+            expect([head.status, await head.text()]).toEqual([200, ""]);
+          }
+      // Made for each origin's first two requests (kept from the second), read once when small.
+      expect(read.reads.filter((p) => p.endsWith("icons.template")).length).toBe(reads);
+    },
+  );
 
   test("without --base-url request, the request's origin changes nothing", async () => {
     const bundle = (await import(pathToFileURL(BUNDLE_PATH).href)) as { createApiHandler: Create };

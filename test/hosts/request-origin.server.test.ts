@@ -3,13 +3,24 @@
 // under edge-runtime and the Cloudflare Worker under workerd (wrangler dev, on the real fixture: its whole answers
 // are files, read through the ASSETS binding and rebased) answer each request with its own origin in every absolute URL
 // (icon_base_url, an icon's url, config_url), the precomputed whole-site answers included. Each harness is asked under two origins that reach it
-// (127.0.0.1:<port> and localhost:<port>): the URLs follow the origin, and the ETag of each differs.
+// (127.0.0.1:<port> and localhost:<port>): the URLs follow the origin, and the ETag of each differs. With 4,000 more
+// icons, the icons answer is made from its template, read in pieces, on Deno and edge-runtime too.
 
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { build } from "../../src/pipeline/pipeline.js";
 import type { SiteModel } from "../../src/model/types.js";
-import { DEMO_CONTENT, haveRealFixtures, realFixture, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
+import {
+  copyContent,
+  DEMO_CONTENT,
+  haveRealFixtures,
+  realFixture,
+  removeDir,
+  TEST_EPOCH,
+  tmpDir,
+} from "../helpers/fixtures.js";
+import { PIECE_BYTES } from "../../src/edge/rebase-stream.js";
 import { skipReason } from "../helpers/needs.js";
 import { startWrangler } from "../edge/wrangler.js";
 import type { RunningServer } from "./servers.js";
@@ -91,6 +102,30 @@ describe("--base-url request on the edge runtimes", () => {
   test("Vercel (edge-runtime): each origin gets its own URLs, in computed and precomputed answers", async () => {
     await askUnder(vercel!);
   });
+});
+
+describe("--base-url request on Deno and edge-runtime, with 4,000 more icons", () => {
+  test("whole answers made from their templates: the same bytes when asked a first, second and third time", async () => {
+    // The demo with 4,000 more icon files: its icons template (~600 KB) is read in several pieces.
+    const dir = await tmpDir("bis-request-origin-many-");
+    const started: RunningServer[] = [];
+    try {
+      const content = await copyContent(DEMO_CONTENT);
+      const png = await readFile(path.join(content, "icons", "folder.png"));
+      for (let i = 0; i < 4000; i++) await writeFile(path.join(content, "icons", `extra-${i}.png`), png);
+      const out = path.join(dir, "dist");
+      const options = { content, out, sourceDateEpoch: TEST_EPOCH, hosts: ["netlify" as const, "vercel" as const] };
+      const site = (await build({ ...options, requestOrigin: true })).model;
+      await removeDir(content);
+      expect((await stat(path.join(out, "_edge-data/whole/icons.template"))).size).toBeGreaterThan(2 * PIECE_BYTES);
+      started.push(await startNetlifyDeno(dir, out), await startVercelOutput(path.join(dir, ".vercel/output")));
+      // Sent as made, then kept, then sent as kept (src/edge/handler-data.ts): each time the oracle's bytes.
+      for (const server of started) for (let round = 0; round < 3; round++) await askUnder(server, site);
+    } finally {
+      for (const server of started) await server.stop();
+      await removeDir(dir);
+    }
+  }, 120_000);
 });
 
 describe.skipIf(skipReason("workerd") !== undefined || !haveRealFixtures)("--base-url request on workerd", () => {
