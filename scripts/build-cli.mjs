@@ -21,6 +21,21 @@ import { build } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "lib/cli-bundle");
 
+/** commander requires node:child_process (and with it net, dgram, tty) at its start, for subcommands run as separate
+ * executables, which this tool has none of: required on first use instead, so that no command's start loads it. */
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: "lazy-child-process",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes(CHILD_PROCESS)) throw new Error(`build:cli: ${args.path} no longer says ${CHILD_PROCESS}`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: text.replace(CHILD_PROCESS, lazy), loader: "js" };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: [path.join(root, "src/cli.ts")],
   bundle: true,
@@ -36,6 +51,7 @@ const result = await build({
   legalComments: "inline",
   metafile: true,
   logLevel: "warning",
+  plugins: [lazyChildProcess],
 });
 
 // Every package whose code is in the bundle: the folder under node_modules of each input file.
