@@ -36,8 +36,7 @@ const lazyChildProcess = {
   },
 };
 
-const result = await build({
-  entryPoints: [path.join(root, "src/cli.ts")],
+const common = {
   bundle: true,
   splitting: false,
   format: "cjs",
@@ -45,18 +44,29 @@ const result = await build({
   target: "node20",
   // jsonc-parser's "main" is a UMD build that requires its own files at run time; its "module" is plain ESM.
   mainFields: ["module", "main"],
-  outfile: path.join(outdir, "cli.cjs"),
   define: { "import.meta.url": "__bisImportMetaUrl" },
   banner: { js: "const __bisImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: "inline",
   metafile: true,
   logLevel: "warning",
+};
+const result = await build({
+  ...common,
+  entryPoints: [path.join(root, "src/cli.ts")],
+  outfile: path.join(outdir, "cli.cjs"),
   plugins: [lazyChildProcess],
 });
+// The bin's loader (the dev child's start, the bundle's code cache) as one file too, where its modules are: one
+// require instead of an ES module graph to resolve and link before the bundle loads.
+const start = await build({
+  ...common,
+  entryPoints: [path.join(root, "src/cli/startup/start.ts")],
+  outfile: path.join(root, "lib/cli/startup/start.cjs"),
+});
 
-// Every package whose code is in the bundle: the folder under node_modules of each input file.
+// Every package whose code is in the bundle or the loader: the folder under node_modules of each input file.
 const packages = new Map();
-for (const input of Object.keys(result.metafile.inputs)) {
+for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(start.metafile.inputs)]) {
   const parts = input.split("/");
   const at = parts.lastIndexOf("node_modules");
   if (at < 0) continue;
@@ -74,6 +84,9 @@ const notices = [...packages]
     const text = readFileSync(path.join(dir, licenceFile), "utf8").trim();
     return `${name}@${pkg.version} (${typeof pkg.license === "string" ? pkg.license : JSON.stringify(pkg.license)})\n\n${text}\n`;
   });
-const header = "The command's bundle (lib/cli-bundle/) holds code of these packages, under their licences:\n";
+const header =
+  "The command's bundle (lib/cli-bundle/) and its loader (lib/cli/startup/start.cjs) hold code of these packages, " +
+  "under their licences:\n";
 writeFileSync(path.join(outdir, "THIRD-PARTY-NOTICES.txt"), `${header}\n${notices.join(`\n${"-".repeat(80)}\n\n`)}`);
-if (!existsSync(path.join(outdir, "cli.cjs"))) throw new Error("build:cli: esbuild wrote no cli.cjs");
+for (const made of [path.join(outdir, "cli.cjs"), path.join(root, "lib/cli/startup/start.cjs")])
+  if (!existsSync(made)) throw new Error(`build:cli: esbuild wrote no ${path.relative(root, made)}`);
