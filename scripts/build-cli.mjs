@@ -64,6 +64,15 @@ const start = await build({
   outfile: path.join(root, "lib/cli/startup/start.cjs"),
 });
 
+// Both as ASCII, which the loader reads without decoding UTF-8 (src/cli/startup/code-cache.ts): esbuild writes the
+// code so, but leaves comments as they are; each other character is written as its \u escape, the same character in a
+// string, a template or a regex, and mere text in a comment.
+for (const made of [path.join(outdir, "cli.cjs"), path.join(root, "lib/cli/startup/start.cjs")]) {
+  const text = readFileSync(made, "utf8");
+  const ascii = text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (ascii !== text) writeFileSync(made, ascii);
+}
+
 // Every package whose code is in the bundle or the loader: the folder under node_modules of each input file.
 const packages = new Map();
 for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(start.metafile.inputs)]) {

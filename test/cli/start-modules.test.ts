@@ -1,9 +1,10 @@
 // test/cli/start-modules.test.ts
-// What the installed command's start loads of Node's own modules (scripts/build-cli.mjs, docs/startup.md): no
-// node:child_process (and with it net and dgram) for `--version` or a build, though commander requires it for
-// subcommands run as executables.
+// What the installed command's start loads (scripts/build-cli.mjs, docs/startup.md): no node:child_process (and with
+// it net and dgram) for `--version` or a build, though commander requires it for subcommands run as executables; and
+// its bundle and loader as ASCII, which src/cli/startup/code-cache.ts reads without decoding UTF-8.
 
 import { spawnSync } from "node:child_process";
+import { isAscii } from "node:buffer";
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,7 +21,8 @@ async function loaded(args: string[], names: string[]): Promise<string[]> {
   const found = path.join(dir, "loaded.json");
   writeFileSync(
     hook,
-    `import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";\n` +
+    `import { isAscii } from "node:buffer";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";\n` +
       `process.on("exit", () => writeFileSync(${JSON.stringify(found)}, JSON.stringify(${JSON.stringify(names)}` +
       `.filter((n) => process.moduleLoadList.includes("NativeModule " + n)))));\n`,
   );
@@ -43,5 +45,10 @@ describe("the command's start", () => {
     const names = ["child_process", "net", "dgram"];
     expect(await loaded(["--version"], names)).toEqual([]);
     expect(await loaded(["build", "--content", DEMO_CONTENT, "--out", "dist", "-q"], names)).toEqual([]);
+  });
+
+  it("reads a bundle and a loader written as ASCII, their comments too", () => {
+    for (const file of ["lib/cli-bundle/cli.cjs", "lib/cli/startup/start.cjs"])
+      expect(isAscii(readFileSync(path.join(REPO, file))), file).toBe(true);
   });
 });
