@@ -25,14 +25,19 @@ export async function listFiles(dir) {
   return out;
 }
 
-/** Manifest lines of a built site (generated files): path → "<hash> <size>". */
-async function manifest(dir) {
+/** Manifest lines of a built folder (`folder` relative to `root`; generated files): path → "<hash> <size>". */
+async function manifest(root, folder) {
   const map = new Map();
-  // The manifest of --out is in its records (docs/layout.md); another folder has its own inside.
-  const records = path.join(path.dirname(dir), ".build-index-site", path.basename(dir), "site.manifest");
-  const text = await readFile(records, "utf8").catch(() =>
-    readFile(path.join(dir, ".build-manifest"), "utf8").catch(() => ""),
-  );
+  // The manifests of --out and of the folders beside it are in its records (docs/layout.md); the records have their
+  // own inside.
+  const records = path.join(root, ".build-index-site", "dist");
+  const file =
+    folder === "dist"
+      ? path.join(records, "site.manifest")
+      : folder.startsWith(".build-index-site/")
+        ? path.join(root, folder, ".build-manifest")
+        : path.join(records, "beside", `${folder}.manifest`);
+  const text = await readFile(file, "utf8").catch(() => "");
   for (const line of text.split("\n").slice(1)) {
     const second = line.indexOf(" ", line.indexOf(" ") + 1);
     if (second > 0) map.set(line.slice(second + 1), line.slice(0, second));
@@ -44,7 +49,7 @@ async function manifest(dir) {
 async function manifests(root) {
   const all = new Map();
   for (const folder of ["dist", ".netlify/v1", ".vercel/output", ".build-index-site/dist"]) {
-    for (const [p, entry] of await manifest(path.join(root, folder))) all.set(`${folder}/${p}`, entry);
+    for (const [p, entry] of await manifest(root, folder)) all.set(`${folder}/${p}`, entry);
   }
   return all;
 }
@@ -64,7 +69,7 @@ function entriesOf(files, hashes) {
 /**
  * One edit of the content, then a rebuild from the command: its time, and how many files it rewrote (counted from the
  * inodes before and after, not from the tool's log) and how many changed bytes (from the manifests). Neither counts
- * the bookkeeping every build changes: each folder's own manifest and inputs stamp (any input), the record of the
+ * the bookkeeping every build changes: each folder's manifest (any input), the record of the
  * folders (.build-index-site/<out>.dirs, any build), the content cache (<out>.content, any content file read) and the
  * parses' record (<out>.parsed, any JSON file changed).
  */
@@ -78,12 +83,12 @@ export async function measuredRebuild(content, out, root, edit) {
   const rewritten = [...after]
     .filter(([p, f]) => before.get(p)?.ino !== f.ino)
     .map(([p]) => p)
-    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\.(dirs|content|parsed)$/.test(p));
+    .filter((p) => !/(^|\/)\.build-(manifest|inputs)$|\/beside\/.*\.manifest$|\.(dirs|content|parsed)$/.test(p));
   const changed = new Set(
     [...hashesAfter]
       .filter(([p, h]) => hashesBefore.get(p) !== h)
       .map(([p]) => p)
-      .filter((p) => !p.endsWith(".build-inputs")),
+      .filter((p) => !/\.build-inputs$|\/beside\/.*\.manifest$/.test(p)),
   );
   const extra = rewritten.filter((p) => !changed.has(p));
   const extraLine =

@@ -5,7 +5,6 @@
 
 import { iconFileName, type RawContent } from "../content/read-content.js";
 import type { Diagnostic } from "../errors.js";
-import { changedValues } from "../model/changed-values.js";
 import { formatTimestamp } from "../model/time.js";
 import { sortedIconNames, type SiteModel } from "../model/types.js";
 import type { CatalogueView } from "./page.js";
@@ -35,11 +34,11 @@ interface Lists {
 
 /**
  * The view's lists as the last build made them. An edit of a mapping or a setting gives a new icon map or extension
- * map (src/content/load-content.ts: ModelParts) with the same keys in the same order: only the entries of the changed
- * keys are made again, and the icons they map to and mapped to (a large site's lists are slow to make whole).
- * Anything else (icons/ changed, keys added, removed or moved) makes the lists anew. Entries not made
- * again are the last lists' objects: a page whose entries are all the same objects is the same page
- * (src/catalogue/index.ts: pagePrints).
+ * map (src/content/load-content.ts: ModelParts) with the same keys in the same order, and the model says which keys
+ * changed (SiteModel.changes): only the entries of the changed keys are made again, and the icons they map to and
+ * mapped to (a large site's lists are slow to make whole). Anything else (icons/ changed, keys added, removed or
+ * moved) makes the lists anew. Entries not made again are the last lists' objects: a page whose entries are all the
+ * same objects is the same page (src/catalogue/index.ts: pagePrints).
  */
 export class ViewMemo {
   private last: Lists | null = null;
@@ -124,7 +123,8 @@ function fresh({ model, raw }: ViewInput): Lists {
 
 const hashesOf = (raw: ViewInput["raw"]): Array<Buffer | undefined> => raw.iconDirFiles.map((f) => f.facts?.hash);
 
-/** `last` made again for `model`, or null when icons/ or a map's keys changed. */
+/** `last` made again for `model`, or null when icons/ or a map's keys changed, or when the model does not say its
+ * changes since `last`'s. */
 function patched(last: Lists, { model, raw }: ViewInput): Lists | null {
   // The same names, sizes and times (src/content/load-content.ts: ModelParts), and the same bytes.
   if (last.iconDirFiles !== model.iconDirFiles) return null;
@@ -133,9 +133,17 @@ function patched(last: Lists, { model, raw }: ViewInput): Lists | null {
     const [now, was] = [hashes[i], last.hashes[i]];
     if (now !== was && (now === undefined || was === undefined || !now.equals(was))) return null;
   }
-  const moved = changedValues(last.iconMap, model.iconMap.entries);
-  const indexing = changedValues(last.indexing, model.extensionMap.indexing);
-  const viewing = changedValues(last.viewing, model.extensionMap.viewing);
+  // A map's changed keys: none when it is the map these lists show; else the model's (src/model/types.ts:
+  // SiteModel.changes) when they are since that map; else unknown (null).
+  const { changes } = model;
+  const since = (
+    name: "iconMap" | "indexing" | "viewing",
+    now: ReadonlyMap<string, string>,
+  ): readonly string[] | null =>
+    last[name] === now ? [] : changes !== undefined && changes.was[name] === last[name] ? changes[name] : null;
+  const moved = since("iconMap", model.iconMap.entries);
+  const indexing = since("indexing", model.extensionMap.indexing);
+  const viewing = since("viewing", model.extensionMap.viewing);
   if (moved === null || indexing === null || viewing === null) return null;
   const next: Lists = {
     ...last,

@@ -20,7 +20,8 @@ import type { Diagnostic } from "../errors.js";
 import type { Json, JsonObject } from "../model/json.js";
 import { digest } from "./file-facts.js";
 import type { BuildClock } from "../model/time.js";
-import { extensionMapOf, iconMapOf, type FileInfo, type SiteModel } from "../model/types.js";
+import { modelChanges, type ModelMaps } from "../model/changed-values.js";
+import { extensionMapOf, iconMapOf, type FileInfo, type ModelChanges, type SiteModel } from "../model/types.js";
 
 export interface ModelOptions {
   clock: BuildClock;
@@ -44,6 +45,8 @@ export class ModelParts {
   private extensionMap: { from: JsonObject; part: SiteModel["extensionMap"] } | null = null;
   private iconMap: SiteModel["iconMap"] | null = null;
   private iconDirFiles: ReadonlyMap<string, FileInfo> | null = null;
+  /** The maps of the last model made of these parts, which the next one says its changes against. */
+  private lastMaps: ModelMaps | null = null;
   /** The last check of icons.json against icons/ (src/content/icon-map-checks.ts), made again where an edit reaches. */
   readonly iconMapChecks = new IconMapChecks();
   /** The last check of the content's files (their names and bytes), likewise. */
@@ -70,6 +73,13 @@ export class ModelParts {
     const last = this.iconMap;
     if (last !== null && last.json === json && last.lastModified === lastModified) return last;
     return (this.iconMap = iconMapOf(json, lastModified));
+  }
+
+  /** What changed since the last model made of these parts (none for the first), which `model` now is. */
+  changesTo(model: ModelMaps): ModelChanges | undefined {
+    const last = this.lastMaps;
+    this.lastMaps = { iconMap: model.iconMap, extensionMap: model.extensionMap };
+    return last === null ? undefined : modelChanges(last, model);
   }
 
   /** icons/'s files (`files`, in their order, each with its time as the model gives it): the last map when it lists
@@ -289,7 +299,7 @@ function modelOf(raw: RawContent, options: ModelOptions, valid: Required<Parsed>
   const mRoot = manifest.value as JsonObject;
   const parts = options.parts ?? new ModelParts();
   const iconDirFiles = parts.iconDirFilesOf(raw.iconDirFiles, (f) => options.clock.mtime(f.mtimeMs));
-  return {
+  const model: SiteModel = {
     baseUrl: options.baseUrl ?? (mRoot.get("base_url") as string),
     service: mRoot.get("service") as string,
     serviceVersion: mRoot.get("service_version") as string,
@@ -308,6 +318,9 @@ function modelOf(raw: RawContent, options: ModelOptions, valid: Required<Parsed>
             lastModified: options.clock.mtime(raw.configReference.file.mtimeMs),
           },
   };
+  const changes = parts.changesTo(model);
+  if (changes !== undefined) model.changes = changes;
+  return model;
 }
 
 export function buildModel(raw: RawContent, options: ModelOptions): ModelResult {
@@ -334,8 +347,8 @@ export function buildModel(raw: RawContent, options: ModelOptions): ModelResult 
   ) {
     return { model: null, diagnostics: sortDiagnostics(diagnostics), parsed };
   }
-  const model = modelOf(raw, options, { manifest, config, extensionMap, icons });
-  return { model, diagnostics: sortDiagnostics(diagnostics), parsed };
+  const sorted = sortDiagnostics(diagnostics);
+  return { model: modelOf(raw, options, { manifest, config, extensionMap, icons }), diagnostics: sorted, parsed };
 }
 
 /** Diagnostics in a stable order: by file, then position (file-level ones first), keeping discovery order otherwise. */

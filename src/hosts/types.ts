@@ -19,7 +19,8 @@ export interface HostFile {
 
 /**
  * A folder the build writes BESIDE the output folder (in the folder that holds --out: Netlify's base directory when
- * --out is dist), replaced atomically as the output folder is, with a `.build-manifest` of its own.
+ * --out is dist), replaced atomically as the output folder is; it holds only the host's files (the records keep its
+ * manifest and identity).
  */
 export interface BesideFolder {
   /** "/"-separated, relative to the folder that holds --out: ".netlify/v1". */

@@ -12,7 +12,6 @@ import type { BesideFolder, HostFile, HostOutput } from "../hosts/types.js";
 import { linkTrees, type LinkTree } from "./link-trees.js";
 import {
   ANSWER_INPUTS_FILE,
-  BESIDE_STAMP_FILE,
   CATALOGUE_PRINTS_FILE,
   HOSTS_DIR,
   HOSTS_RECORD_FILE,
@@ -20,7 +19,7 @@ import {
   MANIFEST_HEADER,
   type Layout,
 } from "./paths.js";
-import { parseSiteId, parseStamp, type BuildStamp } from "./stamp.js";
+import { parseFolderIds, parseSiteId, parseStamp, type BuildStamp, type FolderIds } from "./stamp.js";
 
 /**
  * What the next build needs of the last one in the same place (src/pipeline/pipeline.ts, src/output/publish.ts and up-to-date.ts):
@@ -33,12 +32,22 @@ export interface LastBuild {
   recordsAreOurs(): boolean;
   /** Whether the records describe the --out that is there (describesSite). */
   describesSite: boolean;
+  /** Whether the records describe the folder beside --out that is there (`dir`: ".vercel/output"): their site.id
+   * names its identity, so that the manifest they keep of it is its own. */
+  describesBeside(dir: string): boolean;
   /** Whether an in-place update was stopped midway: its journal is there. */
   unfinished: boolean;
   /** --out's manifest as the records keep it ("" when there is none); `release`: not kept here once returned (a
    * large site's, which a build in full reads once more, to reuse its files, and then lets go). */
   siteManifest(release?: boolean): string;
-  /** The manifest a written folder keeps inside (the records, a folder beside --out); "" when there is none. */
+  /** The folders beside --out that its records name (site.id) and that are still there, by the same identity: the
+   * next records name them too, so that a folder one build wrote stays this --out's when a later one leaves its host
+   * out (it is not removed). */
+  keptBeside(): Array<{ dir: string; ino: number }>;
+  /** The manifests the records keep of those folders (keptBeside's), by folder ("" for one they keep none of). */
+  besideManifests(): Map<string, string>;
+  /** The manifest of a written folder (absolute): the records' own, or the one the records keep of a folder beside
+   * --out; "" when there is none. */
   folderManifest(dir: string): string;
   /** What its answer files were computed from, as its records print it (src/routes/answer-inputs.ts), or null when it
    * kept none. */
@@ -68,22 +77,40 @@ export interface KeptHost {
 
 export function lastBuild(layout: Layout): LastBuild {
   let site: string | undefined;
+  let ids: FolderIds | null | undefined;
+  const folderIds = (): FolderIds | null =>
+    ids === undefined ? (ids = parseFolderIds(readText(layout.siteId) ?? "")) : ids;
   let hostsRecord: HostsRecord | null | undefined;
   const recordOfHosts = (): HostsRecord | null =>
     hostsRecord === undefined
       ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? ""))
       : hostsRecord;
+  const keptBeside = (): Array<{ dir: string; ino: number }> =>
+    [...(folderIds()?.beside ?? [])]
+      .filter(([dir, ino]) => inodeOf(layout.beside(dir)) === ino)
+      .map(([dir, ino]) => ({ dir, ino }));
   return {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
     describesSite: describesSite(layout),
+    describesBeside: (dir) => {
+      const ino = folderIds()?.beside.get(dir);
+      return ino !== undefined && inodeOf(layout.beside(dir)) === ino;
+    },
     unfinished: existsSync(layout.journal),
     siteManifest: (release) => {
       const text = (site ??= readText(layout.siteManifest) ?? "");
       if (release === true) site = undefined;
       return text;
     },
-    folderManifest: (dir) => readText(path.join(dir, MANIFEST_FILE)) ?? "",
+    keptBeside,
+    besideManifests: () => new Map(keptBeside().map(({ dir }) => [dir, readText(layout.besideManifest(dir)) ?? ""])),
+    folderManifest: (dir) =>
+      readText(
+        dir === layout.records
+          ? path.join(dir, MANIFEST_FILE)
+          : layout.besideManifest(path.relative(layout.base, dir).split(path.sep).join("/")),
+      ) ?? "",
     answerInputsText: () => readText(path.join(layout.records, ANSWER_INPUTS_FILE)),
     cataloguePrintsText: () => readText(path.join(layout.records, CATALOGUE_PRINTS_FILE)),
     parses: (tool) => readParses(layout.parsedCache, tool),
@@ -150,9 +177,13 @@ export function describesSite(layout: Layout): boolean {
   }
 }
 
-/** The stamp a folder written beside an --out keeps (it names that --out), or null: any folder, of any build. */
-export function besideStamp(folder: string): BuildStamp | null {
-  return parseStamp(readText(path.join(folder, BESIDE_STAMP_FILE)) ?? "");
+/** A folder's inode (through symlinks), or null when there is none. */
+function inodeOf(dir: string): number | null {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.ino ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a file begins with `text` (ASCII), reading no more of it. */

@@ -4,7 +4,6 @@
 // hundreds of thousands): they are implied by --out's manifest (site.manifest) and the hosts' record (hosts.json), which says each
 // host's document root and own files. docs/layout.md describes them.
 
-import { isEdgeDataPath } from "../edge/data.js";
 import { HOSTS_DIR } from "./paths.js";
 
 export interface LinkTree {
@@ -56,16 +55,3 @@ export function printTrees(trees: readonly LinkTree[]): string {
 /** Whether a path of --out is an answer's (answers all lie in api/, and nothing else does: src/output/plan/site.ts). */
 export const isAnswerPath = (sitePath: string): boolean =>
   sitePath.length > 4 && sitePath[3] === "/" && sitePath.slice(0, 3).toLowerCase() === "api";
-
-/**
- * Whether the tree links a file of --out (its path, or the file: a large site's answers make their paths only
- * when asked, and an answer's is asked only when one of the host's own files lies among them). Whether it is an
- * answer is the caller's to say.
- */
-export function treeHolds(tree: LinkTree, answer: boolean, file: string | { readonly path: string }): boolean {
-  if (answer && tree.docroot === "plain") return false; // an edge host's handler answers /api.php
-  if (answer && !tree.ownAmongAnswers) return true;
-  const sitePath = typeof file === "string" ? file : file.path;
-  if (!answer && tree.docroot === "site" && isEdgeDataPath(sitePath)) return false;
-  return !tree.own.has(sitePath);
-}

@@ -5,12 +5,13 @@
 //   ├── dist/                    --out: the public site only (what `serve dist`, the preview and verify read)
 //   ├── .build-index-site/dist/  the build's own records, one folder per --out, never published or served as such
 //   │   ├── build.json           the stamp: format, inputs key, hosts, counts, the folders written
-//   │   ├── site.manifest        a hash and size per file of dist/;  site.id: which dist/ they describe
+//   │   ├── site.manifest        a hash and size per file of dist/;  site.id: which dist/ and folders beside it
+//   │   ├── beside/<dir>.manifest  a hash and size per file of each folder beside dist/ (".vercel/output")
 //   │   ├── routes.json          the route table;  serve.json: the static rules the preview hands serve-handler
 //   │   ├── handler.js           the request-time handler (Cloudflare-shaped), when an edge host is built
 //   │   └── hosts/<host>/        a host's upload (links to dist/'s files it serves, and its configs: netlify,
 //   │                            apache, cloudflare, nginx's root/, …)
-//   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place
+//   └── .netlify/v1/, .vercel/output/   the folders a platform reads from its fixed place (no file of ours inside)
 
 import path from "node:path";
 
@@ -24,6 +25,9 @@ export const SITE_ID_FILE = "site.id";
 export const ROUTES_FILE = "routes.json";
 export const SERVE_FILE = "serve.json";
 export const HOSTS_DIR = "hosts";
+/** The records' folder of the manifests of the folders beside --out: `beside/<dir>.manifest` (".vercel/output"). */
+export const BESIDE_DIR = "beside";
+export const BESIDE_MANIFEST_SUFFIX = ".manifest";
 /** The request-time handler as a Cloudflare-shaped module, kept when an edge host is built (what the preview runs). */
 export const HANDLER_FILE = "handler.js";
 /** What each answer file was computed from (src/routes/answer-inputs.ts), when a static host is built: an in-place
@@ -35,12 +39,16 @@ export const HOSTS_RECORD_FILE = "hosts.json";
 /** A print of what each page of the catalogue shows (src/catalogue/index.ts), when the catalogue is built: an
  * in-place update makes again only the pages whose print changed. */
 export const CATALOGUE_PRINTS_FILE = "catalogue-inputs.json";
-/** The manifest that every folder the build writes keeps inside (the records, the folders beside --out): a hash and
- * size per file; its first line also marks the folder as this tool's. --out's own is the records' site.manifest. */
+/** The manifest the records keep inside: a hash and size per file; its first line also marks the folder as this
+ * tool's. --out's is the records' site.manifest, each folder beside --out's `beside/<dir>.manifest`. */
 export const MANIFEST_FILE = ".build-manifest";
 export const MANIFEST_HEADER = "build-index-site manifest 1";
-/** The stamp in each folder written beside --out (".netlify/v1"): the build's own, naming its --out. */
-export const BESIDE_STAMP_FILE = ".build-inputs";
+/** The stamp that builds of layout format 3 and before left in each folder beside --out, naming its --out (with their
+ * manifest, MANIFEST_FILE): read only to name the owner of such a folder. */
+export const OLD_BESIDE_STAMP_FILE = ".build-inputs";
+/** Beside the records folder (`.build-index-site/<name>.pending`): the folders a full build under way swapped in
+ * before its records name them. */
+export const PENDING_SUFFIX = ".pending";
 
 export interface Layout {
   /** --out, absolute: the public site. */
@@ -68,6 +76,11 @@ export interface Layout {
   /** The content's JSON files as parsed and checked (`.build-index-site/<name>.parsed`): the next build parses only
    * those whose bytes changed (src/content/parse-cache.ts). */
   parsedCache: string;
+  /** The identities of the folders a full build under way swapped in, or is about to, until its records name them
+   * (`.build-index-site/<name>.pending`, src/output/claim/pending.ts). */
+  pending: string;
+  /** The manifest the records keep of a folder beside --out (".netlify/v1"). */
+  besideManifest(dir: string): string;
   /** A host's own folder in the records. */
   host(name: string): string;
   /** A platform's folder beside --out (".netlify/v1"). */
@@ -96,6 +109,8 @@ export function layoutOf(outDir: string): Layout {
     folders: `${records}.dirs`,
     contentCache: `${records}.content`,
     parsedCache: `${records}.parsed`,
+    pending: `${records}${PENDING_SUFFIX}`,
+    besideManifest: (dir) => path.join(records, BESIDE_DIR, ...`${dir}${BESIDE_MANIFEST_SUFFIX}`.split("/")),
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),
   };

@@ -1,13 +1,13 @@
 // src/layout/stamp.ts
-// The stamp a build leaves in its records (`build.json`) and in each folder it writes beside --out: what was built
-// from which inputs, and which folders belong to it. Pure: printing and parsing only.
+// The stamp a build leaves in its records (`build.json`): what was built from which inputs, and which folders belong
+// to it; and the identities of those folders (`site.id`). Pure: printing and parsing only.
 
 /** Bumped when the layout changes; a build of another format is not read (it is rebuilt, and `verify` refuses it). */
-export const LAYOUT_FORMAT = 3;
+export const LAYOUT_FORMAT = 4;
 
 export interface BuildStamp {
   format: number;
-  /** The name of --out (the folder the stamp belongs to): a folder beside --out that names another is not ours. */
+  /** The name of --out (the folder the stamp belongs to). */
   out: string;
   /** The key of the inputs (content, options, tool): equal keys build equal outputs. */
   key: string;
@@ -15,7 +15,7 @@ export interface BuildStamp {
   warnings: number;
   answers: number;
   rules: number;
-  /** The folders written beside --out (".netlify/v1"), each with this stamp. */
+  /** The folders written beside --out (".netlify/v1"): the records keep each one's manifest and identity. */
   beside: string[];
   /** The time the answers give as the build's (seconds since the epoch: SOURCE_DATE_EPOCH, else when it ran): the
    * same inputs at the same time build the same bytes (`dev` fills its memory so, src/cli/dev.ts). */
@@ -26,18 +26,49 @@ export interface BuildStamp {
 }
 
 /**
- * The identity of the --out folder a build swapped in: its inode, which a rename keeps. Kept in a file of its own
- * (`site.id`), the one record that differs between two builds of the same inputs. A build stopped between two swaps
- * leaves records that name another --out: the next build starts over, and readers say it is incomplete. The inode is
- * printed in 20 digits (any 64-bit number), so that the record's size, and a build's count of bytes written, never
- * depends on which inode the folder got.
+ * The identities of the folders a build swapped in: --out's inode, then each folder beside it (".netlify/v1") with
+ * its own; a rename keeps an inode. Kept in a file of its own (`site.id`), the one record that differs between two
+ * builds of the same inputs. A build stopped between two swaps leaves records that name another --out: the next build
+ * starts over, and readers say it is incomplete. Each inode is printed in 20 digits (any 64-bit number), so that the
+ * record's size, and a build's count of bytes written, never depends on which inodes the folders got.
  */
-export const printSiteId = (ino: number): string => `ino ${String(ino).padStart(20, "0")}\n`;
-
-export function parseSiteId(text: string): number | null {
-  const m = /^ino (\d+)\n$/.exec(text);
-  return m === null ? null : Number(m[1]);
+export interface FolderIds {
+  out: number;
+  /** By the folder's path relative to the folder that holds --out. */
+  beside: ReadonlyMap<string, number>;
 }
+
+/** One line of `site.id` (and of the pending record, src/output/claim/pending.ts): `ino <digits>[ <dir>]`. */
+export const printIdLine = (ino: number, dir?: string): string =>
+  `ino ${String(ino).padStart(20, "0")}${dir === undefined ? "" : ` ${dir}`}\n`;
+
+/** A line `ino <digits>[ <dir>]`, or null. */
+export function parseIdLine(line: string): { ino: number; dir?: string } | null {
+  const m = /^ino (\d+)(?: (\S.*))?$/.exec(line);
+  if (m === null) return null;
+  return m[2] === undefined ? { ino: Number(m[1]) } : { ino: Number(m[1]), dir: m[2] };
+}
+
+export const printSiteId = (ino: number, beside: ReadonlyArray<{ dir: string; ino: number }> = []): string =>
+  printIdLine(ino) + beside.map((b) => printIdLine(b.ino, b.dir)).join("");
+
+/** The identities `site.id` names, or null when it is not one (the first line names --out). */
+export function parseFolderIds(text: string): FolderIds | null {
+  const lines = text.split("\n");
+  if (lines.pop() !== "") return null;
+  const first = parseIdLine(lines[0] ?? "");
+  if (first === null || first.dir !== undefined) return null;
+  const beside = new Map<string, number>();
+  for (const line of lines.slice(1)) {
+    const id = parseIdLine(line);
+    if (id?.dir === undefined) return null;
+    beside.set(id.dir, id.ino);
+  }
+  return { out: first.ino, beside };
+}
+
+/** --out's inode as `site.id` names it, or null. */
+export const parseSiteId = (text: string): number | null => parseFolderIds(text)?.out ?? null;
 
 export const printStamp = (stamp: BuildStamp): string => `${JSON.stringify(stamp, null, 2)}\n`;
 

@@ -3,6 +3,8 @@
 // file): for what `dev` keeps between builds and makes again only where an edit reaches (the answers' prints, the
 // catalogue's view, the handler's data).
 
+import type { ModelChanges, SiteModel } from "./types.js";
+
 /** What changed between two maps: the changed entries' keys, and their positions in `now`. */
 export interface ChangedEntries {
   readonly keys: readonly string[];
@@ -62,3 +64,17 @@ export function changedValues<V>(
 ): readonly string[] | null {
   return changedEntries(was, now, same)?.keys ?? null;
 }
+
+/** What changed from one model's maps to the next's (SiteModel.changes). */
+export function modelChanges(was: ModelMaps, now: ModelMaps): ModelChanges {
+  const maps = { iconMap: was.iconMap.entries, indexing: was.extensionMap.indexing, viewing: was.extensionMap.viewing };
+  return {
+    was: maps,
+    iconMap: changedValues(maps.iconMap, now.iconMap.entries),
+    indexing: changedValues(maps.indexing, now.extensionMap.indexing),
+    viewing: changedValues(maps.viewing, now.extensionMap.viewing),
+  };
+}
+
+/** The maps of a model that SiteModel.changes compares. */
+export type ModelMaps = Pick<SiteModel, "iconMap" | "extensionMap">;

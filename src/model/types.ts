@@ -38,6 +38,24 @@ export interface SiteModel {
   /** Every regular file directly in icons/, by exact name (icons or not: findIcon accepts any existing file). */
   iconDirFiles: ReadonlyMap<string, FileInfo>;
   configReference: { text: string; lastModified: number } | null;
+  /** What changed since the model `dev` made before this one (src/content/load-content.ts: ModelParts); absent in a
+   * build that made no model before. */
+  changes?: ModelChanges;
+}
+
+/**
+ * The maps of the model made before, and the keys whose values changed in each (src/model/changed-values.ts), in
+ * order; null where a map's keys changed (added, removed or moved): then what is made of it is made anew.
+ */
+export interface ModelChanges {
+  was: {
+    iconMap: ReadonlyMap<string, string>;
+    indexing: ReadonlyMap<string, string>;
+    viewing: ReadonlyMap<string, string>;
+  };
+  iconMap: readonly string[] | null;
+  indexing: readonly string[] | null;
+  viewing: readonly string[] | null;
 }
 
 /** extensionMap.json's two objects, with the lookup maps derived from them (every model builder makes it here). */

@@ -17,7 +17,14 @@ import type { ManifestEntries, ManifestText } from "./manifests/entries.js";
 import type { ManifestLines } from "./manifests/lines.js";
 import { mtimesLine } from "./manifests/print.js";
 import { foldersIn, type OutputFile } from "./plan/files.js";
-import { planPublish, type PublishInput, type PublishPlan, type SiteWritten } from "./plan/publish-plan.js";
+import { addPending, removePending } from "./claim/pending.js";
+import {
+  planPublish,
+  type BesideWritten,
+  type PublishInput,
+  type PublishPlan,
+  type SiteWritten,
+} from "./plan/publish-plan.js";
 import { treeLinks } from "./plan/tree-links.js";
 import {
   keptByInputs,
@@ -111,6 +118,8 @@ function canUpdate(
   const beside = plan.beside.map((b) => b.dir);
   if (stamp.beside.length !== beside.length || stamp.beside.some((dir) => !beside.includes(layout.beside(dir))))
     return false;
+  // The manifest the records keep of each folder beside --out is that folder's.
+  if (!plan.beside.every((b) => last.describesBeside(b.name))) return false;
   const trees = last.linkTrees();
   if (trees === null || printTrees(trees) !== printTrees(plan.trees)) return false;
   // The manifest's second line.
@@ -164,23 +173,39 @@ async function inFull(
   const previous = (): string | null =>
     dirty.size === 0 && last.describesSite && last.recordsAreOurs() ? last.siteManifest(true) : null;
   forgetFolders(layout.folders);
+  // Each folder swapped in before the records name it is named in the pending record first: a build stopped between
+  // the two leaves it this build's for the next one (src/output/claim/pending.ts).
+  const pending = (dir?: string) => (ino: number) => addPending(layout.pending, ino, dir);
   const site = await writeOutput(layout.out, plan.site, {
     ...options.write,
     ...reuse,
     claim: options.claim,
     ...dated,
     manifest: { previous: previous() },
+    beforeSwap: pending(),
   });
   const written = siteWritten(layout, site);
   const folders = [{ dir: layout.out, folders: withParents(foldersIn(plan.site)) }];
+  const beside: BesideWritten[] = [];
   // Once --out is swapped in, Ctrl-C no longer stops the build (its signal is not passed on): it finishes, rather
   // than leave new answers with an old handler and say that nothing was written.
+  // The manifests the records keep of the folders beside --out that they describe: their unchanged files are reused.
+  const kept = dirty.size === 0 && last.recordsAreOurs() ? last.besideManifests() : new Map<string, string>();
   for (const folder of plan.beside) {
     const files = folder.files(written);
-    await writeOutput(folder.dir, files, { ...write, ...reuse, ...dated });
+    const stats = await writeOutput(folder.dir, files, {
+      ...write,
+      ...reuse,
+      ...dated,
+      // Checked before the build began (src/output/claim/folder-checks.ts: checkBeside); it holds no marker.
+      replaceOut: true,
+      manifest: { previous: kept.get(folder.name) ?? null },
+      beforeSwap: pending(folder.name),
+    });
+    beside.push({ dir: folder.name, ino: stats.ino, manifest: stats.manifest ?? noManifest });
     folders.push({ dir: folder.dir, folders: withParents(foldersIn(files)) });
   }
-  const recordFiles = plan.recordsApart(written);
+  const recordFiles = plan.recordsApart(written, beside);
   const records = await writeOutput(layout.records, recordFiles.files, {
     ...write,
     ...reuse,
@@ -188,6 +213,7 @@ async function inFull(
     implied: recordFiles.links,
   });
   folders.push({ dir: layout.records, folders: withParents(recordFiles.folders) });
+  removePending(layout.pending);
   removeJournal(layout.journal);
   if (options.once !== true) recordFolders(layout.folders, folders);
   return {
@@ -242,6 +268,7 @@ function inPlace(layout: Layout, last: LastBuild, plan: PublishPlan, start: Upda
     return null;
   }
   const others = updateOthers(layout, last, plan, { site, trusted, start });
+  removePending(layout.pending); // what a full build stopped before its records left (they name its folders now)
   removeJournal(layout.journal);
   if (options.once !== true)
     recordFolders(layout.folders, [{ dir: layout.out, folders: site.folders }, ...others.folders]);
@@ -275,29 +302,32 @@ function updateOthers(
     indexes: new Set(site.writtenIndexes),
   };
   const written = siteWritten(layout, site);
-  const folders = [
-    ...plan.beside.map((b) => ({ dir: b.dir, files: () => ({ files: b.files(written), implied: undefined }) })),
-    { dir: layout.records, files: () => recordsToUpdate(layout, plan, { site, written, rewritten, trusted, dirty }) },
-  ];
   const done = { bytes: 0, written: 0, removed: 0, folders: [] as Array<{ dir: string; folders: Set<string> }> };
-  for (const folder of folders) {
-    const { files, implied } = folder.files();
-    const stats = updateInPlace(folder.dir, files, {
+  const update = (dir: string, files: OutputFile[], more: Partial<UpdateOptions>): UpdateStats => {
+    const stats = updateInPlace(dir, files, {
       journal: layout.journal,
       ...(epoch === undefined ? {} : { sourceDateEpoch: epoch }),
-      previous: last.folderManifest(folder.dir),
-      trusted: trusted(folder.dir),
-      dirty: dirty.get(folder.dir) ?? new Set(),
+      previous: last.folderManifest(dir),
+      trusted: trusted(dir),
+      dirty: dirty.get(dir) ?? new Set(),
       manifestInside: true,
       rewritten,
       ...(options.write.onFile === undefined ? {} : { onFile: options.write.onFile }),
-      ...(implied === undefined ? {} : { implied }),
+      ...more,
     })!;
-    if (folder.dir === layout.records) done.bytes += stats.bytes;
     done.written += stats.written.length;
     done.removed += stats.removed.length;
-    done.folders.push({ dir: folder.dir, folders: stats.folders });
+    done.folders.push({ dir, folders: stats.folders });
+    return stats;
+  };
+  // The folders beside --out keep no manifest inside: the records keep it, with their identities.
+  const beside: BesideWritten[] = [];
+  for (const b of plan.beside) {
+    const stats = update(b.dir, b.files(written), { manifestInside: false });
+    beside.push({ dir: b.name, ino: stats.ino, manifest: stats.manifest ?? noManifest });
   }
+  const records = recordsToUpdate(layout, plan, { site, written, beside, rewritten, trusted, dirty });
+  done.bytes += update(layout.records, records.files, { implied: records.implied }).bytes;
   return done;
 }
 
@@ -309,13 +339,14 @@ function recordsToUpdate(
   at: {
     site: UpdateStats;
     written: SiteWritten;
+    beside: readonly BesideWritten[];
     rewritten: { indexes: ReadonlySet<number> };
     trusted: (dir: string) => (rel: string) => boolean;
     dirty: Dirty;
   },
 ): { files: OutputFile[]; implied: UpdateOptions["implied"] } {
   const { site } = at;
-  const files = plan.records(at.written, false);
+  const files = plan.records(at.written, at.beside, false);
   const links = treeLinks(
     plan.trees,
     { files: plan.site, entries: site.entries, dir: layout.out },

@@ -1,6 +1,6 @@
 // src/output/stamp.ts
-// The stamp a build leaves in its records and in each folder it writes beside --out (src/layout/stamp.ts prints it):
-// what was built, from which inputs, by which tool.
+// The stamp a build leaves in its records (src/layout/stamp.ts prints it): what was built, from which inputs, by which
+// tool, and which folders it wrote beside --out.
 
 import path from "node:path";
 import type { Diagnostic } from "../errors.js";

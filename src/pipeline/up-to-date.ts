@@ -8,8 +8,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RawContent } from "../content/read-content.js";
-import { isAnswerPath, treeHolds, type LinkTree } from "../layout/link-trees.js";
-import { besideStamp, lastBuild } from "../layout/last-build.js";
+import { isAnswerPath, type LinkTree } from "../layout/link-trees.js";
+import { treeHolds } from "../output/plan/tree-links.js";
+import { lastBuild } from "../layout/last-build.js";
 import type { BuildStamp } from "../layout/stamp.js";
 import { MANIFEST_HEADER, type Layout } from "../layout/paths.js";
 
@@ -121,9 +122,8 @@ export function upToDate(layout: Layout, key: string, raw: RawContent, sourceDat
   if (!intact(layout.records, last.folderManifest(layout.records), null)) return null;
   for (const dir of stamp.beside) {
     const folder = layout.beside(dir);
-    const beside = besideStamp(folder);
-    if (beside === null || beside.key !== key || beside.out !== stamp.out) return null;
-    if (!intact(folder, last.folderManifest(folder), null)) return null;
+    // The records' manifest of the folder is its own: they name its identity.
+    if (!last.describesBeside(dir) || !intact(folder, last.folderManifest(folder), null)) return null;
   }
   return stamp;
 }

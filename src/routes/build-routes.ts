@@ -85,16 +85,15 @@ function versionCheckRules(r: RouteBuilder, site: SiteModel): void {
       A.versionCheck(site, empty),
     );
   }
-  r.set(
-    "versionCheck.known",
-    vc,
-    "current_version",
-    r.list("versions", () => site.versions.filter((v) => !isEmptyParam(v))),
-    "/api/versionCheck",
-    (v) => A.versionCheck(site, v),
-    false,
-    versionKey,
-  );
+  r.set({
+    id: "versionCheck.known",
+    match: vc,
+    param: "current_version",
+    members: r.list("versions", () => site.versions.filter((v) => !isEmptyParam(v))),
+    dir: "/api/versionCheck",
+    answerFor: (v) => A.versionCheck(site, v),
+    inputs: versionKey,
+  });
   r.one(
     "versionCheck.unknown",
     { ...vc, current_version: present },
@@ -139,16 +138,16 @@ function extensionSettingRules(r: RouteBuilder, site: SiteModel, knownExtensions
   );
   const gesDir = "/api/getExtensionSetting";
   for (const type of ["indexing", "viewing"] as const) {
-    r.set(
-      `getExtensionSetting.${type}`,
-      { ...ges, type: eq(type) },
-      "extension",
-      settingKeys,
-      `${gesDir}/${type}`,
-      (e) => A.getExtensionSetting(site, e, type),
-      true,
-      extensionKey,
-    );
+    r.set({
+      id: `getExtensionSetting.${type}`,
+      match: { ...ges, type: eq(type) },
+      param: "extension",
+      members: settingKeys,
+      dir: `${gesDir}/${type}`,
+      answerFor: (e) => A.getExtensionSetting(site, e, type),
+      ignoreCase: true,
+      inputs: extensionKey,
+    });
   }
   return settingKeys;
 }
@@ -158,36 +157,36 @@ function extensionSettingOtherTypeRules(r: RouteBuilder, site: SiteModel, settin
   const ges = action("getExtensionSetting");
   const gesDir = "/api/getExtensionSetting";
   // The empty types are echoed as given; the file for type "" also answers any other type (then echoed as "").
-  r.set(
-    "getExtensionSetting.type-0",
-    { ...ges, type: eq("0") },
-    "extension",
-    settingKeys,
-    `${gesDir}/type-0`,
-    (e) => A.getExtensionSetting(site, e, "0"),
-    true,
-    extensionKey,
-  );
-  r.set(
-    "getExtensionSetting.other-type",
-    { ...ges, type: present },
-    "extension",
-    settingKeys,
-    `${gesDir}/type-empty`,
-    (e) => A.getExtensionSetting(site, e, ""),
-    true,
-    extensionKey,
-  );
-  r.set(
-    "getExtensionSetting.default-type",
-    ges,
-    "extension",
-    settingKeys,
-    `${gesDir}/indexing`,
-    (e) => A.getExtensionSetting(site, e, undefined),
-    true,
-    extensionKey,
-  );
+  r.set({
+    id: "getExtensionSetting.type-0",
+    match: { ...ges, type: eq("0") },
+    param: "extension",
+    members: settingKeys,
+    dir: `${gesDir}/type-0`,
+    answerFor: (e) => A.getExtensionSetting(site, e, "0"),
+    ignoreCase: true,
+    inputs: extensionKey,
+  });
+  r.set({
+    id: "getExtensionSetting.other-type",
+    match: { ...ges, type: present },
+    param: "extension",
+    members: settingKeys,
+    dir: `${gesDir}/type-empty`,
+    answerFor: (e) => A.getExtensionSetting(site, e, ""),
+    ignoreCase: true,
+    inputs: extensionKey,
+  });
+  r.set({
+    id: "getExtensionSetting.default-type",
+    match: ges,
+    param: "extension",
+    members: settingKeys,
+    dir: `${gesDir}/indexing`,
+    answerFor: (e) => A.getExtensionSetting(site, e, undefined),
+    ignoreCase: true,
+    inputs: extensionKey,
+  });
   for (const type of ["indexing", "viewing"] as const) {
     r.one(
       `getExtensionSetting.${type}.unknown`,
@@ -243,26 +242,26 @@ function iconRules(r: RouteBuilder, site: SiteModel): void {
       A.icon(site, empty),
     );
   }
-  r.set(
-    "icon.known",
-    ic,
-    "name",
-    r.list("icon names", () => sortedIconNames(site)),
-    "/api/icon",
-    (name) => A.icon(site, name),
-    false,
-    iconKey,
-  );
-  r.set(
-    "icon.wrong-type",
-    ic,
-    "name",
-    r.list("other icon files", () => [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n))),
-    "/api/icon/invalid",
-    (name) => A.icon(site, name),
-    false,
-    iconKey,
-  );
+  r.set({
+    id: "icon.known",
+    match: ic,
+    param: "name",
+    members: r.list("icon names", () => sortedIconNames(site)),
+    dir: "/api/icon",
+    answerFor: (name) => A.icon(site, name),
+    inputs: iconKey,
+  });
+  r.set({
+    id: "icon.wrong-type",
+    match: ic,
+    param: "name",
+    members: r.list("other icon files", () =>
+      [...site.iconDirFiles.keys()].filter((n) => !isIconName(n) && !isEmptyParam(n)),
+    ),
+    dir: "/api/icon/invalid",
+    answerFor: (name) => A.icon(site, name),
+    inputs: iconKey,
+  });
   r.one("icon.unknown", { ...ic, name: present }, "/api/errors/icon-not-found.json", A.icon(site, UNKNOWN_ICON));
   r.one("icon.missing", ic, "/api/errors/icon-name-required.json", A.icon(site, undefined));
 }
@@ -272,14 +271,14 @@ function findIconByTypeRules(r: RouteBuilder, site: SiteModel, knownExtensions: 
   // findIcon: folder (the answer echoes the extension), then files by extension with common case variants.
   const fi = action("findIcon");
   const fiDir = "/api/findIcon";
-  r.setByCase(
-    "findIcon.folder",
-    { ...fi, type: eq("folder") },
-    "extension",
-    r.list("folder extensions", () => [...knownExtensions.filter((e) => e !== ""), "0"]),
-    `${fiDir}/folder`,
-    (e) => A.findIcon(site, "folder", e),
-  );
+  r.setByCase({
+    id: "findIcon.folder",
+    match: { ...fi, type: eq("folder") },
+    param: "extension",
+    members: r.list("folder extensions", () => [...knownExtensions.filter((e) => e !== ""), "0"]),
+    dir: `${fiDir}/folder`,
+    answerFor: (e) => A.findIcon(site, "folder", e),
+  });
   r.one(
     "findIcon.folder.other",
     { ...fi, type: eq("folder") },
@@ -299,15 +298,15 @@ function findIconByTypeRules(r: RouteBuilder, site: SiteModel, knownExtensions: 
     ["", "type-empty"],
     ["0", "type-0"],
   ] as const) {
-    r.setByCase(
-      `findIcon.${dir}`,
-      { ...fi, type: eq(type) },
-      "extension",
-      r.list("nonempty extensions", () => knownExtensions.filter((e) => !isEmptyParam(e))),
-      `${fiDir}/${dir}`,
-      (e) => A.findIcon(site, type, e),
-      extensionKey,
-    );
+    r.setByCase({
+      id: `findIcon.${dir}`,
+      match: { ...fi, type: eq(type) },
+      param: "extension",
+      members: r.list("nonempty extensions", () => knownExtensions.filter((e) => !isEmptyParam(e))),
+      dir: `${fiDir}/${dir}`,
+      answerFor: (e) => A.findIcon(site, type, e),
+      inputs: extensionKey,
+    });
   }
 }
 
@@ -323,26 +322,26 @@ function findIconFileRules(r: RouteBuilder, site: SiteModel, knownExtensions: st
     }
     return sortBytes([...variantSet]);
   });
-  r.setByCase(
-    "findIcon.file",
-    fi,
-    "extension",
-    variants,
-    `${fiDir}/file`,
-    (e) => A.findIcon(site, undefined, e),
-    extensionKey,
-  );
+  r.setByCase({
+    id: "findIcon.file",
+    match: fi,
+    param: "extension",
+    members: variants,
+    dir: `${fiDir}/file`,
+    answerFor: (e) => A.findIcon(site, undefined, e),
+    inputs: extensionKey,
+  });
   // Other case mixes: the icon of the lower-cased extension (the echo shows it lower-cased).
-  r.set(
-    "findIcon.file.any-case",
-    fi,
-    "extension",
-    r.list("lower variants", () => variants.filter((v) => v === asciiLower(v))),
-    `${fiDir}/file`,
-    (e) => A.findIcon(site, undefined, e),
-    true,
-    extensionKey,
-  );
+  r.set({
+    id: "findIcon.file.any-case",
+    match: fi,
+    param: "extension",
+    members: r.list("lower variants", () => variants.filter((v) => v === asciiLower(v))),
+    dir: `${fiDir}/file`,
+    answerFor: (e) => A.findIcon(site, undefined, e),
+    ignoreCase: true,
+    inputs: extensionKey,
+  });
   r.one(
     "findIcon.file.unknown",
     { ...fi, extension: present },

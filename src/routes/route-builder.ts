@@ -78,6 +78,25 @@ function sameLists(a: ReadonlyArray<readonly string[]>, b: ReadonlyArray<readonl
 /** No memo (a build outside `dev`): every list is made. */
 export const NO_MEMO = { list: <T>(_name: string, make: () => T): T => make() };
 
+/** A set of values of one parameter, each member answered by a file of its own (RouteBuilder.set). */
+export interface MemberSet {
+  /** The rule's id. */
+  id: string;
+  /** What the rest of the request must be. */
+  match: Record<string, Predicate>;
+  /** The parameter whose value picks the member. */
+  param: string;
+  members: Iterable<string>;
+  /** The folder of the members' files. */
+  dir: string;
+  answerFor: (member: string) => Answer;
+  /** Whether the parameter's value matches a member in any case. */
+  ignoreCase?: boolean;
+  /** The key of a member's inputs besides the global ones (src/routes/answer-inputs.ts); none for answers that read
+   * only those. */
+  inputs?: (member: string) => string;
+}
+
 export class RouteBuilder {
   readonly rules: Rule[] = [];
   readonly files = new AnswerFiles();
@@ -107,19 +126,9 @@ export class RouteBuilder {
   /**
    * A rule for a set of values of `param`: each member gets its own file at `dir/<member>.json`, its answer made
    * only when the file is written. Members outside the safe charset get a rule of their own, with an escaped file
-   * name, right before the set. `inputs` names the key of a member's inputs besides the global ones
-   * (src/routes/answer-inputs.ts); none for answers that read only those.
+   * name, right before the set.
    */
-  set(
-    id: string,
-    match: Record<string, Predicate>,
-    param: string,
-    members: Iterable<string>,
-    dir: string,
-    answerFor: (member: string) => Answer,
-    ignoreCase = false,
-    inputs?: (member: string) => string,
-  ): void {
+  set({ id, match, param, members, dir, answerFor, ignoreCase = false, inputs }: MemberSet): void {
     const { safe, escaped } = this.list(`set ${id}`, () => {
       const split = { safe: [] as string[], escaped: [] as string[] };
       for (const member of sortedUnique(members)) (SAFE_VALUE.test(member) ? split.safe : split.escaped).push(member);
@@ -157,15 +166,7 @@ export class RouteBuilder {
    * `set` for values whose case matters (the answer echoes them): one set per case class, each in a folder of its
    * own (`dir`, `dir-upper`, `dir-capitalized`, `dir-mixed`), so that `TXT` and `txt` never share a file name.
    */
-  setByCase(
-    id: string,
-    match: Record<string, Predicate>,
-    param: string,
-    members: Iterable<string>,
-    dir: string,
-    answerFor: (member: string) => Answer,
-    inputs?: (member: string) => string,
-  ): void {
+  setByCase({ id, match, param, members, dir, answerFor, inputs }: Omit<MemberSet, "ignoreCase">): void {
     const byClass = this.list(`case ${id}`, () => {
       const classes = new Map<string, string[]>();
       for (const m of new Set(members)) {
@@ -177,6 +178,14 @@ export class RouteBuilder {
       return classes;
     });
     for (const cls of CASE_CLASSES)
-      this.set(`${id}${cls}`, match, param, byClass.get(cls) ?? [], `${dir}${cls}`, answerFor, false, inputs);
+      this.set({
+        id: `${id}${cls}`,
+        match,
+        param,
+        members: byClass.get(cls) ?? [],
+        dir: `${dir}${cls}`,
+        answerFor,
+        ...(inputs === undefined ? {} : { inputs }),
+      });
   }
 }

@@ -1,7 +1,7 @@
 // test/helpers/manifests.ts
 // What a build's manifests say of its files, held to the files themselves: each line "<sha1> <size> <path>" of the
-// records' site.manifest (--out's files) and of every folder's .build-manifest names a file with exactly those
-// bytes. A writer that records a hash it did not compute (a host's file, hashed once from the hosts' record) is held
+// records' site.manifest (--out's files), of their beside/<dir>.manifest (each folder beside --out) and of their own
+// .build-manifest names a file with exactly those bytes. A writer that records a hash it did not compute (a host's file, hashed once from the hosts' record) is held
 // here to the bytes on disk, which a comparison of two builds cannot see when both record the same wrong hash.
 
 import { createHash } from "node:crypto";
@@ -29,8 +29,8 @@ function untrue(dir: string, manifest: string): string[] {
   return wrong;
 }
 
-/** Every manifest line of the build of `out` (its records' site.manifest, and the .build-manifest of the records and
- * of each folder its stamp names beside --out) that its file does not bear out; empty when all are true. */
+/** Every manifest line of the build of `out` (its records' site.manifest, their manifest of each folder its stamp
+ * names beside --out, and their own .build-manifest) that its file does not bear out; empty when all are true. */
 export function untrueManifestLines(out: string): string[] {
   const layout = layoutOf(out);
   const stamp = parseStamp(readFileSync(layout.stamp, "utf8"));
@@ -38,7 +38,7 @@ export function untrueManifestLines(out: string): string[] {
   return [
     ...untrue(out, layout.siteManifest),
     ...untrue(layout.records, path.join(layout.records, MANIFEST_FILE)),
-    ...stamp.beside.map((dir) => layout.beside(dir)).flatMap((dir) => untrue(dir, path.join(dir, MANIFEST_FILE))),
+    ...stamp.beside.flatMap((dir) => untrue(layout.beside(dir), layout.besideManifest(dir))),
   ];
 }
 

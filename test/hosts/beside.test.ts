@@ -1,6 +1,7 @@
 // test/hosts/beside.test.ts
 // The edge hosts' folders beside --out (.netlify/v1, .vercel/output): written whole and atomically by the writer
-// (each with its own manifest and stamp), never over a folder the build did not write, and rebuilt when missing.
+// (their manifests and identities in --out's records, no file of ours inside), never over a folder the build did not
+// write, and rebuilt when missing.
 
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -11,6 +12,7 @@ import type { BuildOptions } from "../../src/pipeline/options.js";
 import { UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";
+import { untrueManifestLines } from "../helpers/manifests.js";
 
 const temps: string[] = [];
 afterAll(async () => Promise.all(temps.map(removeDir)));
@@ -27,6 +29,33 @@ async function setup(): Promise<BuildOptions & { root: string }> {
   };
 }
 
+/** The folders beside --out that the records' site.id names, with their inodes. */
+async function folderIds(out: string): Promise<Record<string, number>> {
+  const lines = (await readFile(layoutOf(out).siteId, "utf8")).split("\n").slice(1, -1);
+  return Object.fromEntries(lines.map((l) => [l.split(" ")[2]!, Number(l.split(" ")[1])]));
+}
+
+/** The records name each folder beside --out as it is, their manifests of them are true, and none holds a mark. */
+async function expectRecorded(options: { root: string; out: string }): Promise<void> {
+  const dirs = [".netlify/v1", ".vercel/output"];
+  const inodes = await Promise.all(dirs.map(async (d) => (await stat(path.join(options.root, d))).ino));
+  expect(await folderIds(options.out)).toEqual(Object.fromEntries(dirs.map((d, i) => [d, inodes[i]])));
+  expect(untrueManifestLines(options.out)).toEqual([]);
+  for (const dir of dirs) {
+    const files = await list(path.join(options.root, dir));
+    expect(
+      files.filter((f) => f.startsWith(".build-")),
+      dir,
+    ).toEqual([]);
+  }
+}
+
+/** Every file of a folder with its bytes. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files = await list(dir);
+  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(path.join(dir, f), "utf8")])));
+}
+
 const list = async (dir: string): Promise<string[]> =>
   (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
@@ -39,11 +68,20 @@ describe("folders beside --out", () => {
     await build(options);
     expect((await readdir(options.root)).sort()).toEqual([".build-index-site", ".netlify", ".vercel", "dist"]);
     expect(await list(path.join(options.root, ".netlify/v1"))).toEqual([
-      ".build-inputs",
-      ".build-manifest",
       "config.json",
       "edge-functions/build-index-site-api/build-index-site-api.js",
     ]);
+    // Their manifests are in the records, each true of its folder, and site.id names each folder.
+    const records = layoutOf(options.out).records;
+    expect((await list(path.join(records, "beside"))).sort()).toEqual([
+      ".netlify/v1.manifest",
+      ".vercel/output.manifest",
+    ]);
+    expect(untrueManifestLines(options.out)).toEqual([]);
+    expect(await folderIds(options.out)).toEqual({
+      ".netlify/v1": (await stat(path.join(options.root, ".netlify/v1"))).ino,
+      ".vercel/output": (await stat(path.join(options.root, ".vercel/output"))).ino,
+    });
     // The handler's data files are in --out (Netlify publishes its copy of it), and no answer file is there.
     const dist = await list(options.out);
     expect(dist).toContain("_edge-data/core.json");
@@ -109,15 +147,72 @@ describe("folders beside --out", () => {
   it("two sites built into one folder do not overwrite each other's .netlify/v1 (refused, exit 2, nothing written)", async () => {
     const options = await setup();
     await build(options);
-    const before = await readFile(path.join(options.root, ".netlify/v1/.build-inputs"), "utf8");
+    const before = await snapshot(path.join(options.root, ".netlify/v1"));
     const other = { ...options, out: path.join(options.root, "public"), baseUrl: "https://b.example.org" };
     await expect(build(other)).rejects.toThrow(UsageError);
     await expect(build(other)).rejects.toThrow(/\.netlify\/v1 belongs to the build of .*dist, not of --out .*public/);
     expect(existsSync(other.out)).toBe(false);
-    expect(await readFile(path.join(options.root, ".netlify/v1/.build-inputs"), "utf8")).toBe(before);
+    expect(await snapshot(path.join(options.root, ".netlify/v1"))).toEqual(before);
     // The first site still builds, and a site without a folder beside --out shares the base folder freely.
     expect("model" in (await build({ ...other, hosts: ["nginx"] }))).toBe(true);
     expect("model" in (await build(options))).toBe(true);
+  });
+
+  it("names the other --out, and what its build left, in the refusal's hint", async () => {
+    const options = await setup();
+    await build(options);
+    const other = { ...options, out: path.join(options.root, "public") };
+    const error = await build(other).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    const hint = (error as UsageError).hint ?? "";
+    for (const p of ["dist", ".build-index-site/dist", ".netlify/v1", ".vercel/output"])
+      expect(hint, p).toContain(path.relative(process.cwd(), path.join(options.root, p)));
+  });
+
+  it("takes an empty folder, and refuses one the records do not name (made again by hand)", async () => {
+    const options = await setup();
+    await mkdir(path.join(options.root, ".vercel/output"), { recursive: true });
+    await build(options);
+    expect(existsSync(path.join(options.root, ".vercel/output/config.json"))).toBe(true);
+    // Removed and made again with a file of its own: not the folder the records name.
+    await rm(path.join(options.root, ".vercel/output"), { recursive: true });
+    await mkdir(path.join(options.root, ".vercel/output"));
+    await writeFile(path.join(options.root, ".vercel/output/mine.txt"), "mine\n");
+    await expect(build({ ...options, force: true })).rejects.toThrow(
+      /\.vercel\/output exists and was not written by build-index-site/,
+    );
+    expect(await readFile(path.join(options.root, ".vercel/output/mine.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("takes a folder an older build of this --out wrote (its marks inside), and refuses another --out's", async () => {
+    const options = await setup();
+    const old = (out: string): string => `${JSON.stringify({ format: 3, out, beside: [".netlify/v1"] })}\n`;
+    const netlify = path.join(options.root, ".netlify/v1");
+    await mkdir(netlify, { recursive: true });
+    await writeFile(path.join(netlify, ".build-manifest"), "build-index-site manifest 1\n");
+    await writeFile(path.join(netlify, ".build-inputs"), old("public"));
+    await expect(build(options)).rejects.toThrow(/\.netlify\/v1 belongs to the build of .*public, not of --out/);
+    expect(existsSync(options.out)).toBe(false);
+    await writeFile(path.join(netlify, ".build-inputs"), old("dist"));
+    await build(options);
+    expect(await list(netlify)).toEqual(["config.json", "edge-functions/build-index-site-api/build-index-site-api.js"]);
+    await expectRecorded(options);
+  });
+
+  it("a folder of a host a later build leaves out stays there, and this --out's", async () => {
+    const options = await setup();
+    await build(options);
+    const vercel = path.join(options.root, ".vercel/output");
+    const before = await snapshot(vercel);
+    await build({ ...options, hosts: ["netlify"] });
+    expect(await snapshot(vercel)).toEqual(before);
+    const other = { ...options, out: path.join(options.root, "public"), hosts: ["vercel" as const] };
+    await expect(build(other)).rejects.toThrow(/\.vercel\/output belongs to the build of .*dist, not of --out/);
+    await build(options);
+    await expectRecorded(options);
   });
 
   it("a build whose beside folder went missing is not up to date", async () => {
@@ -148,12 +243,8 @@ describe("folders beside --out", () => {
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.outDir).toBe(path.resolve(options.out));
-    // Each folder's stamp is the build's own (the records', written last).
-    for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
-      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(
-        await readFile(layoutOf(options.out).stamp, "utf8"),
-      );
-    }
+    // The records (written last) name each folder and hold its manifest.
+    await expectRecorded(options);
     expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain(
       "other.example.org",
     );
@@ -171,11 +262,7 @@ describe("folders beside --out", () => {
     });
     expect(controller.signal.aborted).toBe(true);
     expect(result.changes.mode).toBe("in place");
-    for (const dir of [path.join(options.root, ".netlify/v1"), path.join(options.root, ".vercel/output")]) {
-      expect(await readFile(path.join(dir, ".build-inputs"), "utf8"), dir).toBe(
-        await readFile(layoutOf(options.out).stamp, "utf8"),
-      );
-    }
+    await expectRecorded(options);
     expect(await readFile(path.join(options.root, ".vercel/output/static/_edge-data/core.json"), "utf8")).toContain(
       "other.example.org",
     );

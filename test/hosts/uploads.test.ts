@@ -36,14 +36,12 @@ interface Upload {
 }
 
 const records = ".build-index-site/dist";
-// The folders beside --out keep the build's marks (`.build-manifest`, `.build-inputs`): read by the next build only.
-const MARKS = [".build-manifest", ".build-inputs"];
 const UPLOADS: Record<HostName, Upload[]> = {
   netlify: [
     { dir: `${records}/hosts/netlify`, served: "", config: [], edge: true },
-    { dir: ".netlify/v1", served: "-", config: ["config.json", "edge-functions/", ...MARKS], edge: true },
+    { dir: ".netlify/v1", served: "-", config: ["config.json", "edge-functions/"], edge: true },
   ],
-  vercel: [{ dir: ".vercel/output", served: "static", config: ["config.json", "functions/", ...MARKS], edge: true }],
+  vercel: [{ dir: ".vercel/output", served: "static", config: ["config.json", "functions/"], edge: true }],
   cloudflare: [
     {
       dir: `${records}/hosts/cloudflare`,

@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { prng } from "../../scripts/prng.mjs";
 import { compile } from "../../src/pipeline/compile.js";
-import { treeHolds, type LinkTree } from "../../src/layout/link-trees.js";
+import type { LinkTree } from "../../src/layout/link-trees.js";
+import { treeHolds } from "../../src/output/plan/tree-links.js";
 import { ManifestEntries } from "../../src/output/manifests/entries.js";
 import { folderOf } from "../../src/output/plan/files.js";
 import { treeLinks } from "../../src/output/plan/tree-links.js";

@@ -2,13 +2,13 @@
 // I/O: the places the build refuses to write, checked before it writes there: an --out over the content or the file
 // system's root, records of --out that are not this tool's, and host folders beside --out that it must not replace.
 
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
-import { besideStamp } from "../../layout/last-build.js";
-import { MANIFEST_FILE, RECORDS_ROOT } from "../../layout/paths.js";
+import { MANIFEST_FILE, OLD_BESIDE_STAMP_FILE, RECORDS_ROOT } from "../../layout/paths.js";
 import { leftoversCommand } from "./leftovers.js";
 import { hasMarker, REPLACE_FLAG } from "./out-folder.js";
+import { ownerOf, recordsName } from "./pending.js";
 
 const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
 
@@ -62,7 +62,8 @@ export async function checkRecords(records: string, replaceOut: boolean): Promis
 
 /** Where a host's folder beside --out goes ("the folder that holds --out" + dir); refuses places the build must not
  * replace: inside or around the output or content folder, a folder the build did not write, or one that the build
- * of another --out in the same folder wrote (two sites would overwrite each other's). */
+ * of another --out in the same folder wrote (two sites would overwrite each other's). The folder holds no file of
+ * ours: it is this --out's when its records name its identity (src/output/claim/pending.ts). */
 export function checkBeside(options: { content: string; out: string }, dir: string): string {
   const out = realNearest(options.out);
   const content = realNearest(options.content);
@@ -76,25 +77,46 @@ export function checkBeside(options: { content: string; out: string }, dir: stri
   const stat = statSync(target, { throwIfNoEntry: false });
   if (stat === undefined) return target;
   const shown = path.relative(process.cwd(), target) || target;
-  if (!(stat.isDirectory() && statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile())) {
+  const root = path.join(path.dirname(out), RECORDS_ROOT);
+  const name = path.basename(out);
+  let owner: { out: string; beside: readonly string[] } | null = null;
+  if (stat.isDirectory()) {
+    if (recordsName(path.join(root, name), dir, stat.ino)) return target;
+    // A build of layout format 3 or before kept its marks inside: its manifest, and a stamp naming its --out.
+    const old = statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile() === true;
+    const oldOwner = old ? oldBesideStamp(target) : null;
+    if (old && (oldOwner === null || oldOwner.out === name)) return target;
+    if (!old && readdirSync(target).length === 0) return target;
+    owner = oldOwner ?? ownerOf(root, dir, stat.ino, name);
+  }
+  if (owner === null) {
     throw new UsageError(
       `${shown} exists and was not written by build-index-site: the build would replace it.`,
       "Move it away (the build writes this folder whole), or leave the host out of --hosts.",
     );
   }
-  const owner = besideOwner(target);
-  if (owner !== null && owner !== path.basename(out)) {
-    throw new UsageError(
-      `${shown} belongs to the build of ${path.join(path.dirname(options.out), owner)}, not of --out ${options.out}: both sites would write it.`,
-      `If ${path.join(path.dirname(options.out), owner)} was this site's earlier output folder, remove what its build left: ${leftoversCommand(path.join(path.dirname(options.out), owner), besideStamp(target)?.beside ?? [dir])}. ` +
-        `Else build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
-    );
-  }
-  return target;
+  const other = path.join(path.dirname(options.out), owner.out);
+  throw new UsageError(
+    `${shown} belongs to the build of ${other}, not of --out ${options.out}: both sites would write it.`,
+    `If ${other} was this site's earlier output folder, remove what its build left: ${leftoversCommand(other, owner.beside.length === 0 ? [dir] : owner.beside)}. ` +
+      `Else build each site in a folder of its own (e.g. ${path.join(options.out, "..", "site-b", path.basename(options.out))}), or leave the host out of --hosts.`,
+  );
 }
 
-/** The name of the --out whose build wrote a folder beside it (its stamp says), or null when it does not say. */
-const besideOwner = (folder: string): string | null => besideStamp(folder)?.out ?? null;
+/** What the stamp an older build left in a folder beside its --out says of its owner: the name of that --out and the
+ * folders it wrote beside it; null when it says nothing readable (any layout format). */
+function oldBesideStamp(folder: string): { out: string; beside: string[] } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path.join(folder, OLD_BESIDE_STAMP_FILE), "utf8"));
+  } catch {
+    return null;
+  }
+  const s = (typeof value === "object" && value !== null ? value : {}) as { out?: unknown; beside?: unknown };
+  if (typeof s.out !== "string") return null;
+  const beside = Array.isArray(s.beside) ? s.beside.filter((d): d is string => typeof d === "string") : [];
+  return { out: s.out, beside };
+}
 
 /** The real path of a folder, through symlinks, also when only some leading part of it exists yet. */
 function realNearest(dir: string): string {

@@ -1,13 +1,14 @@
 // src/output/claim/out-folder.ts
 // I/O: what --out points at, checked before anything is written: the real folder to replace (through a symlink), that it
 // is not a mount point (which cannot be renamed), and that it is ours to replace: absent, an empty folder, or a
-// folder this tool wrote (its records beside it, or its own marker `.build-manifest` inside). Anything else is refused
-// unless --replace-out.
+// folder this tool wrote (its records beside it, a full build's pending record naming it, or its own marker
+// `.build-manifest` inside). Anything else is refused unless --replace-out.
 
 import { readFileSync } from "node:fs";
 import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
+import { recordsName } from "./pending.js";
 import { MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../../layout/paths.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
@@ -84,9 +85,10 @@ export async function checkTarget(target: string, records: string, label: string
   }
   if (replaceOut) return;
   if (st.isDirectory()) {
-    // --out is ours when its records are (src/layout: they hold its manifest); a folder this tool writes whole (the
-    // records, a folder beside --out) has its marker inside.
-    if ((await hasMarker(records)) || (await hasMarker(target))) return;
+    // --out is ours when its records are (src/layout: they hold its manifest), or when the first build's records were
+    // not written yet (it was stopped after its swap: the pending record names it); the records themselves, and
+    // folders the writer is given alone, have the marker inside.
+    if ((await hasMarker(records)) || recordsName(records, null, st.ino) || (await hasMarker(target))) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;
     throw new UsageError(

@@ -23,6 +23,14 @@ export interface SiteWritten {
   manifest: ManifestText;
 }
 
+/** A folder beside --out as written: its place relative to the folder that holds --out (".vercel/output"), its
+ * identity and its manifest, which the records keep. */
+export interface BesideWritten {
+  dir: string;
+  ino: number;
+  manifest: ManifestText;
+}
+
 /** A computed build, as publishing takes it (src/pipeline/compile-site.ts computes it). */
 export interface PublishInput {
   /** The files of --out. */
@@ -42,7 +50,7 @@ export interface PublishInput {
   hostsKey(): string;
   /** The records' prints of the catalogue's pages, when it is built. */
   cataloguePrints?: string;
-  /** The build's stamp, printed (src/layout/stamp.ts): in the records and in each folder beside --out. */
+  /** The build's stamp, printed (src/layout/stamp.ts): in the records. */
   stamp: string;
   /** What the answer files of --out are computed from, when it holds answers, and its text in the records: an update
    * in place keeps those whose inputs the last build's records show unchanged, without producing them. */
@@ -52,20 +60,21 @@ export interface PublishInput {
 export interface PublishPlan {
   /** The files of --out. */
   site: readonly OutputFile[];
-  /** Each folder beside --out (absolute), its files made once --out is written (they link to its files). */
-  beside: ReadonlyArray<{ dir: string; files(site: SiteWritten): OutputFile[] }>;
-  /** The records' files, made once --out is written (they record its manifest and identity); without the trees' links
-   * when `links` is false. */
-  records(site: SiteWritten, links?: boolean): OutputFile[];
+  /** Each folder beside --out (`dir` absolute, `name` relative to the folder that holds --out), its files made once
+   * --out is written (they link to its files). */
+  beside: ReadonlyArray<{ dir: string; name: string; files(site: SiteWritten): OutputFile[] }>;
+  /** The records' files, made once --out and the folders beside it are written (they record their manifests and
+   * identities); without the trees' links when `links` is false. */
+  records(site: SiteWritten, beside: readonly BesideWritten[], links?: boolean): OutputFile[];
   /** The same files with the trees' links apart, made as the full writer writes them (src/output/plan/records.ts). */
-  recordsApart(site: SiteWritten): RecordsApart;
+  recordsApart(site: SiteWritten, beside: readonly BesideWritten[]): RecordsApart;
   /** The hosts' copies of the site among the records' files (src/layout/link-trees.ts): their manifest omits them. */
   trees: readonly LinkTree[];
   answerInputs?: { inputs: AnswerInputs; text: string };
 }
 
 /** The plan of every folder `input` writes into `layout`'s places, over `last`, the build the records describe now. */
-export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey">): PublishPlan {
+export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey" | "keptBeside">): PublishPlan {
   const { site, routes, published, hosts, handler, cataloguePrints, stamp, answerInputs } = input;
   const trees = linkTrees(hosts);
   return {
@@ -73,14 +82,15 @@ export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey
     trees,
     beside: input.beside.map((folder, i) => ({
       dir: input.besidePaths[i]!,
-      files: (written) => planBeside(folder, stamp, { files: site, dir: written.dir, entries: written.entries }),
+      name: folder.dir,
+      files: (written) => planBeside(folder, { files: site, dir: written.dir, entries: written.entries }),
     })),
-    records: (written, links) => planRecords(recordsInput(written, links)),
-    recordsApart: (written) => recordsApart(recordsInput(written)),
+    records: (written, beside, links) => planRecords(recordsInput(written, beside, links)),
+    recordsApart: (written, beside) => recordsApart(recordsInput(written, beside)),
     ...(answerInputs === undefined ? {} : { answerInputs }),
   };
 
-  function recordsInput(written: SiteWritten, links?: boolean): RecordsInput {
+  function recordsInput(written: SiteWritten, beside: readonly BesideWritten[], links?: boolean): RecordsInput {
     return {
       routes,
       published,
@@ -90,7 +100,12 @@ export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey
       stamp,
       // The same key, the same route table: routes.json is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === input.hostsKey(),
-      siteId: printSiteId(written.ino),
+      siteId: printSiteId(written.ino, [
+        ...beside,
+        // A folder an earlier build wrote for a host this one leaves out: still named (it stays there).
+        ...last.keptBeside().filter((k) => !input.beside.some((b) => b.dir === k.dir)),
+      ]),
+      beside,
       ...(handler === undefined ? {} : { handler }),
       ...(answerInputs === undefined ? {} : { answerInputs: answerInputs.text }),
       ...(cataloguePrints === undefined ? {} : { cataloguePrints }),

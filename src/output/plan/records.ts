@@ -3,9 +3,12 @@
 
 import type { RawFile } from "../../content/read-content.js";
 import type { HostFolder } from "../../hosts/index.js";
-import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import type { LinkTree } from "../../layout/link-trees.js";
+import { treeHolds } from "./tree-links.js";
 import {
   ANSWER_INPUTS_FILE,
+  BESIDE_DIR,
+  BESIDE_MANIFEST_SUFFIX,
   CATALOGUE_PRINTS_FILE,
   HANDLER_FILE,
   HOSTS_DIR,
@@ -31,7 +34,10 @@ export interface RecordsInput {
   /** --out's files as written, their manifest entries, and where --out now is (the host folders link its files). */
   site: { files: readonly OutputFile[]; entries: ManifestEntries; dir: string; manifest: ManifestText };
   stamp: string;
+  /** The identities of --out and of the folders beside it, printed (`site.id`). */
   siteId: string;
+  /** The folders beside --out as written: the records keep each one's manifest. */
+  beside: ReadonlyArray<{ dir: string; manifest: ManifestText }>;
   /** The request-time handler as a Cloudflare-shaped module (`fetch(request, env)`), when an edge host is built: what
    * `preview`, `dev` and `verify` run (src/layout/read-build.ts). */
   handler?: string;
@@ -51,8 +57,8 @@ export interface RecordsInput {
 }
 
 /**
- * Every file of the build's records (src/layout/paths.ts): the stamp, --out's manifest, the route table, the
- * preview's static rules, and each host's own folder (its configs, and for a host that uploads its own folder, the
+ * Every file of the build's records (src/layout/paths.ts): the stamp, the folders' identities, --out's manifest, the
+ * route table, the preview's static rules, the manifest of each folder beside --out, and each host's own folder (its configs, and for a host that uploads its own folder, the
  * site's files hard-linked into it).
  */
 export function planRecords(input: RecordsInput): OutputFile[] {
@@ -106,6 +112,14 @@ function* recordFiles(input: RecordsInput): Generator<OutputFile> {
   if (input.answerInputs !== undefined) files.push({ path: ANSWER_INPUTS_FILE, data: input.answerInputs });
   if (input.cataloguePrints !== undefined) files.push({ path: CATALOGUE_PRINTS_FILE, data: input.cataloguePrints });
   files.push({ path: HOSTS_RECORD_FILE, data: input.hostsRecord });
+  for (const b of input.beside) {
+    const text = b.manifest;
+    files.push({
+      path: `${BESIDE_DIR}/${b.dir}${BESIDE_MANIFEST_SUFFIX}`,
+      produce: () => text.bytes(),
+      chunks: () => text.chunks(),
+    });
+  }
   yield* files;
   for (const host of input.hosts) {
     const dir = `${HOSTS_DIR}/${host.name}`;

@@ -1,12 +1,13 @@
 // src/output/plan/tree-links.ts
-// The hosts' copies of the site in the records (src/layout/link-trees.ts), as an update in place sees them: only the
-// links it must look at. A large site's records hold hundreds of thousands of links, and a one-mapping update writes
-// a few dozen files of --out again. A link is looked at when its target was written again (it is linked anew), when its folder is not
-// trusted (that folder's listing is read, and a file in it that no planned link names is removed), or, after an
-// interrupted update, always. Every other link is where the last build made it, to the same file (publish.ts checks
-// that the trees are the last build's).
+// The hosts' copies of the site in the records (src/layout/link-trees.ts): which files of --out a tree links
+// (treeHolds), and, as an update in place sees them, only the links it must look at. A large site's records hold
+// hundreds of thousands of links, and a one-mapping update writes a few dozen files of --out again. A link is looked
+// at when its target was written again (it is linked anew), when its folder is not trusted (that folder's listing is
+// read, and a file in it that no planned link names is removed), or, after an interrupted update, always. Every other
+// link is where the last build made it, to the same file (publish.ts checks that the trees are the last build's).
 
-import { treeHolds, type LinkTree } from "../../layout/link-trees.js";
+import { isEdgeDataPath } from "../../edge/data.js";
+import type { LinkTree } from "../../layout/link-trees.js";
 import { AnswerOutput, type AnswerSet } from "../../routes/answer-files.js";
 import type { ManifestEntries } from "../manifests/entries.js";
 import { folderOf, linkGroup, SiteLink, type OutputFile } from "./files.js";
@@ -25,6 +26,19 @@ export interface TreeLinks {
   folders: Set<string>;
   /** The bytes of the links not looked at (their targets' sizes). */
   otherBytes: number;
+}
+
+/**
+ * Whether the tree links a file of --out (its path, or the file: a large site's answers make their paths only
+ * when asked, and an answer's is asked only when one of the host's own files lies among them). Whether it is an
+ * answer is the caller's to say.
+ */
+export function treeHolds(tree: LinkTree, answer: boolean, file: string | { readonly path: string }): boolean {
+  if (answer && tree.docroot === "plain") return false; // an edge host's handler answers /api.php
+  if (answer && !tree.ownAmongAnswers) return true;
+  const sitePath = typeof file === "string" ? file : file.path;
+  if (!answer && tree.docroot === "site" && isEdgeDataPath(sitePath)) return false;
+  return !tree.own.has(sitePath);
 }
 
 export function treeLinks(

@@ -15,7 +15,7 @@ import {
 import { createHash } from "node:crypto";
 import { utimes, writeFile } from "node:fs/promises";
 import type { WriteMethods } from "../claim/fs-methods.js";
-import { writeNew } from "./write-thread.js";
+import { writeNew } from "./thread-ops.js";
 
 /**
  * The per-file calls of the writer. Without injected methods they are the synchronous calls: one thread that opens,

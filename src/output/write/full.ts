@@ -49,6 +49,7 @@ export async function writeOutput(
     if (options.manifest === undefined) await writeManifest(fs, options, { target, tmp }, manifestText, previous);
     const { ino } = await fs.stat(tmp);
     options.signal?.throwIfAborted(); // the last moment to stop: the swap below is not interrupted
+    await options.beforeSwap?.(ino);
     await swapIn(fs, tmp, target, () => (tmp = null));
     return {
       ino,

@@ -7,7 +7,8 @@
 import { lstatSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
-import { isAnswerPath, treeHolds } from "../../layout/link-trees.js";
+import { isAnswerPath } from "../../layout/link-trees.js";
+import { treeHolds } from "../plan/tree-links.js";
 import { foldersOf } from "../manifests/dir-stamps.js";
 import type { ManifestText } from "../manifests/entries.js";
 import { manifestLines, type ManifestLines } from "../manifests/lines.js";

@@ -36,6 +36,9 @@ export interface WriteOptions {
    * manifest text when it still describes this folder (null otherwise), and the new one is returned.
    */
   manifest?: { previous: string | null };
+  /** Told the new folder's identity (its inode, which the swap keeps) right before it is swapped in: a folder whose
+   * manifest the caller keeps is known for its own by it (src/output/claim/pending.ts). */
+  beforeSwap?: (ino: number) => void | Promise<void>;
   /**
    * Links the folder's manifest does not list (a host's tree in the records, src/layout/link-trees.ts), written after
    * the files, each made as it is asked for: a large site's trees hold over a million, never held at once.
@@ -70,7 +73,8 @@ export interface UpdateOptions {
   dirty: ReadonlySet<string>;
   /** The journal the changes are appended to before any is made. */
   journal: string;
-  /** Whether the folder keeps its manifest inside (`.build-manifest`), or the caller keeps it (--out's). */
+  /** Whether the folder keeps its manifest inside (`.build-manifest`: the records), or the caller keeps it (--out's
+   * and each folder's beside it, in the records). */
   manifestInside: boolean;
   sourceDateEpoch?: number;
   signal?: AbortSignal;

@@ -2,53 +2,26 @@
 // I/O: a second thread for the full writer's new files and links: the main thread hands them over in batches and goes
 // on producing and hashing the next files, or makes them itself while the thread is behind.
 
-import { closeSync, futimesSync, linkSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
+import type { Batch, ThreadError } from "./thread-main.js";
+import { linkOrCopy, writeNew } from "./thread-ops.js";
 
-/** The thread's code: plain CommonJS, so that it needs no file of the bundle. Each batch is answered with its first
- * failure (null: none); a sink that failed gets none of its later batches run. */
-const THREAD_CODE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const fs = require("node:fs");
-const done = new Int32Array(workerData);
-const failed = new Set();
-function write(dest, data, mtimeMs) {
-  if (mtimeMs < 0) return fs.writeFileSync(dest, data);
-  const fd = fs.openSync(dest, "w");
-  try {
-    fs.writeFileSync(fd, data);
-    fs.futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
-  } finally {
-    fs.closeSync(fd);
+/**
+ * The thread's entry as compiled (lib/output/write/thread-main.js), where this module runs: compiled beside it, in the
+ * command's bundle (lib/cli-bundle/), or from the sources (the tests: `npm run build` compiles it).
+ */
+function threadFile(): URL {
+  const places = ["./thread-main.js", "../output/write/thread-main.js", "../../../lib/output/write/thread-main.js"];
+  for (const place of places) {
+    const url = new URL(place, import.meta.url);
+    if (existsSync(url)) return url;
   }
+  throw new Error(
+    "Internal: the write thread's compiled entry (lib/output/write/thread-main.js) is missing: npm run build.",
+  );
 }
-function link(existing, dest, limit) {
-  try {
-    fs.linkSync(existing, dest);
-  } catch {
-    const own = Math.floor(fs.statSync(existing).mtimeMs);
-    write(dest, fs.readFileSync(existing), limit < 0 ? own : Math.min(own, limit));
-  }
-}
-parentPort.on("message", ({ sink, ops }) => {
-  let error = null;
-  if (!failed.has(sink)) {
-    for (let i = 0; i < ops.length; i += 4) {
-      try {
-        if (ops[i] === 0) write(ops[i + 1], ops[i + 2], ops[i + 3]);
-        else link(ops[i + 1], ops[i + 2], ops[i + 3]);
-      } catch (e) {
-        failed.add(sink);
-        error = { message: e.message, code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, dest: e.dest };
-        break;
-      }
-    }
-  }
-  Atomics.add(done, 0, 1);
-  parentPort.postMessage({ sink, error });
-});
-`;
 
 let mode: "auto" | "always" | "never" = "auto";
 
@@ -88,7 +61,7 @@ let nextSink = 0;
 function started(): Thread {
   if (thread !== null) return thread;
   const shared = new SharedArrayBuffer(4);
-  const worker = new Worker(THREAD_CODE, { eval: true, workerData: shared });
+  const worker = new Worker(threadFile(), { workerData: shared });
   const t: Thread = { worker, done: new Int32Array(shared), posted: 0, sinks: new Map(), waiting: 0 };
   worker.on("message", ({ sink, error }: { sink: number; error: ThreadError | null }) =>
     t.sinks.get(sink)?.answered(error),
@@ -100,27 +73,6 @@ function started(): Thread {
   worker.unref(); // after its listeners, which ref it
   thread = t;
   return t;
-}
-
-interface ThreadError {
-  message: string;
-  code?: string;
-  errno?: number;
-  syscall?: string;
-  path?: string;
-  dest?: string;
-}
-
-/** A new file's bytes written, with `mtimeMs` as its modification time when given. */
-export function writeNew(dest: string, data: string | Uint8Array, mtimeMs: number | undefined): void {
-  if (mtimeMs === undefined) return writeFileSync(dest, data);
-  const fd = openSync(dest, "w");
-  try {
-    writeFileSync(fd, data);
-    futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -149,14 +101,7 @@ export class WriteSink {
   }
 
   link(existing: string, dest: string): void {
-    if (this.behind()) {
-      try {
-        return linkSync(existing, dest);
-      } catch {
-        const own = Math.floor(statSync(existing).mtimeMs);
-        return writeNew(dest, readFileSync(existing), this.limit === undefined ? own : Math.min(own, this.limit));
-      }
-    }
+    if (this.behind()) return linkOrCopy(existing, dest, this.limit);
     this.ops.push(1, existing, dest, this.limit ?? -1);
     if (this.ops.length >= BATCH_OPS * 4) this.send();
   }
@@ -195,7 +140,7 @@ export class WriteSink {
 
   private send(): void {
     if (this.ops.length === 0 || this.error !== null) return;
-    this.thread.worker.postMessage({ sink: this.id, ops: this.ops });
+    this.thread.worker.postMessage({ sink: this.id, ops: this.ops } satisfies Batch);
     this.thread.posted++;
     this.pending++;
     this.ops = [];

@@ -1,0 +1,95 @@
+// src/output/claim/pending.ts
+// I/O: which folders are this tool's by their identity (their inode) rather than by a file inside: the records'
+// `site.id` names --out and each folder beside it, and the pending record (`<records>.pending`) names each folder a
+// full build swaps in before its records name it, so that a build killed between a swap and its records leaves no
+// folder the next build would refuse as another's.
+
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import path from "node:path";
+import { PENDING_SUFFIX, SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
+import { parseFolderIds, parseIdLine, parseStamp, printIdLine } from "../../layout/stamp.js";
+
+const HEADER = "build-index-site pending 1";
+
+/** The pending record of the records folder `records`. */
+export const pendingFile = (records: string): string => `${records}${PENDING_SUFFIX}`;
+
+/** Adds a folder about to be swapped in: `dir` relative to the folder that holds --out, none for --out itself.
+ * Written before the swap (a line cut short by a kill names nothing), kept until the records name it. */
+export function addPending(file: string, ino: number, dir?: string): void {
+  let text: string | null = null;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    // none yet
+  }
+  if (text === null || !text.startsWith(`${HEADER}\n`)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, `${text === null ? "" : "\n"}${HEADER}\n`);
+  }
+  appendFileSync(file, printIdLine(ino, dir));
+}
+
+/** Removes the pending record: the records now name every folder the build swapped in. */
+export function removePending(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // none
+  }
+}
+
+/** Whether the records folder `records` (its `site.id`, or its pending record) names the folder `dir` (relative to
+ * the folder that holds --out; null for --out) as the one of inode `ino`. */
+export function recordsName(records: string, dir: string | null, ino: number): boolean {
+  const [idsText, text] = [readText(path.join(records, SITE_ID_FILE)), readText(pendingFile(records))];
+  const ids = parseFolderIds(idsText);
+  if (ids !== null && (dir === null ? ids.out : ids.beside.get(dir)) === ino) return true;
+  // After the header, whole lines only: the text from the last header on (one written over a torn line).
+  const at = text.lastIndexOf(`${HEADER}\n`);
+  if (at < 0) return false;
+  return text
+    .slice(at + HEADER.length + 1)
+    .split("\n")
+    .slice(0, -1)
+    .some((line) => {
+      const id = parseIdLine(line);
+      return id !== null && id.ino === ino && (id.dir ?? null) === dir;
+    });
+}
+
+/**
+ * The --out among those whose records lie in `root` (`.build-index-site/`) whose records name the folder `dir` of
+ * inode `ino` (`except`: the name of this --out, not looked at): its name and the folders its builds wrote beside it
+ * (its stamp's and those its `site.id` names); null when none does.
+ */
+export function ownerOf(
+  root: string,
+  dir: string,
+  ino: number,
+  except: string,
+): { out: string; beside: string[] } | null {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return null;
+  }
+  for (const name of names.sort()) {
+    const records = path.join(root, name);
+    if (name === except || statSync(records, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
+    if (!recordsName(records, dir, ino)) continue;
+    const stamp = parseStamp(readText(path.join(records, STAMP_FILE)));
+    const ids = parseFolderIds(readText(path.join(records, SITE_ID_FILE)));
+    return { out: name, beside: [...new Set([...(stamp?.beside ?? []), ...(ids?.beside.keys() ?? [dir])])] };
+  }
+  return null;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
