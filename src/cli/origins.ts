@@ -16,8 +16,8 @@ let current: Origins | undefined;
 /**
  * Runs `work` (one run of the CLI: commander's parseAsync) with `origins` collecting what the options layer resolves.
  * Collected during work's synchronous start only: commander calls the command's action in it, and every command
- * resolves its options first (a test in test/cli/config.test.ts holds each to it). An AsyncLocalStorage would follow
- * the whole run, but its promise hooks cost every promise of a build.
+ * resolves its options first (test/cli/config.test.ts holds build and dev to it, two runs at once too). An
+ * AsyncLocalStorage would follow the whole run, but its promise hooks cost every promise of a build.
  */
 export function withOrigins<T>(origins: Origins, work: () => T): T {
   const outer = current;
