@@ -3,7 +3,6 @@
 // below the CLI name them as flags ("--out public is a folder that …"); a message about a folder the user did not pass
 // as a flag names the config file's key, or says it is the default, instead.
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import { BuildError } from "../errors.js";
 
 export type Origin = { from: "flag" } | { from: "default" } | { from: "config"; key: string; file: string };
@@ -11,16 +10,28 @@ export type Origin = { from: "flag" } | { from: "default" } | { from: "config"; 
 /** The folders one run of the CLI resolved, by flag name ("out", "content"), with their value and origin. */
 export type Origins = Map<string, { value: string; origin: Origin }>;
 
-const current = new AsyncLocalStorage<Origins>();
+/** The map of the run whose synchronous start is under way (see withOrigins). */
+let current: Origins | undefined;
 
-/** Runs `work` (one run of the CLI) with `origins` collecting what the options layer resolves. */
+/**
+ * Runs `work` (one run of the CLI: commander's parseAsync) with `origins` collecting what the options layer resolves.
+ * Collected during work's synchronous start only: commander calls the command's action in it, and every command
+ * resolves its options first (test/cli/config.test.ts holds build and dev to it, two runs at once too). An
+ * AsyncLocalStorage would follow the whole run, but its promise hooks cost every promise of a build.
+ */
 export function withOrigins<T>(origins: Origins, work: () => T): T {
-  return current.run(origins, work);
+  const outer = current;
+  current = origins;
+  try {
+    return work();
+  } finally {
+    current = outer;
+  }
 }
 
 /** Notes where a folder came from (the options layer calls it), for relabel(). */
 export function noteOrigin(flag: string, value: string, origin: Origin): void {
-  current.getStore()?.set(flag, { value, origin });
+  current?.set(flag, { value, origin });
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

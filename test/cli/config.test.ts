@@ -238,6 +238,21 @@ describe("a mistake in the config file is exit 2 with where it is", () => {
     expect(r.stderr).toMatch(/^The output folder dist \(the default\) is a folder that build-index-site did not write/);
   });
 
+  it("each command's run names its own folders' origins: dev's too, and two runs at once", async () => {
+    const dir = await project({ [CONFIG]: JSON.stringify({ content: "site", out: "public" }), "public/mine.txt": "x" });
+    const shown = (text: string): string => text.replaceAll(`${path.relative(process.cwd(), dir)}/`, "");
+    const fromFile = new RegExp(`^The output folder public \\("out" in ${CONFIG}\\) is a folder`);
+    const dev = await cli("dev", "--config", path.join(dir, CONFIG), "--port", "0", "-q");
+    expect(dev.code).toBe(2);
+    expect(shown(dev.stderr)).toMatch(fromFile);
+    const [a, b] = await Promise.all([
+      cli("build", "--config", path.join(dir, CONFIG)),
+      cli("build", "--config", path.join(dir, CONFIG), "--out", path.join(dir, "public")),
+    ]);
+    expect(shown(a.stderr)).toMatch(fromFile);
+    expect(b.stderr).toMatch(/^--out \S+public is a folder that build-index-site did not write/);
+  });
+
   it('"default" or "all" beside other hosts, and "request" with only static hosts', async () => {
     const text = '{\n  "baseUrl": "request",\n  "hosts": ["nginx", "all"]\n}';
     const mixed = await mistake({ [CONFIG]: text }, "check", "--config", `<dir>/${CONFIG}`);

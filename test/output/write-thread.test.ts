@@ -90,6 +90,44 @@ describe("the full writer's second thread", () => {
     expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
   });
 
+  it("a folder of few files with many unlisted links hands the links over too; a failing one fails the write", async () => {
+    const root = await tmpDir("bis-write-thread-");
+    temps.push(root);
+    const source = path.join(root, "source.txt");
+    await writeFile(source, "linked");
+    const link = (i: number, to = source) => ({
+      path: `trees/${i % 3}/l${i}.txt`,
+      linkTo: to,
+      entry: "AAAAAAAAAAAAAAAAAAAAAAAAAAA 6",
+      implied: true as const,
+    });
+    const out = path.join(root, "out");
+    await writeOutput(
+      out,
+      many(3, (i) => `${i}`),
+      {
+        sourceDateEpoch: EPOCH,
+        implied: () => Array.from({ length: N }, (_, i) => link(i)),
+      },
+    );
+    for (let i = 0; i < N; i++) expect(statSync(path.join(out, link(i).path)).ino).toBe(statSync(source).ino);
+    // The last link, handed over in the last batch, fails: the write fails once the thread has answered.
+    const gone = path.join(root, "gone.txt");
+    const error = await writeOutput(
+      path.join(root, "failed"),
+      many(3, (i) => `${i}`),
+      {
+        sourceDateEpoch: EPOCH,
+        implied: () => [...Array.from({ length: N }, (_, i) => link(i)), link(N, gone)],
+      },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toContain(gone);
+    expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
+  });
+
   it.runIf(existsSync("/dev/shm"))("copies a file it cannot link (another file system), its time clamped", async () => {
     const root = await tmpDir("bis-write-thread-");
     const other = await mkdtemp("/dev/shm/bis-write-thread-");

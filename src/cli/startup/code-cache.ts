@@ -10,6 +10,7 @@
 // V8 rejected it (another Node, other V8 flags). It is only ever a cache: any failure to read or write it is silent,
 // and NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch for its compile cache) turns it off.
 
+import { isAscii } from "node:buffer";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -39,7 +40,9 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
   // flags, so it is made under this one again below (a rebuild changes it mid-run).
   holdHeap();
   const started = performance.now();
-  const source = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
+  // scripts/build-cli.mjs writes the bundle as ASCII: read so, it is a one-byte string made without decoding UTF-8.
+  const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const cacheFile = env.NODE_DISABLE_COMPILE_CACHE === "1" ? undefined : cachePath(file, env);
   let cachedData: Buffer | undefined;
   if (cacheFile !== undefined) {

@@ -78,7 +78,7 @@ export async function writeAll(
   if (failure === undefined && options.implied !== undefined)
     await writer.writeImplied(options.implied(), sync).catch((error: unknown) => (failure = { reason: error }));
   // Every file handed to the thread is written (or failed) before the caller swaps the folder in or removes it.
-  const drained = await sink?.drain().then(
+  const drained = await writer.sink?.drain().then(
     () => undefined,
     (error: unknown) => ({ reason: error }),
   );
@@ -103,7 +103,8 @@ class FolderWriter {
     private readonly ops: FileOps,
     private readonly options: WriteOptions,
     private readonly previous: Previous | null,
-    private readonly sink: WriteSink | null,
+    /** The thread's share of the folder, if any (writeImplied may start one). */
+    public sink: WriteSink | null,
   ) {
     this.manifest = new ManifestEntries(files.length);
     this.limit = options.sourceDateEpoch === undefined ? undefined : options.sourceDateEpoch * 1000;
@@ -157,6 +158,9 @@ class FolderWriter {
     for (const f of links) {
       this.options.signal?.throwIfAborted();
       if (sync && ++n % YIELD_EVERY === 0) await nextTurn();
+      // Links are most of a records folder with host trees, but only its listed files are counted above.
+      if (n === THREAD_FILES && this.sink === null && sync && this.options.onFile === undefined && threadPays())
+        this.sink = new WriteSink(this.limit);
       const dir = folderOf(f);
       if (dir !== folder) await this.ops.mkdir(path.join(this.root, (folder = dir)));
       if (f.implied !== true) throw new Error(`Internal: the link ${f.path} is listed.`);
