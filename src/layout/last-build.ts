@@ -19,7 +19,15 @@ import {
   MANIFEST_HEADER,
   type Layout,
 } from "./paths.js";
-import { parseFolderIds, parseSiteId, parseStamp, type BuildStamp, type FolderIds } from "./stamp.js";
+import {
+  folderId,
+  parseFolderIds,
+  parseSiteId,
+  parseStamp,
+  type BuildStamp,
+  type FolderId,
+  type FolderIds,
+} from "./stamp.js";
 
 /**
  * What the next build needs of the last one in the same place (src/pipeline/pipeline.ts, src/output/publish.ts and up-to-date.ts):
@@ -43,7 +51,7 @@ export interface LastBuild {
   /** The folders beside --out that its records name (site.id) and that are still there, by the same identity: the
    * next records name them too, so that a folder one build wrote stays this --out's when a later one leaves its host
    * out (it is not removed). */
-  keptBeside(): Array<{ dir: string; ino: number }>;
+  keptBeside(): Array<{ dir: string; id: FolderId }>;
   /** The manifests the records keep of those folders (keptBeside's), by folder ("" for one they keep none of). */
   besideManifests(): Map<string, string>;
   /** The manifest of a written folder (absolute): the records' own, or the one the records keep of a folder beside
@@ -85,17 +93,17 @@ export function lastBuild(layout: Layout): LastBuild {
     hostsRecord === undefined
       ? (hostsRecord = parseHostsRecord(readText(path.join(layout.records, HOSTS_RECORD_FILE)) ?? ""))
       : hostsRecord;
-  const keptBeside = (): Array<{ dir: string; ino: number }> =>
+  const keptBeside = (): Array<{ dir: string; id: FolderId }> =>
     [...(folderIds()?.beside ?? [])]
-      .filter(([dir, ino]) => inodeOf(layout.beside(dir)) === ino)
-      .map(([dir, ino]) => ({ dir, ino }));
+      .filter(([dir, id]) => idOf(layout.beside(dir)) === id)
+      .map(([dir, id]) => ({ dir, id }));
   return {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
     describesSite: describesSite(layout),
     describesBeside: (dir) => {
-      const ino = folderIds()?.beside.get(dir);
-      return ino !== undefined && inodeOf(layout.beside(dir)) === ino;
+      const id = folderIds()?.beside.get(dir);
+      return id !== undefined && idOf(layout.beside(dir)) === id;
     },
     unfinished: existsSync(layout.journal),
     siteManifest: (release) => {
@@ -166,21 +174,22 @@ function keptHosts(layout: Layout, record: HostsRecord | null, key: string): Kep
 }
 
 /**
- * Whether the records describe the --out folder that is there (site.id names its inode). False after a build that
+ * Whether the records describe the --out folder that is there (site.id names its identity). False after a build that
  * stopped between its swaps, and when either is missing.
  */
 export function describesSite(layout: Layout): boolean {
   try {
-    return parseSiteId(readFileSync(layout.siteId, "utf8")) === statSync(layout.out).ino;
+    return parseSiteId(readFileSync(layout.siteId, "utf8")) === idOf(layout.out);
   } catch {
     return false;
   }
 }
 
-/** A folder's inode (through symlinks), or null when there is none. */
-function inodeOf(dir: string): number | null {
+/** A folder's identity (through symlinks), or null when there is none. */
+function idOf(dir: string): FolderId | null {
   try {
-    return statSync(dir, { throwIfNoEntry: false })?.ino ?? null;
+    const st = statSync(dir, { bigint: true, throwIfNoEntry: false });
+    return st === undefined ? null : folderId(st);
   } catch {
     return null;
   }

@@ -26,31 +26,41 @@ export interface BuildStamp {
 }
 
 /**
- * The identities of the folders a build swapped in: --out's inode, then each folder beside it (".netlify/v1") with
- * its own; a rename keeps an inode. Kept in a file of its own (`site.id`), the one record that differs between two
- * builds of the same inputs. A build stopped between two swaps leaves records that name another --out: the next build
- * starts over, and readers say it is incomplete. Each inode is printed in 20 digits (any 64-bit number), so that the
- * record's size, and a build's count of bytes written, never depends on which inodes the folders got.
+ * A folder's identity: its inode and its birth time, each in 20 digits (any 64-bit number), so that the records' size,
+ * and a build's count of bytes written, never depend on them. A rename keeps both; a folder removed and made again may
+ * get the same inode, never the same birth time (where the file system keeps one; else 0, and the inode alone names
+ * it).
+ */
+export type FolderId = string;
+
+/** The identity of a folder as `stat(…, { bigint: true })` describes it. */
+export const folderId = (st: { ino: bigint; birthtimeNs: bigint }): FolderId =>
+  `${st.ino.toString().padStart(20, "0")}.${st.birthtimeNs.toString().padStart(20, "0")}`;
+
+/**
+ * The identities of the folders a build swapped in: --out's, then each folder beside it (".netlify/v1") with its own.
+ * Kept in a file of its own (`site.id`), the one record that differs between two builds of the same inputs. A build
+ * stopped between two swaps leaves records that name another --out: the next build starts over, and readers say it
+ * is incomplete.
  */
 export interface FolderIds {
-  out: number;
+  out: FolderId;
   /** By the folder's path relative to the folder that holds --out. */
-  beside: ReadonlyMap<string, number>;
+  beside: ReadonlyMap<string, FolderId>;
 }
 
-/** One line of `site.id` (and of the pending record, src/output/claim/pending.ts): `ino <digits>[ <dir>]`. */
-export const printIdLine = (ino: number, dir?: string): string =>
-  `ino ${String(ino).padStart(20, "0")}${dir === undefined ? "" : ` ${dir}`}\n`;
+/** One line of `site.id` (and of the pending record, src/output/claim/pending.ts): `id <identity>[ <dir>]`. */
+export const printIdLine = (id: FolderId, dir?: string): string => `id ${id}${dir === undefined ? "" : ` ${dir}`}\n`;
 
-/** A line `ino <digits>[ <dir>]`, or null. */
-export function parseIdLine(line: string): { ino: number; dir?: string } | null {
-  const m = /^ino (\d+)(?: (\S.*))?$/.exec(line);
+/** A line `id <identity>[ <dir>]`, or null. */
+export function parseIdLine(line: string): { id: FolderId; dir?: string } | null {
+  const m = /^id (\d{20}\.\d{20})(?: (\S.*))?$/.exec(line);
   if (m === null) return null;
-  return m[2] === undefined ? { ino: Number(m[1]) } : { ino: Number(m[1]), dir: m[2] };
+  return m[2] === undefined ? { id: m[1]! } : { id: m[1]!, dir: m[2] };
 }
 
-export const printSiteId = (ino: number, beside: ReadonlyArray<{ dir: string; ino: number }> = []): string =>
-  printIdLine(ino) + beside.map((b) => printIdLine(b.ino, b.dir)).join("");
+export const printSiteId = (id: FolderId, beside: ReadonlyArray<{ dir: string; id: FolderId }> = []): string =>
+  printIdLine(id) + beside.map((b) => printIdLine(b.id, b.dir)).join("");
 
 /** The identities `site.id` names, or null when it is not one (the first line names --out). */
 export function parseFolderIds(text: string): FolderIds | null {
@@ -58,17 +68,17 @@ export function parseFolderIds(text: string): FolderIds | null {
   if (lines.pop() !== "") return null;
   const first = parseIdLine(lines[0] ?? "");
   if (first === null || first.dir !== undefined) return null;
-  const beside = new Map<string, number>();
+  const beside = new Map<string, FolderId>();
   for (const line of lines.slice(1)) {
     const id = parseIdLine(line);
     if (id?.dir === undefined) return null;
-    beside.set(id.dir, id.ino);
+    beside.set(id.dir, id.id);
   }
-  return { out: first.ino, beside };
+  return { out: first.id, beside };
 }
 
-/** --out's inode as `site.id` names it, or null. */
-export const parseSiteId = (text: string): number | null => parseFolderIds(text)?.out ?? null;
+/** --out's identity as `site.id` names it, or null. */
+export const parseSiteId = (text: string): FolderId | null => parseFolderIds(text)?.out ?? null;
 
 export const printStamp = (stamp: BuildStamp): string => `${JSON.stringify(stamp, null, 2)}\n`;
 

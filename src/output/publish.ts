@@ -11,6 +11,7 @@ import { fileIdentity } from "../layout/build-status.js";
 import type { LastBuild } from "../layout/last-build.js";
 import { printTrees } from "../layout/link-trees.js";
 import type { Layout } from "../layout/paths.js";
+import type { FolderId } from "../layout/stamp.js";
 import type { OutputClaim } from "./claim/claim.js";
 import { forgetFolders, recordFolders, trustedFolders, withParents } from "./manifests/dir-stamps.js";
 import type { ManifestEntries, ManifestText } from "./manifests/entries.js";
@@ -175,7 +176,7 @@ async function inFull(
   forgetFolders(layout.folders);
   // Each folder swapped in before the records name it is named in the pending record first: a build stopped between
   // the two leaves it this build's for the next one (src/output/claim/pending.ts).
-  const pending = (dir?: string) => (ino: number) => addPending(layout.pending, ino, dir);
+  const pending = (dir?: string) => (id: FolderId) => addPending(layout.pending, id, dir);
   const site = await writeOutput(layout.out, plan.site, {
     ...options.write,
     ...reuse,
@@ -202,7 +203,7 @@ async function inFull(
       manifest: { previous: kept.get(folder.name) ?? null },
       beforeSwap: pending(folder.name),
     });
-    beside.push({ dir: folder.name, ino: stats.ino, manifest: stats.manifest ?? noManifest });
+    beside.push({ dir: folder.name, id: stats.id, manifest: stats.manifest ?? noManifest });
     folders.push({ dir: folder.dir, folders: withParents(foldersIn(files)) });
   }
   const recordFiles = plan.recordsApart(written, beside);
@@ -229,9 +230,9 @@ async function inFull(
 /** --out as written, for the folders beside it and the records. */
 function siteWritten(
   layout: Layout,
-  site: { ino: number; entries: ManifestEntries; manifest: ManifestText | null },
+  site: { id: FolderId; entries: ManifestEntries; manifest: ManifestText | null },
 ): SiteWritten {
-  return { dir: layout.out, ino: site.ino, entries: site.entries, manifest: site.manifest ?? noManifest };
+  return { dir: layout.out, id: site.id, entries: site.entries, manifest: site.manifest ?? noManifest };
 }
 
 /** What an update in place starts from: the interrupted update's paths, and `dev`'s lines of --out's manifest. */
@@ -324,7 +325,7 @@ function updateOthers(
   const beside: BesideWritten[] = [];
   for (const b of plan.beside) {
     const stats = update(b.dir, b.files(written), { manifestInside: false });
-    beside.push({ dir: b.name, ino: stats.ino, manifest: stats.manifest ?? noManifest });
+    beside.push({ dir: b.name, id: stats.id, manifest: stats.manifest ?? noManifest });
   }
   const records = recordsToUpdate(layout, plan, { site, written, beside, rewritten, trusted, dirty });
   done.bytes += update(layout.records, records.files, { implied: records.implied }).bytes;

@@ -12,6 +12,7 @@ import type { BuildOptions } from "../../src/pipeline/options.js";
 import { UsageError } from "../../src/errors.js";
 import { DEMO_CONTENT, removeDir, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { layoutOf } from "../../src/layout/paths.js";
+import { folderId } from "../../src/layout/stamp.js";
 import { untrueManifestLines } from "../helpers/manifests.js";
 
 const temps: string[] = [];
@@ -29,17 +30,20 @@ async function setup(): Promise<BuildOptions & { root: string }> {
   };
 }
 
-/** The folders beside --out that the records' site.id names, with their inodes. */
-async function folderIds(out: string): Promise<Record<string, number>> {
+/** The folders beside --out that the records' site.id names, with their identities. */
+async function folderIds(out: string): Promise<Record<string, string>> {
   const lines = (await readFile(layoutOf(out).siteId, "utf8")).split("\n").slice(1, -1);
-  return Object.fromEntries(lines.map((l) => [l.split(" ")[2]!, Number(l.split(" ")[1])]));
+  return Object.fromEntries(lines.map((l) => [l.split(" ")[2]!, l.split(" ")[1]!]));
 }
+
+/** A folder's identity as the records print it. */
+const idOf = async (dir: string): Promise<string> => folderId(await stat(dir, { bigint: true }));
 
 /** The records name each folder beside --out as it is, their manifests of them are true, and none holds a mark. */
 async function expectRecorded(options: { root: string; out: string }): Promise<void> {
   const dirs = [".netlify/v1", ".vercel/output"];
-  const inodes = await Promise.all(dirs.map(async (d) => (await stat(path.join(options.root, d))).ino));
-  expect(await folderIds(options.out)).toEqual(Object.fromEntries(dirs.map((d, i) => [d, inodes[i]])));
+  const ids = await Promise.all(dirs.map(async (d) => idOf(path.join(options.root, d))));
+  expect(await folderIds(options.out)).toEqual(Object.fromEntries(dirs.map((d, i) => [d, ids[i]])));
   expect(untrueManifestLines(options.out)).toEqual([]);
   for (const dir of dirs) {
     const files = await list(path.join(options.root, dir));
@@ -79,8 +83,8 @@ describe("folders beside --out", () => {
     ]);
     expect(untrueManifestLines(options.out)).toEqual([]);
     expect(await folderIds(options.out)).toEqual({
-      ".netlify/v1": (await stat(path.join(options.root, ".netlify/v1"))).ino,
-      ".vercel/output": (await stat(path.join(options.root, ".vercel/output"))).ino,
+      ".netlify/v1": await idOf(path.join(options.root, ".netlify/v1")),
+      ".vercel/output": await idOf(path.join(options.root, ".vercel/output")),
     });
     // The handler's data files are in --out (Netlify publishes its copy of it), and no answer file is there.
     const dist = await list(options.out);

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
 import { MANIFEST_FILE, OLD_BESIDE_STAMP_FILE, RECORDS_ROOT } from "../../layout/paths.js";
+import { folderId } from "../../layout/stamp.js";
 import { leftoversCommand } from "./leftovers.js";
 import { hasMarker, REPLACE_FLAG } from "./out-folder.js";
 import { ownerOf, recordsName } from "./pending.js";
@@ -74,20 +75,20 @@ export function checkBeside(options: { content: string; out: string }, dir: stri
       "Choose an output folder of its own, e.g. dist, or leave the host out of --hosts.",
     );
   }
-  const stat = statSync(target, { throwIfNoEntry: false });
+  const stat = statSync(target, { bigint: true, throwIfNoEntry: false });
   if (stat === undefined) return target;
   const shown = path.relative(process.cwd(), target) || target;
   const root = path.join(path.dirname(out), RECORDS_ROOT);
   const name = path.basename(out);
   let owner: { out: string; beside: readonly string[] } | null = null;
   if (stat.isDirectory()) {
-    if (recordsName(path.join(root, name), dir, stat.ino)) return target;
+    if (recordsName(path.join(root, name), dir, folderId(stat))) return target;
     // A build of layout format 3 or before kept its marks inside: its manifest, and a stamp naming its --out.
     const old = statSync(path.join(target, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile() === true;
     const oldOwner = old ? oldBesideStamp(target) : null;
     if (old && (oldOwner === null || oldOwner.out === name)) return target;
     if (!old && readdirSync(target).length === 0) return target;
-    owner = oldOwner ?? ownerOf(root, dir, stat.ino, name);
+    owner = oldOwner ?? ownerOf(root, dir, folderId(stat), name);
   }
   if (owner === null) {
     throw new UsageError(

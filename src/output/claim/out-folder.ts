@@ -10,6 +10,7 @@ import path from "node:path";
 import { UsageError } from "../../errors.js";
 import { recordsName } from "./pending.js";
 import { MANIFEST_FILE as MARKER_FILE, MANIFEST_HEADER as MARKER_HEADER } from "../../layout/paths.js";
+import { folderId } from "../../layout/stamp.js";
 
 /** The marker of this tool's output: the manifest it writes into every output folder, and its first line. */
 export { MARKER_FILE, MARKER_HEADER };
@@ -88,7 +89,9 @@ export async function checkTarget(target: string, records: string, label: string
     // --out is ours when its records are (src/layout: they hold its manifest), or when the first build's records were
     // not written yet (it was stopped after its swap: the pending record names it); the records themselves, and
     // folders the writer is given alone, have the marker inside.
-    if ((await hasMarker(records)) || recordsName(records, null, st.ino) || (await hasMarker(target))) return;
+    if ((await hasMarker(records)) || recordsName(records, null, folderId(await stat(target, { bigint: true }))))
+      return;
+    if (await hasMarker(target)) return;
     const entries = await readdir(target);
     if (entries.length === 0) return;
     throw new UsageError(

@@ -1,5 +1,5 @@
 // src/output/claim/pending.ts
-// I/O: which folders are this tool's by their identity (their inode) rather than by a file inside: the records'
+// I/O: which folders are this tool's by their identity (inode and birth time, src/layout/stamp.ts) rather than by a file inside: the records'
 // `site.id` names --out and each folder beside it, and the pending record (`<records>.pending`) names each folder a
 // full build swaps in before its records name it, so that a build killed between a swap and its records leaves no
 // folder the next build would refuse as another's.
@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { PENDING_SUFFIX, SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
-import { parseFolderIds, parseIdLine, parseStamp, printIdLine } from "../../layout/stamp.js";
+import { parseFolderIds, parseIdLine, parseStamp, printIdLine, type FolderId } from "../../layout/stamp.js";
 
 const HEADER = "build-index-site pending 1";
 
@@ -16,7 +16,7 @@ export const pendingFile = (records: string): string => `${records}${PENDING_SUF
 
 /** Adds a folder about to be swapped in: `dir` relative to the folder that holds --out, none for --out itself.
  * Written before the swap (a line cut short by a kill names nothing), kept until the records name it. */
-export function addPending(file: string, ino: number, dir?: string): void {
+export function addPending(file: string, id: FolderId, dir?: string): void {
   let text: string | null = null;
   try {
     text = readFileSync(file, "utf8");
@@ -27,7 +27,7 @@ export function addPending(file: string, ino: number, dir?: string): void {
     mkdirSync(path.dirname(file), { recursive: true });
     appendFileSync(file, `${text === null ? "" : "\n"}${HEADER}\n`);
   }
-  appendFileSync(file, printIdLine(ino, dir));
+  appendFileSync(file, printIdLine(id, dir));
 }
 
 /** Removes the pending record: the records now name every folder the build swapped in. */
@@ -40,11 +40,11 @@ export function removePending(file: string): void {
 }
 
 /** Whether the records folder `records` (its `site.id`, or its pending record) names the folder `dir` (relative to
- * the folder that holds --out; null for --out) as the one of inode `ino`. */
-export function recordsName(records: string, dir: string | null, ino: number): boolean {
+ * the folder that holds --out; null for --out) as the one of identity `id`. */
+export function recordsName(records: string, dir: string | null, id: FolderId): boolean {
   const [idsText, text] = [readText(path.join(records, SITE_ID_FILE)), readText(pendingFile(records))];
   const ids = parseFolderIds(idsText);
-  if (ids !== null && (dir === null ? ids.out : ids.beside.get(dir)) === ino) return true;
+  if (ids !== null && (dir === null ? ids.out : ids.beside.get(dir)) === id) return true;
   // After the header, whole lines only: the text from the last header on (one written over a torn line).
   const at = text.lastIndexOf(`${HEADER}\n`);
   if (at < 0) return false;
@@ -53,20 +53,20 @@ export function recordsName(records: string, dir: string | null, ino: number): b
     .split("\n")
     .slice(0, -1)
     .some((line) => {
-      const id = parseIdLine(line);
-      return id !== null && id.ino === ino && (id.dir ?? null) === dir;
+      const named = parseIdLine(line);
+      return named !== null && named.id === id && (named.dir ?? null) === dir;
     });
 }
 
 /**
  * The --out among those whose records lie in `root` (`.build-index-site/`) whose records name the folder `dir` of
- * inode `ino` (`except`: the name of this --out, not looked at): its name and the folders its builds wrote beside it
+ * identity `id` (`except`: the name of this --out, not looked at): its name and the folders its builds wrote beside it
  * (its stamp's and those its `site.id` names); null when none does.
  */
 export function ownerOf(
   root: string,
   dir: string,
-  ino: number,
+  id: FolderId,
   except: string,
 ): { out: string; beside: string[] } | null {
   let names: string[];
@@ -78,7 +78,7 @@ export function ownerOf(
   for (const name of names.sort()) {
     const records = path.join(root, name);
     if (name === except || statSync(records, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
-    if (!recordsName(records, dir, ino)) continue;
+    if (!recordsName(records, dir, id)) continue;
     const stamp = parseStamp(readText(path.join(records, STAMP_FILE)));
     const ids = parseFolderIds(readText(path.join(records, SITE_ID_FILE)));
     return { out: name, beside: [...new Set([...(stamp?.beside ?? []), ...(ids?.beside.keys() ?? [dir])])] };

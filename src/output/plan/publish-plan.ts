@@ -6,7 +6,7 @@ import type { RawFile } from "../../content/read-content.js";
 import type { BesideFolder, HostFolder } from "../../hosts/index.js";
 import type { LastBuild } from "../../layout/last-build.js";
 import { linkTrees, type LinkTree } from "../../layout/link-trees.js";
-import { printSiteId } from "../../layout/stamp.js";
+import { printSiteId, type FolderId } from "../../layout/stamp.js";
 import type { AnswerInputs } from "../../routes/answer-inputs.js";
 import type { BuiltRoutes } from "../../routes/build-routes.js";
 import type { ManifestEntries, ManifestText } from "../manifests/entries.js";
@@ -17,7 +17,7 @@ import { planRecords, recordsApart, type RecordsApart, type RecordsInput } from 
 /** --out as written: what the folders beside it and the records link to and record. */
 export interface SiteWritten {
   dir: string;
-  ino: number;
+  id: FolderId;
   entries: ManifestEntries;
   /** --out's manifest, printed when the records write it (a large site's is not held meanwhile). */
   manifest: ManifestText;
@@ -27,7 +27,7 @@ export interface SiteWritten {
  * identity and its manifest, which the records keep. */
 export interface BesideWritten {
   dir: string;
-  ino: number;
+  id: FolderId;
   manifest: ManifestText;
 }
 
@@ -100,7 +100,7 @@ export function planPublish(input: PublishInput, last: Pick<LastBuild, "hostsKey
       stamp,
       // The same key, the same route table: routes.json is neither printed nor hashed.
       tableUnchanged: last.hostsKey() === input.hostsKey(),
-      siteId: printSiteId(written.ino, [
+      siteId: printSiteId(written.id, [
         ...beside,
         // A folder an earlier build wrote for a host this one leaves out: still named (it stays there).
         ...last.keptBeside().filter((k) => !input.beside.some((b) => b.dir === k.dir)),

@@ -6,6 +6,7 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
+import { folderId } from "../../layout/stamp.js";
 import { claimOutput } from "../claim/claim.js";
 import { FS, type WriteMethods } from "../claim/fs-methods.js";
 import { resolveTarget } from "../claim/out-folder.js";
@@ -47,12 +48,12 @@ export async function writeOutput(
     const manifestText = printedManifest(files, manifest, options.sourceDateEpoch);
     // Kept by the caller, or written into the folder.
     if (options.manifest === undefined) await writeManifest(fs, options, { target, tmp }, manifestText, previous);
-    const { ino } = await fs.stat(tmp);
+    const id = folderId(await fs.stat(tmp, { bigint: true }));
     options.signal?.throwIfAborted(); // the last moment to stop: the swap below is not interrupted
-    await options.beforeSwap?.(ino);
+    await options.beforeSwap?.(id);
     await swapIn(fs, tmp, target, () => (tmp = null));
     return {
-      ino,
+      id,
       manifest: options.manifest === undefined ? null : manifestText,
       files: files.length,
       bytes,

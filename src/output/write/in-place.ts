@@ -7,6 +7,7 @@
 import { lstatSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fromOsError } from "../../errors.js";
+import { folderId } from "../../layout/stamp.js";
 import { isAnswerPath } from "../../layout/link-trees.js";
 import { treeHolds } from "../plan/tree-links.js";
 import { foldersOf } from "../manifests/dir-stamps.js";
@@ -51,7 +52,7 @@ export function updateInPlace(dir: string, files: readonly OutputFile[], options
   journalPaths(options.journal, dir, touched);
   applyChanges(dir, files, scan, removed, manifest, options);
   return {
-    ino: statSync(dir).ino,
+    id: folderId(statSync(dir, { bigint: true })),
     manifest: options.manifestInside ? null : manifest.text,
     files: files.length,
     bytes: scan.bytes,

@@ -2,6 +2,7 @@
 // What the two writers are asked to do, and what they answer (index.ts says why there are two).
 
 import type { LinkTree } from "../../layout/link-trees.js";
+import type { FolderId } from "../../layout/stamp.js";
 import type { AnswerSet } from "../../routes/answer-files.js";
 import type { OutputClaim } from "../claim/claim.js";
 import type { WriteMethods } from "../claim/fs-methods.js";
@@ -36,9 +37,9 @@ export interface WriteOptions {
    * manifest text when it still describes this folder (null otherwise), and the new one is returned.
    */
   manifest?: { previous: string | null };
-  /** Told the new folder's identity (its inode, which the swap keeps) right before it is swapped in: a folder whose
-   * manifest the caller keeps is known for its own by it (src/output/claim/pending.ts). */
-  beforeSwap?: (ino: number) => void | Promise<void>;
+  /** Told the new folder's identity (src/layout/stamp.ts: FolderId, which the swap keeps) right before it is swapped
+   * in: a folder whose manifest the caller keeps is known for its own by it (src/output/claim/pending.ts). */
+  beforeSwap?: (id: FolderId) => void | Promise<void>;
   /**
    * Links the folder's manifest does not list (a host's tree in the records, src/layout/link-trees.ts), written after
    * the files, each made as it is asked for: a large site's trees hold over a million, never held at once.
@@ -47,8 +48,8 @@ export interface WriteOptions {
 }
 
 export interface WriteStats {
-  /** The folder swapped in (its inode: the records name the --out they describe by it). */
-  ino: number;
+  /** The folder's identity (the records name the --out they describe by it). */
+  id: FolderId;
   /** The manifest's text, printed when asked for, when the caller keeps it (`manifest: { previous }`); otherwise it is
    * in the folder. */
   manifest: ManifestText | null;
