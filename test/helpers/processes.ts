@@ -57,3 +57,22 @@ export async function stopServer(child: ChildProcess, graceMs = 5000): Promise<v
   // The leader is gone; anything it left in its group goes too (Apache's and nginx's workers, workerd).
   signalGroup(pid, "SIGKILL");
 }
+
+/**
+ * Runs `code` (an ES module) in a child Node process with `spec` as JSON in CRASH_SPEC, for a test that kills it at a
+ * chosen step: resolves with the signal that ended it (null when it exited) and what it printed.
+ */
+export function runCrashChild(code: string, spec: unknown): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      env: { ...process.env, CRASH_SPEC: JSON.stringify(spec) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (_code, signal) => resolve({ signal, stdout }));
+  });
+}

@@ -5,7 +5,6 @@
 // right before and after each swap, then building again as a user would: it takes every folder, finishes the build,
 // and leaves what a fresh build of the same site leaves.
 
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -17,6 +16,7 @@ import type { HostName } from "../../src/hosts/names.js";
 import { build, buildIfChanged } from "../../src/pipeline/pipeline.js";
 import { DEMO_CONTENT, removeDir, REPO, TEST_EPOCH, tmpDir } from "../helpers/fixtures.js";
 import { untrueManifestLines } from "../helpers/manifests.js";
+import { runCrashChild } from "../helpers/processes.js";
 
 const LIB = path.join(REPO, "lib/pipeline/pipeline.js");
 const HOSTS: HostName[] = ["netlify", "vercel", "nginx"];
@@ -59,18 +59,7 @@ function killedBuild(
   when: "before" | "after",
 ): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
   const spec = { content: DEMO_CONTENT, out, hosts: HOSTS, baseUrl, epoch: TEST_EPOCH, target, when };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
-      env: { ...process.env, CRASH_SPEC: JSON.stringify(spec) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (_code, signal) => resolve({ signal, stdout }));
-  });
+  return runCrashChild(CHILD, spec);
 }
 
 /** Every file of --out and of the folders beside it → sha1 of its bytes. */

@@ -5,7 +5,6 @@
 // claiming the folder as the next build does: the output is always the complete old site or the complete new one,
 // and nothing is left beside it.
 
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { claimOutput } from "../../src/output/claim/claim.js";
 import { MANIFEST_FILE } from "../../src/output/manifests/print.js";
 import { writeOutput } from "../../src/output/write/full.js";
 import { removeDir, REPO, tmpDir } from "../helpers/fixtures.js";
+import { runCrashChild } from "../helpers/processes.js";
 
 const LIB = path.join(REPO, "lib/output/write/full.js");
 
@@ -68,18 +68,7 @@ process.stdout.write("finished without being killed\\n");
 `;
 
 function crashAt(out: string, step: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
-      env: { ...process.env, CRASH_SPEC: JSON.stringify({ out, files: files(SITE_B), step }) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (_code, signal) => resolve({ signal, stdout }));
-  });
+  return runCrashChild(CHILD, { out, files: files(SITE_B), step });
 }
 
 beforeAll(() => {

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../src/errors.js";
-import type { OutputFile } from "../../src/output/plan/files.js";
+import type { LinkFile, OutputFile } from "../../src/output/plan/files.js";
 import { writeOutput } from "../../src/output/write/index.js";
 import { THREAD_FILES } from "../../src/output/write/write-all.js";
 import { useWriteThread } from "../../src/output/write/write-thread.js";
@@ -26,6 +26,27 @@ const EPOCH = 1_700_000_000;
 const N = THREAD_FILES + 1000;
 const many = (n: number, text: (i: number) => string): OutputFile[] =>
   Array.from({ length: n }, (_, i) => ({ path: `a/${i % 7}/f${i}.json`, data: text(i) }));
+
+/**
+ * Writes `files` into `root`/failed with N links and, last, one to a file that is not there: the write fails naming
+ * it, and leaves nothing in `root` beside out/ and source.txt.
+ */
+async function expectLastLinkFails(
+  root: string,
+  files: OutputFile[],
+  link: (i: number, to?: string) => LinkFile,
+): Promise<void> {
+  const gone = path.join(root, "gone.txt");
+  const error = await writeOutput(path.join(root, "failed"), files, {
+    sourceDateEpoch: EPOCH,
+    implied: () => [...Array.from({ length: N }, (_, i) => link(i)), link(N, gone)],
+  }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect((error as Error).message).toContain(gone);
+  expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
+}
 
 describe("the full writer's second thread", () => {
   it("writes every file with its bytes and time, and links and copies as asked", async () => {
@@ -73,21 +94,11 @@ describe("the full writer's second thread", () => {
     for (let i = 0; i < N; i += 97) expect(statSync(path.join(out, link(i).path)).ino).toBe(statSync(source).ino);
     expect(readFileSync(path.join(out, ".build-manifest"), "utf8")).not.toContain("hosts/");
     expect(stats.bytes).toBeGreaterThanOrEqual(N * 6);
-    const failed = path.join(root, "failed");
-    const gone = path.join(root, "gone.txt");
-    const error = await writeOutput(
-      failed,
+    await expectLastLinkFails(
+      root,
       many(N, (i) => `${i}`),
-      {
-        sourceDateEpoch: EPOCH,
-        implied: () => [...Array.from({ length: N }, (_, i) => link(i)), link(N, gone)],
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+      link,
     );
-    expect((error as Error).message).toContain(gone);
-    expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
   });
 
   it("a folder of few files with many unlisted links hands the links over too; a failing one fails the write", async () => {
@@ -112,20 +123,11 @@ describe("the full writer's second thread", () => {
     );
     for (let i = 0; i < N; i++) expect(statSync(path.join(out, link(i).path)).ino).toBe(statSync(source).ino);
     // The last link, handed over in the last batch, fails: the write fails once the thread has answered.
-    const gone = path.join(root, "gone.txt");
-    const error = await writeOutput(
-      path.join(root, "failed"),
+    await expectLastLinkFails(
+      root,
       many(3, (i) => `${i}`),
-      {
-        sourceDateEpoch: EPOCH,
-        implied: () => [...Array.from({ length: N }, (_, i) => link(i)), link(N, gone)],
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+      link,
     );
-    expect((error as Error).message).toContain(gone);
-    expect(readdirSync(root).sort()).toEqual(["out", "source.txt"]);
   });
 
   it.runIf(existsSync("/dev/shm"))("copies a file it cannot link (another file system), its time clamped", async () => {
