@@ -101,10 +101,7 @@ export function lastBuild(layout: Layout): LastBuild {
     stamp: parseStamp(readText(layout.stamp) ?? ""),
     recordsAreOurs: () => startsWith(path.join(layout.records, MANIFEST_FILE), `${MANIFEST_HEADER}\n`),
     describesSite: describesSite(layout),
-    describesBeside: (dir) => {
-      const id = folderIds()?.beside.get(dir);
-      return id !== undefined && idOf(layout.beside(dir)) === id;
-    },
+    describesBeside: (dir) => keptBeside().some((k) => k.dir === dir),
     unfinished: existsSync(layout.journal),
     siteManifest: (release) => {
       const text = (site ??= readText(layout.siteManifest) ?? "");
