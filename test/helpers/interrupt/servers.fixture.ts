@@ -4,7 +4,7 @@
 // makes a temporary folder, writes what it started to $BIS_INTERRUPT_REPORT, then waits to be interrupted.
 
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "vitest";
@@ -23,9 +23,12 @@ test("starts servers, then waits for Ctrl-C", async () => {
   if (haveApache) started.push((await startApache(site)).url);
   const detached = spawnServer("sleep", ["3600"]);
   const child = spawn("sleep", ["3601"], { stdio: "ignore" });
+  // Written beside its place, then renamed into it: the test polls for the file and must never read half of it.
+  const report = process.env.BIS_INTERRUPT_REPORT!;
   await writeFile(
-    process.env.BIS_INTERRUPT_REPORT!,
+    `${report}.tmp`,
     JSON.stringify({ urls: started, pids: [detached.pid, child.pid, process.pid], site, tmp: os.tmpdir() }),
   );
+  await rename(`${report}.tmp`, report);
   await new Promise((resolve) => setTimeout(resolve, 110_000));
 });
