@@ -3,6 +3,7 @@
 // have written (bytes, times, links), and a failure on it fails the write with the path named, the previous folder
 // kept and nothing left beside it.
 
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -12,7 +13,7 @@ import type { LinkFile, OutputFile } from "../../src/output/plan/files.js";
 import { writeOutput } from "../../src/output/write/index.js";
 import { THREAD_FILES } from "../../src/output/write/write-all.js";
 import { useWriteThread } from "../../src/output/write/write-thread.js";
-import { removeDir, tmpDir } from "../helpers/fixtures.js";
+import { REPO, removeDir, tmpDir } from "../helpers/fixtures.js";
 
 const temps: string[] = [];
 beforeAll(() => useWriteThread("always")); // whatever the machine's load
@@ -184,5 +185,24 @@ describe("the full writer's second thread", () => {
     expect((error as Error).message).toContain(path.join(out, "a", "n".repeat(300) + ".json"));
     expect(readdirSync(root).sort()).toEqual([...before, "unrelated"].sort());
     expect(readFileSync(path.join(out, "a/0/f0.json"), "utf8")).toBe("old 0");
+  });
+
+  it("starts in a process run with Node flags a thread refuses (node --input-type=module -e …)", async () => {
+    const lib = path.join(REPO, "lib/output/write/write-thread.js");
+    if (!existsSync(lib)) throw new Error(`${lib} is missing: run \`npm run build\` first (npm test does).`);
+    const root = await tmpDir("bis-write-thread-");
+    temps.push(root);
+    const file = path.join(root, "written.txt");
+    const code = `
+      import { useWriteThread, WriteSink } from ${JSON.stringify(lib)};
+      useWriteThread("always");
+      const sink = new WriteSink(undefined);
+      sink.write(${JSON.stringify(file)}, "by the thread", undefined);
+      await sink.drain();
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe("by the thread");
   });
 });

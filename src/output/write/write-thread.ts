@@ -61,7 +61,9 @@ let nextSink = 0;
 function started(): Thread {
   if (thread !== null) return thread;
   const shared = new SharedArrayBuffer(4);
-  const worker = new Worker(threadFile(), { workerData: shared });
+  // None of the process's own Node flags: the thread only writes files, and some flags stop a thread from starting
+  // (`--input-type`, given to a build run with `node --input-type=module -e …`).
+  const worker = new Worker(threadFile(), { workerData: shared, execArgv: [] });
   const t: Thread = { worker, done: new Int32Array(shared), posted: 0, sinks: new Map(), waiting: 0 };
   worker.on("message", ({ sink, error }: { sink: number; error: ThreadError | null }) =>
     t.sinks.get(sink)?.answered(error),
