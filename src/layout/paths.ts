@@ -49,6 +49,8 @@ export const OLD_BESIDE_STAMP_FILE = ".build-inputs";
 /** Beside the records folder (`.build-index-site/<name>.pending`): the folders a full build under way swapped in
  * before its records name them. */
 export const PENDING_SUFFIX = ".pending";
+/** The pending record of the records folder `records` (Layout.pending). */
+export const pendingOf = (records: string): string => `${records}${PENDING_SUFFIX}`;
 
 export interface Layout {
   /** --out, absolute: the public site. */
@@ -109,7 +111,7 @@ export function layoutOf(outDir: string): Layout {
     folders: `${records}.dirs`,
     contentCache: `${records}.content`,
     parsedCache: `${records}.parsed`,
-    pending: `${records}${PENDING_SUFFIX}`,
+    pending: pendingOf(records),
     besideManifest: (dir) => path.join(records, BESIDE_DIR, ...`${dir}${BESIDE_MANIFEST_SUFFIX}`.split("/")),
     host: (name) => path.join(records, HOSTS_DIR, name),
     beside: (dir) => path.join(base, ...dir.split("/")),

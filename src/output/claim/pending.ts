@@ -1,18 +1,15 @@
 // src/output/claim/pending.ts
-// I/O: which folders are this tool's by their identity (inode and birth time, src/layout/stamp.ts) rather than by a file inside: the records'
-// `site.id` names --out and each folder beside it, and the pending record (`<records>.pending`) names each folder a
-// full build swaps in before its records name it, so that a build killed between a swap and its records leaves no
-// folder the next build would refuse as another's.
+// I/O: which folders are this tool's by their identity (inode and birth time, src/layout/stamp.ts) rather than by a
+// file inside: the records' `site.id` names --out and each folder beside it, and the pending record
+// (`<records>.pending`) names each folder a full build swaps in before its records name it, so that a build killed
+// between a swap and its records leaves no folder the next build would refuse as another's.
 
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
-import { PENDING_SUFFIX, SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
+import { pendingOf, SITE_ID_FILE, STAMP_FILE } from "../../layout/paths.js";
 import { parseFolderIds, parseIdLine, parseStamp, printIdLine, type FolderId } from "../../layout/stamp.js";
 
 const HEADER = "build-index-site pending 1";
-
-/** The pending record of the records folder `records`. */
-export const pendingFile = (records: string): string => `${records}${PENDING_SUFFIX}`;
 
 /** Adds a folder about to be swapped in: `dir` relative to the folder that holds --out, none for --out itself.
  * Written before the swap (a line cut short by a kill names nothing), kept until the records name it. */
@@ -42,7 +39,7 @@ export function removePending(file: string): void {
 /** Whether the records folder `records` (its `site.id`, or its pending record) names the folder `dir` (relative to
  * the folder that holds --out; null for --out) as the one of identity `id`. */
 export function recordsName(records: string, dir: string | null, id: FolderId): boolean {
-  const [idsText, text] = [readText(path.join(records, SITE_ID_FILE)), readText(pendingFile(records))];
+  const [idsText, text] = [readText(path.join(records, SITE_ID_FILE)), readText(pendingOf(records))];
   const ids = parseFolderIds(idsText);
   if (ids !== null && (dir === null ? ids.out : ids.beside.get(dir)) === id) return true;
   // After the header, whole lines only: the text from the last header on (one written over a torn line).

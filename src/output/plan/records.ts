@@ -58,8 +58,8 @@ export interface RecordsInput {
 
 /**
  * Every file of the build's records (src/layout/paths.ts): the stamp, the folders' identities, --out's manifest, the
- * route table, the preview's static rules, the manifest of each folder beside --out, and each host's own folder (its configs, and for a host that uploads its own folder, the
- * site's files hard-linked into it).
+ * route table, the preview's static rules, the manifest of each folder beside --out, and each host's own folder (its
+ * configs, and for a host that uploads its own folder, the site's files hard-linked into it).
  */
 export function planRecords(input: RecordsInput): OutputFile[] {
   const files: OutputFile[] = [];
